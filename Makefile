@@ -1,0 +1,84 @@
+# pathscope: XDP/tc packet-path instrumentation. `make help` lists the targets.
+CC       ?= gcc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+BUILD    := build
+ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)
+LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD)
+
+BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c
+BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
+SKELS    := $(patsubst %.bpf.o,%.skel.h,$(BPF_OBJS))
+HEADERS  := $(wildcard include/pathscope/*.h loader/*.h stats/*.h)
+
+APP_SRCS := $(wildcard loader/*.c stats/*.c)
+APP_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(APP_SRCS))
+LIB_OBJS := $(filter-out $(BUILD)/loader/main.o,$(APP_OBJS))
+
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
+BPF_TESTS  := $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(wildcard tests/bpf/*.c))
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(wildcard tests/tools/*.c))
+
+.PHONY: all deps demo test bench format clean help install
+.SECONDARY:
+all: $(BUILD)/pathscope $(UNIT_TESTS) $(BPF_TESTS) $(TEST_TOOLS)
+
+help:
+	@echo "make            build pathscope, its BPF objects and the tests"
+	@echo "make deps       install build and test dependencies (Debian 12, apt-get, root)"
+	@echo "make demo       throwaway two-namespace testbed, 10 s of traffic, per-queue report"
+	@echo "make test       all tests (unit, BPF_PROG_TEST_RUN, namespaces); ends 'N passed, N failed'"
+	@echo "make install    install pathscope to $(DESTDIR)/usr/local/sbin"
+	@echo "make format     clang-format every C source and header"
+
+deps:
+	@bash scripts/deps.sh
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(BUILD)
+	@test -r /sys/kernel/btf/vmlinux || { echo "no /sys/kernel/btf/vmlinux: kernel BTF (CONFIG_DEBUG_INFO_BTF) is required" >&2; exit 1; }
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(HEADERS)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $(basename $(basename $(notdir $<))) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.o: %.c $(HEADERS) $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/pathscope: $(APP_OBJS)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/bpf/%.c $(LIB_OBJS) $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@
+
+demo: deps all
+	@bash scripts/demo.sh
+
+test: deps all
+	@bash tests/run.sh
+
+install: $(BUILD)/pathscope
+	install -D -m 0755 $(BUILD)/pathscope $(DESTDIR)/usr/local/sbin/pathscope
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The kernel/user ABI of pathscope: map values, class and reason ids,
+ * feature bits. Compiled by clang -target bpf (after vmlinux.h) and by gcc
+ * (after <linux/types.h>). Every counter is a 64-bit per-CPU count; user
+ * space sums the CPUs.
+ */
+#ifndef PATHSCOPE_ABI_H
+#define PATHSCOPE_ABI_H
+
+#include "hist.h"
+
+/* Bumped whenever a map layout below changes; stored in the pinned meta map
+ * so that a newer binary refuses to misread an older attachment. */
+#define PS_ABI_VERSION 1
+
+/* Queues: per-queue maps have nqueues + 1 slots, the last one counts packets
+ * whose queue index is >= nqueues (an interface that grew its queue count). */
+#define PS_MAX_QUEUES 1024
+#define PS_QMASK_WORDS (PS_MAX_QUEUES / 64)
+
+/* Feature bits (--features). Packets and bytes are always counted. */
+enum ps_feature {
+	PS_F_CLASS = 1U << 0, /* L3/L4 class and parse-error counters */
+	PS_F_ECN = 1U << 1,   /* ECN codepoints, IPv4 and IPv6 */
+	PS_F_SIZES = 1U << 2, /* frame/skb size histogram */
+	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
+};
+#define PS_F_ALL (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO)
+#define PS_F_DEFAULT PS_F_ALL
+
+/* L3 class: exactly one per packet, so the classes sum to packets. */
+enum ps_l3 {
+	PS_L3_IPV4,
+	PS_L3_IPV6,
+	PS_L3_ARP,
+	PS_L3_OTHER,	 /* an ethertype pathscope does not parse */
+	PS_L3_MALFORMED, /* see the L2/L3 reasons in enum ps_err */
+	PS_L3_COUNT,
+};
+
+/* L4 class: exactly one per IPv4/IPv6 packet, so they sum to ipv4 + ipv6. */
+enum ps_l4 {
+	PS_L4_TCP,
+	PS_L4_UDP,
+	PS_L4_ICMP,
+	PS_L4_ICMPV6,
+	PS_L4_FRAGMENT,	 /* non-first fragment: no L4 header */
+	PS_L4_OTHER,	 /* another protocol (ESP, SCTP, GRE, no-next-header...) */
+	PS_L4_MALFORMED, /* see the L4 reasons in enum ps_err */
+	PS_L4_COUNT,
+};
+
+/* Why a packet could not be parsed: exactly one reason per malformed packet,
+ * so the reasons sum to l3[MALFORMED] + l4[MALFORMED]. */
+enum ps_err {
+	/* L2/L3: counted in l3[PS_L3_MALFORMED] */
+	PS_ERR_L2_TRUNC,    /* shorter than an Ethernet header or a VLAN tag */
+	PS_ERR_VLAN_DEPTH,  /* more than PS_MAX_VLAN tags */
+	PS_ERR_L3_TRUNC,    /* IP header (or its options) past the end */
+	PS_ERR_BAD_VERSION, /* IP version does not match the ethertype */
+	PS_ERR_BAD_IHL,	    /* IPv4 IHL below 5 */
+	PS_ERR_BAD_LEN,	    /* IPv4 total length below its header length */
+	/* L4: counted in l4[PS_L4_MALFORMED] */
+	PS_ERR_EXT_TRUNC, /* IPv6 extension header past the end */
+	PS_ERR_EXT_DEPTH, /* more than PS_MAX_EXT_HDRS extension headers */
+	PS_ERR_L4_TRUNC,  /* TCP/UDP/ICMP header past the end, or TCP doff < 5 */
+	PS_ERR_COUNT,
+};
+#define PS_ERR_FIRST_L4 PS_ERR_EXT_TRUNC
+
+#define PS_MAX_VLAN 2
+#define PS_MAX_EXT_HDRS 6
+
+enum ps_ipver { PS_IPV4, PS_IPV6, PS_IPVER_COUNT };
+
+/* ECN codepoints, as on the wire (RFC 3168). */
+enum ps_ecn { PS_ECN_NOT_ECT = 0, PS_ECN_ECT1 = 1, PS_ECN_ECT0 = 2, PS_ECN_CE = 3, PS_ECN_COUNT };
+
+/* Histogram sizes (see hist.h). */
+#define PS_SIZE_BITS 20 /* frame and skb sizes: exact below 16 B, up to 1 MiB */
+#define PS_SIZE_BUCKETS PS_HIST_BUCKETS_FOR_BITS(PS_SIZE_BITS)
+#define PS_SEGS_BITS 10 /* GRO/GSO segments per skb: up to 1023 */
+#define PS_SEGS_BUCKETS PS_HIST_BUCKETS_FOR_BITS(PS_SEGS_BITS)
+
+/* The hooks; each has its own per-queue map of struct ps_qstats. */
+enum ps_hook {
+	PS_HOOK_XDP,	  /* driver ingress, queue = rx_queue_index */
+	PS_HOOK_TC_INGRESS, /* after GRO, queue = recorded rx queue */
+	PS_HOOK_TC_EGRESS,  /* before the qdisc and GSO */
+	PS_HOOK_COUNT,
+};
+
+/* Per queue, per CPU, per hook. GRO fields are used at the tc hooks only. */
+struct ps_qstats {
+	__u64 packets;
+	__u64 bytes;
+	__u64 l3[PS_L3_COUNT];
+	__u64 l4[PS_L4_COUNT];
+	__u64 err[PS_ERR_COUNT];
+	__u64 ecn[PS_IPVER_COUNT][PS_ECN_COUNT];
+	__u64 vlan_tagged; /* packets carrying at least one VLAN tag in the data */
+	__u64 size_hist[PS_SIZE_BUCKETS];
+	__u64 gso_packets;  /* skbs with more than one segment */
+	__u64 gso_segs;	    /* segments in those skbs */
+	__u64 gso_size_sum; /* sum of gso_size over those skbs */
+	__u64 segs_hist[PS_SEGS_BUCKETS]; /* segments per skb, 1 for plain skbs */
+};
+
+#endif /* PATHSCOPE_ABI_H */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Per-queue counting shared by the XDP and tc programs (BPF only).
+ *
+ * The loader sets the rodata below before load, so the verifier prunes every
+ * branch of a disabled feature: a feature that is off costs nothing per
+ * packet, and with all queues selected the queue filter is gone too.
+ */
+#ifndef PATHSCOPE_COUNT_BPF_H
+#define PATHSCOPE_COUNT_BPF_H
+
+#include "parse.h"
+
+const volatile __u32 ps_features = PS_F_DEFAULT;
+const volatile __u32 ps_nqueues = 1;	  /* per-queue map slots = ps_nqueues + 1 */
+const volatile __u32 ps_all_queues = 1;	  /* 0: only queues in ps_queue_mask */
+const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
+
+#define PS_QSTATS_MAP(name)                                                                        \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                           \
+		__uint(max_entries, 2); /* set by the loader: nqueues + 1 */                        \
+		__type(key, __u32);                                                                \
+		__type(value, struct ps_qstats);                                                   \
+	} name SEC(".maps")
+
+/* The stats slot of queue q, or NULL when q is not measured. */
+static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
+{
+	if (!ps_all_queues) {
+		if (q >= PS_MAX_QUEUES || !(ps_queue_mask[q / 64] & (1ULL << (q % 64))))
+			return NULL;
+	}
+	if (q >= ps_nqueues)
+		q = ps_nqueues; /* the "other queues" slot */
+	return bpf_map_lookup_elem(map, &q);
+}
+
+/* Count one packet or skb of len bytes whose headers are in [data, data_end). */
+static __always_inline void ps_count(struct ps_qstats *s, void *data, void *data_end, __u64 len)
+{
+	struct ps_pkt pkt;
+
+	s->packets++;
+	s->bytes += len;
+
+	if (ps_features & (PS_F_CLASS | PS_F_ECN)) {
+		ps_parse(data, data_end, &pkt);
+		if (ps_features & PS_F_CLASS) {
+			if (pkt.l3 < PS_L3_COUNT)
+				s->l3[pkt.l3]++;
+			if (pkt.l4 < PS_L4_COUNT)
+				s->l4[pkt.l4]++;
+			if (pkt.err < PS_ERR_COUNT)
+				s->err[pkt.err]++;
+			if (pkt.vlans)
+				s->vlan_tagged++;
+		}
+		if ((ps_features & PS_F_ECN) && (pkt.l3 == PS_L3_IPV4 || pkt.l3 == PS_L3_IPV6) &&
+		    pkt.ipver < PS_IPVER_COUNT)
+			s->ecn[pkt.ipver][pkt.ecn & 3]++;
+	}
+	if (ps_features & PS_F_SIZES)
+		s->size_hist[ps_hist_bucket(len, PS_SIZE_BUCKETS)]++;
+}
+
+#endif /* PATHSCOPE_COUNT_BPF_H */

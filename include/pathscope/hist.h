@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Log-linear histogram bucket math, shared by the BPF programs (clang -target
+ * bpf) and user space (gcc). Each power of two is split into PS_HIST_SUB
+ * sub-buckets, so a bucket's width is at most 1/8 of its lower bound and
+ * values below 2 * PS_HIST_SUB land in exact, one-wide buckets.
+ *
+ *   value v < 16          -> bucket v                         (exact)
+ *   value v >= 16, msb m  -> bucket (m - 2) * 8 + ((v >> (m - 3)) & 7)
+ *
+ * A histogram with N buckets covers [0, 2^(N/8 + 2)); larger values are
+ * counted in the last bucket (clamped), which user space reports as ">=".
+ */
+#ifndef PATHSCOPE_HIST_H
+#define PATHSCOPE_HIST_H
+
+#ifndef __always_inline /* user space; BPF gets it from bpf_helpers.h */
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+#define PS_HIST_SUB_BITS 3
+#define PS_HIST_SUB (1U << PS_HIST_SUB_BITS)
+
+/* Number of buckets needed to cover [0, 2^bits) exactly. */
+#define PS_HIST_BUCKETS_FOR_BITS(bits) (((bits) - PS_HIST_SUB_BITS + 1) * PS_HIST_SUB)
+
+/* Index of the most significant set bit; v must be non-zero. Branchy on
+ * purpose: BPF has no count-leading-zeros instruction. */
+static __always_inline unsigned int ps_msb64(unsigned long long v)
+{
+	unsigned int r = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+/* Bucket of value v in a histogram of nbuckets buckets (clamped). */
+static __always_inline unsigned int ps_hist_bucket(unsigned long long v, unsigned int nbuckets)
+{
+	unsigned int msb, b;
+
+	if (v < 2 * PS_HIST_SUB)
+		b = (unsigned int)v;
+	else {
+		msb = ps_msb64(v);
+		b = (msb - PS_HIST_SUB_BITS + 1) * PS_HIST_SUB +
+		    (unsigned int)((v >> (msb - PS_HIST_SUB_BITS)) & (PS_HIST_SUB - 1));
+	}
+	return b < nbuckets ? b : nbuckets - 1;
+}
+
+/* Smallest value that falls into bucket b. */
+static __always_inline unsigned long long ps_hist_bucket_low(unsigned int b)
+{
+	unsigned int msb;
+
+	if (b < 2 * PS_HIST_SUB)
+		return b;
+	msb = b / PS_HIST_SUB + PS_HIST_SUB_BITS - 1;
+	return (unsigned long long)(PS_HIST_SUB + b % PS_HIST_SUB) << (msb - PS_HIST_SUB_BITS);
+}
+
+/* One past the largest value that falls into bucket b (ignoring clamping). */
+static __always_inline unsigned long long ps_hist_bucket_high(unsigned int b)
+{
+	return ps_hist_bucket_low(b + 1);
+}
+
+#endif /* PATHSCOPE_HIST_H */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What pathscope attached to one interface, pinned as a one-entry array map
+ * ("meta") next to the stats maps, so that detach, status and stats know it
+ * after the loader has exited. User space only, but persisted: a layout
+ * change bumps PS_ABI_VERSION.
+ */
+#ifndef PATHSCOPE_META_H
+#define PATHSCOPE_META_H
+
+#include "abi.h"
+
+enum ps_xdp_mode { PS_XDP_NONE, PS_XDP_NATIVE, PS_XDP_SKB };
+enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
+
+#define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
+
+struct ps_meta {
+	__u32 abi_version;
+	__u32 ifindex;
+	__u64 netns_ino; /* inode of the network namespace of ifindex */
+	char ifname[16];
+	__u32 nqueues; /* per-queue map slots = nqueues + 1 */
+	__u32 features;
+	__u32 all_queues;
+	__u32 xdp_mode;
+	__u32 tc_mode;
+	__u32 flags;
+	__u32 xdp_prog_id;
+	__u32 tc_prog_id[2]; /* ingress, egress */
+	__u32 tc_prio;	     /* clsact filter priority (handle PS_TC_HANDLE) */
+	__u32 pad;
+	__u64 attach_realtime_ns;  /* CLOCK_REALTIME at attach */
+	__u64 attach_monotonic_ns; /* CLOCK_MONOTONIC at attach, for rates */
+	__u64 queue_mask[PS_QMASK_WORDS];
+};
+
+#define PS_TC_HANDLE 0x7073 /* "ps" */
+#define PS_TC_DEFAULT_PRIO 1
+
+#endif /* PATHSCOPE_META_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "attach.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/if_link.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <xdp/libxdp.h>
+
+#include "iface.h"
+#include "pins.h"
+#include "queues.h"
+#include "tc_clsact.h"
+#include "util.h"
+#include "pathscope_tc.skel.h"
+#include "pathscope_xdp.skel.h"
+
+/* Everything one attach holds open until its state is pinned. */
+struct attach_state {
+	struct ps_meta meta;
+	char dir[256];
+	struct pathscope_xdp *xdp;
+	struct xdp_program *xdp_prog;
+	struct pathscope_tc *tc;
+};
+
+static int prog_id_of(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : (int)info.id;
+}
+
+static int pin_fd(const char *dir, const char *name, int fd)
+{
+	char path[256];
+
+	ps_pin_path(path, sizeof(path), dir, name);
+	return bpf_obj_pin(fd, path) ? -errno : 0;
+}
+
+static void set_rodata(volatile __u32 *features, volatile __u32 *nqueues, volatile __u32 *all,
+		       volatile __u64 *mask, const struct ps_meta *m)
+{
+	int i;
+
+	*features = m->features;
+	*nqueues = m->nqueues;
+	*all = m->all_queues;
+	for (i = 0; i < PS_QMASK_WORDS; i++)
+		mask[i] = m->queue_mask[i];
+}
+
+/* Refuse when any XDP program is attached: pathscope never replaces one. */
+static int check_no_xdp(const struct ps_iface *ifc)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+
+	if (bpf_xdp_query(ifc->ifindex, 0, &q))
+		return ps_error("cannot query XDP state of '%s': %s", ifc->name, strerror(errno));
+	if (q.attach_mode == XDP_ATTACHED_NONE)
+		return 0;
+	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
+			"(use --no-xdp to measure at tc only)",
+			ifc->name, q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
+}
+
+static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, popts, .prog_name = "pathscope_xdp");
+	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE :
+				    req == PS_XDP_REQ_SKB    ? XDP_MODE_SKB :
+							       XDP_MODE_UNSPEC;
+	struct ps_meta *m = &st->meta;
+	int err;
+
+	st->xdp = pathscope_xdp__open();
+	if (!st->xdp)
+		return ps_error("cannot open the XDP program: %s", strerror(errno));
+	set_rodata(&st->xdp->rodata->ps_features, &st->xdp->rodata->ps_nqueues,
+		   &st->xdp->rodata->ps_all_queues, st->xdp->rodata->ps_queue_mask, m);
+	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
+
+	/* libxdp loads the object: through its dispatcher where the kernel
+	 * supports freplace, as the single program otherwise. */
+	popts.obj = st->xdp->obj;
+	st->xdp_prog = xdp_program__create(&popts);
+	err = libxdp_get_error(st->xdp_prog);
+	if (err) {
+		st->xdp_prog = NULL;
+		return ps_error("cannot prepare the XDP program: %s", strerror(-err));
+	}
+	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
+	if (err) {
+		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
+			return ps_error("'%s': the driver does not support native XDP (try "
+					"--xdp-mode skb)",
+					m->ifname);
+		return ps_error("cannot attach XDP to '%s': %s", m->ifname, strerror(-err));
+	}
+	m->xdp_prog_id = xdp_program__id(st->xdp_prog);
+	if (bpf_xdp_query(m->ifindex, 0, &q) == 0 && q.attach_mode == XDP_ATTACHED_SKB)
+		m->xdp_mode = PS_XDP_SKB;
+	else
+		m->xdp_mode = PS_XDP_NATIVE;
+
+	err = pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
+	if (!err)
+		err = pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
+	if (err)
+		return ps_error("cannot pin XDP state under %s: %s", st->dir, strerror(-err));
+	return 0;
+}
+
+static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_program *prog)
+{
+	struct ps_meta *m = &st->meta;
+	int prog_fd = bpf_program__fd(prog), fd, err;
+	bool created = false;
+	const char *dir = ingress ? "ingress" : "egress";
+
+	if (m->tc_mode == PS_TC_TCX) {
+		fd = ps_tcx_attach(m->ifindex, prog_fd, ingress);
+		if (fd < 0)
+			return ps_error("cannot attach TCX %s on '%s': %s", dir, m->ifname,
+					strerror(-fd));
+		m->tc_prog_id[!ingress] = prog_id_of(prog_fd);
+		err = pin_fd(st->dir, ingress ? "tci_link" : "tce_link", fd);
+		close(fd); /* the pin holds the link now */
+	} else {
+		err = ps_clsact_attach(m->ifindex, prog_fd, ingress, m->tc_prio, &created);
+		if (created)
+			m->flags |= PS_META_CREATED_CLSACT;
+		if (err == -EEXIST)
+			return ps_error("'%s' already has a tc %s filter at priority %u handle 0x%x; "
+					"choose another with --tc-prio",
+					m->ifname, dir, m->tc_prio, PS_TC_HANDLE);
+		if (err)
+			return ps_error("cannot attach tc %s filter on '%s': %s", dir, m->ifname,
+					strerror(-err));
+		m->tc_prog_id[!ingress] = prog_id_of(prog_fd);
+		err = pin_fd(st->dir, ingress ? "tci_prog" : "tce_prog", prog_fd);
+	}
+	if (err)
+		return ps_error("cannot pin tc state under %s: %s", st->dir, strerror(-err));
+	return 0;
+}
+
+static int attach_tc(struct attach_state *st, enum ps_tc_request req)
+{
+	struct ps_meta *m = &st->meta;
+	bool tcx = ps_tcx_supported(m->ifindex);
+	int err;
+
+	if (req == PS_TC_REQ_TCX && !tcx)
+		return ps_error("this kernel has no TCX (needs >= 6.6); use --tc-mode clsact");
+	st->tc = pathscope_tc__open();
+	if (!st->tc)
+		return ps_error("cannot open the tc programs: %s", strerror(errno));
+	set_rodata(&st->tc->rodata->ps_features, &st->tc->rodata->ps_nqueues,
+		   &st->tc->rodata->ps_all_queues, st->tc->rodata->ps_queue_mask, m);
+	bpf_map__set_max_entries(st->tc->maps.tci_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->tc->maps.tce_stats, m->nqueues + 1);
+	err = pathscope_tc__load(st->tc);
+	if (err)
+		return ps_error("cannot load the tc programs: %s (PATHSCOPE_DEBUG=1 shows the "
+				"verifier log)",
+				strerror(-err));
+	err = pin_fd(st->dir, "tci_stats", bpf_map__fd(st->tc->maps.tci_stats));
+	if (!err)
+		err = pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));
+	if (err)
+		return ps_error("cannot pin tc maps under %s: %s", st->dir, strerror(-err));
+
+	/* tc_mode is recorded before attaching so that an undo knows the kind. */
+	m->tc_mode = (req == PS_TC_REQ_CLSACT || !tcx) ? PS_TC_CLSACT : PS_TC_TCX;
+	err = attach_tc_one(st, true, st->tc->progs.pathscope_tc_ingress);
+	if (!err)
+		err = attach_tc_one(st, false, st->tc->progs.pathscope_tc_egress);
+	return err;
+}
+
+static void detach_xdp(const struct ps_meta *m)
+{
+	struct xdp_multiprog *mp;
+	struct xdp_program *p;
+	int err;
+
+	mp = xdp_multiprog__get_from_ifindex(m->ifindex);
+	if (libxdp_get_error(mp))
+		return; /* nothing attached (or the interface is gone) */
+	if (xdp_multiprog__is_legacy(mp)) {
+		p = xdp_multiprog__main_prog(mp);
+		if (p && xdp_program__id(p) == m->xdp_prog_id) {
+			err = xdp_multiprog__detach(mp);
+			if (err)
+				ps_error("cannot detach XDP from '%s': %s", m->ifname,
+					 strerror(-err));
+		} else {
+			ps_error("'%s': the XDP program is no longer pathscope's; left as it is",
+				 m->ifname);
+		}
+	} else {
+		for (p = xdp_multiprog__next_prog(NULL, mp); p; p = xdp_multiprog__next_prog(p, mp))
+			if (xdp_program__id(p) == m->xdp_prog_id)
+				break;
+		if (p) {
+			err = xdp_program__detach(p, m->ifindex, XDP_MODE_UNSPEC, 0);
+			if (err)
+				ps_error("cannot detach XDP from '%s': %s", m->ifname,
+					 strerror(-err));
+		}
+	}
+	xdp_multiprog__close(mp);
+}
+
+static void detach_tc(const char *dir, const struct ps_meta *m)
+{
+	int i, fd, n, err;
+
+	for (i = 0; i < 2; i++) {
+		bool ingress = i == 0;
+
+		if (m->tc_mode == PS_TC_TCX) {
+			fd = ps_pin_open(dir, ingress ? "tci_link" : "tce_link");
+			if (fd >= 0) {
+				bpf_link_detach(fd);
+				close(fd);
+			}
+		} else if (m->tc_prog_id[i]) {
+			err = ps_clsact_detach(m->ifindex, ingress, m->tc_prio, m->tc_prog_id[i]);
+			if (err == -ESTALE)
+				ps_error("'%s': the tc filter at priority %u is no longer pathscope's; "
+					 "left as it is",
+					 m->ifname, m->tc_prio);
+		}
+	}
+	/* Remove the clsact qdisc only if pathscope created it and nobody has
+	 * put a filter on it since. */
+	if (m->tc_mode == PS_TC_CLSACT && (m->flags & PS_META_CREATED_CLSACT)) {
+		n = ps_clsact_filter_count(m->ifindex);
+		if (n == 0)
+			ps_clsact_destroy(m->ifindex);
+	}
+}
+
+/* Undo an attachment described by m (complete or partial) and drop its pins.
+ * Detach runs in the network namespace of the attachment. */
+static int detach_meta(const char *dir, const struct ps_meta *m)
+{
+	if (m->xdp_mode != PS_XDP_NONE)
+		detach_xdp(m);
+	if (m->tc_mode != PS_TC_NONE)
+		detach_tc(dir, m);
+	return ps_pin_dir_remove(dir);
+}
+
+static void attach_state_close(struct attach_state *st)
+{
+	if (st->xdp_prog)
+		xdp_program__close(st->xdp_prog);
+	pathscope_xdp__destroy(st->xdp);
+	pathscope_tc__destroy(st->tc);
+}
+
+int ps_attach(const struct ps_attach_opts *o)
+{
+	struct attach_state st = {};
+	struct ps_meta *m = &st.meta;
+	struct ps_iface ifc;
+	char qerr[160];
+	int err;
+
+	if (ps_require_privileges() || ps_require_btf())
+		return -1;
+	if (ps_iface_require_ethernet(o->ifname, &ifc))
+		return -1;
+
+	m->abi_version = PS_ABI_VERSION;
+	m->ifindex = ifc.ifindex;
+	m->netns_ino = ps_netns_ino();
+	snprintf(m->ifname, sizeof(m->ifname), "%s", ifc.name);
+	m->nqueues = ifc.num_rx_queues > ifc.num_tx_queues ? ifc.num_rx_queues : ifc.num_tx_queues;
+	if (m->nqueues == 0)
+		m->nqueues = 1;
+	if (m->nqueues > PS_MAX_QUEUES)
+		m->nqueues = PS_MAX_QUEUES;
+	m->features = o->features;
+	m->all_queues = !o->queues || strcmp(o->queues, "all") == 0;
+	if (ps_queues_parse(o->queues ? o->queues : "all", m->nqueues, m->queue_mask, qerr,
+			    sizeof(qerr)))
+		return ps_error("%s", qerr);
+	m->tc_prio = o->tc_prio;
+	m->attach_realtime_ns = ps_now_ns(CLOCK_REALTIME);
+	m->attach_monotonic_ns = ps_now_ns(CLOCK_MONOTONIC);
+
+	if (!o->no_xdp && check_no_xdp(&ifc))
+		return -1;
+	if (ps_bpffs_ensure())
+		return -1;
+	ps_pin_dir(st.dir, sizeof(st.dir), m->netns_ino, m->ifindex);
+	err = ps_pin_dir_create(st.dir);
+	if (err == -EEXIST)
+		return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' "
+				"first",
+				m->ifname, st.dir, m->ifname);
+	if (err)
+		return ps_error("cannot create %s: %s", st.dir, strerror(-err));
+
+	err = 0;
+	if (!o->no_xdp)
+		err = attach_xdp(&st, o->xdp_mode);
+	if (!err && !o->no_tc)
+		err = attach_tc(&st, o->tc_mode);
+	if (!err) {
+		err = ps_meta_pin(st.dir, m);
+		if (err)
+			ps_error("cannot pin the meta map under %s: %s", st.dir, strerror(-err));
+	}
+	if (err)
+		detach_meta(st.dir, m); /* leave nothing half-attached */
+	attach_state_close(&st);
+	return err ? -1 : 0;
+}
+
+/* Detach in the attachment's own network namespace, entering it when it is a
+ * named one; interface indexes mean nothing elsewhere. */
+static int detach_dir(const char *dir, void *ctx)
+{
+	struct ps_meta m;
+	int self, err;
+
+	(void)ctx;
+	err = ps_meta_read(dir, &m);
+	if (err) {
+		/* An attach killed before it pinned meta: what it attached went
+		 * away with its file descriptors; only the pins are left. */
+		ps_error("%s: no readable meta (%s); removing its pins", dir, strerror(-err));
+		return ps_pin_dir_remove(dir) ? -1 : 0;
+	}
+	self = ps_netns_enter(m.netns_ino);
+	if (self == -2) {
+		ps_error("%s (%s) belongs to a network namespace pathscope cannot enter: removing "
+			 "its pins only; detach it from inside that namespace",
+			 dir, m.ifname);
+		if (m.tc_mode == PS_TC_TCX)
+			detach_tc(dir, &m); /* links detach from anywhere */
+		return ps_pin_dir_remove(dir) ? -1 : 0;
+	}
+	err = detach_meta(dir, &m);
+	ps_netns_leave(self);
+	return err ? -1 : 0;
+}
+
+int ps_detach_iface(const char *ifname)
+{
+	struct ps_iface ifc;
+	char dir[256];
+	int err;
+
+	if (ps_require_privileges())
+		return -1;
+	err = ps_iface_get(ifname, 0, &ifc);
+	if (err == -ENODEV)
+		return ps_error("unknown interface '%s' (in this network namespace)", ifname);
+	if (err)
+		return ps_error("cannot read interface '%s': %s", ifname, strerror(-err));
+	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc.ifindex);
+	if (access(dir, F_OK))
+		return ps_error("'%s' is not attached", ifname);
+	return detach_dir(dir, NULL);
+}
+
+static int detach_all_one(const char *dir, void *ctx)
+{
+	(*(int *)ctx) |= detach_dir(dir, NULL);
+	return 0;
+}
+
+int ps_detach_all(void)
+{
+	int failed = 0;
+
+	if (ps_require_privileges())
+		return -1;
+	ps_pin_foreach(detach_all_one, &failed);
+	return failed ? -1 : 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* attach / detach: load the programs, attach them, pin their state. */
+#ifndef PATHSCOPE_ATTACH_H
+#define PATHSCOPE_ATTACH_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "pathscope/meta.h"
+
+enum ps_xdp_request { PS_XDP_REQ_AUTO, PS_XDP_REQ_NATIVE, PS_XDP_REQ_SKB };
+enum ps_tc_request { PS_TC_REQ_AUTO, PS_TC_REQ_TCX, PS_TC_REQ_CLSACT };
+
+struct ps_attach_opts {
+	const char *ifname;
+	const char *queues; /* NULL: all */
+	__u32 features;
+	bool no_xdp;
+	bool no_tc;
+	enum ps_xdp_request xdp_mode;
+	enum ps_tc_request tc_mode;
+	unsigned int tc_prio;
+};
+
+/* Attach to opts->ifname (current network namespace). On any failure it
+ * undoes what it did and returns -1 after printing one line. */
+int ps_attach(const struct ps_attach_opts *opts);
+
+/* Detach pathscope from ifname (current network namespace), or everything
+ * pathscope pinned in every namespace. */
+int ps_detach_iface(const char *ifname);
+int ps_detach_all(void);
+
+#endif /* PATHSCOPE_ATTACH_H */

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* pathscope: one binary, subcommands in the style of ip and bpftool. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attach.h"
+#include "features.h"
+#include "status.h"
+#include "util.h"
+#include "../stats/stats_cmd.h"
+
+#ifndef PATHSCOPE_VERSION
+#define PATHSCOPE_VERSION "0.1.0"
+#endif
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope COMMAND [ARGS]\n"
+		"\n"
+		"Per-queue packet-path measurement with XDP and tc BPF programs.\n"
+		"\n"
+		"commands:\n"
+		"  attach IFACE [options]   load and attach the programs, pin their state\n"
+		"  detach IFACE | --all     remove exactly what pathscope attached\n"
+		"  status [--json]          list attachments (all network namespaces)\n"
+		"  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
+		"  features [--json]        what this kernel supports, what pathscope uses\n"
+		"  help, version\n"
+		"\n"
+		"examples:\n"
+		"  pathscope attach eth1 --queues 0-3 --features class,ecn,sizes\n"
+		"  pathscope stats eth1 --interval 1 --count 10\n"
+		"  pathscope stats eth1 --json --hist\n"
+		"  pathscope detach eth1\n"
+		"\n"
+		"'pathscope COMMAND --help' shows the options of a command.\n"
+		"Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
+		"'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides /sys/fs/bpf).\n");
+}
+
+static int parse_features(const char *list, __u32 *out)
+{
+	static const struct {
+		const char *name;
+		__u32 bit;
+	} names[] = {
+		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN }, { "sizes", PS_F_SIZES },
+		{ "gro", PS_F_GRO },	 { "all", PS_F_ALL }, { "none", 0 },
+	};
+	char buf[256], *tok, *save = NULL;
+	unsigned int i;
+
+	if (strlen(list) >= sizeof(buf))
+		return ps_error("bad feature list: too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcmp(tok, names[i].name) == 0)
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return ps_error("unknown feature '%s' (known: class, ecn, sizes, gro, all, "
+					"none)",
+					tok);
+		*out |= names[i].bit;
+	}
+	return 0;
+}
+
+static void attach_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope attach IFACE [options]\n"
+		"  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
+		"  --features LIST        class,ecn,sizes,gro | all | none (default: all);\n"
+		"                         packets and bytes are always counted\n"
+		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
+		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
+		"  --tc-prio N            clsact filter priority (default %d)\n"
+		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
+		"examples:\n"
+		"  pathscope attach eth1\n"
+		"  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n",
+		PS_TC_DEFAULT_PRIO);
+}
+
+static int cmd_attach(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "queues", required_argument, NULL, 'q' },  { "features", required_argument, NULL, 'f' },
+		{ "xdp-mode", required_argument, NULL, 'x' }, { "tc-mode", required_argument, NULL, 't' },
+		{ "tc-prio", required_argument, NULL, 'p' },  { "no-xdp", no_argument, NULL, 'X' },
+		{ "no-tc", no_argument, NULL, 'T' },	      { "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct ps_attach_opts o = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
+	uint64_t prio;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "q:f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			o.queues = optarg;
+			break;
+		case 'f':
+			if (parse_features(optarg, &o.features))
+				return 2;
+			break;
+		case 'x':
+			if (strcmp(optarg, "native") == 0)
+				o.xdp_mode = PS_XDP_REQ_NATIVE;
+			else if (strcmp(optarg, "skb") == 0 || strcmp(optarg, "generic") == 0)
+				o.xdp_mode = PS_XDP_REQ_SKB;
+			else
+				return ps_error("bad --xdp-mode '%s' (native or skb)", optarg), 2;
+			break;
+		case 't':
+			if (strcmp(optarg, "tcx") == 0)
+				o.tc_mode = PS_TC_REQ_TCX;
+			else if (strcmp(optarg, "clsact") == 0)
+				o.tc_mode = PS_TC_REQ_CLSACT;
+			else
+				return ps_error("bad --tc-mode '%s' (tcx or clsact)", optarg), 2;
+			break;
+		case 'p':
+			if (!ps_parse_u64(optarg, 0xffff, &prio) || prio == 0)
+				return ps_error("bad --tc-prio '%s' (1..65535)", optarg), 2;
+			o.tc_prio = (unsigned int)prio;
+			break;
+		case 'X':
+			o.no_xdp = true;
+			break;
+		case 'T':
+			o.no_tc = true;
+			break;
+		case 'h':
+			attach_usage(stdout);
+			return 0;
+		default:
+			attach_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1)
+		return ps_error("attach: expected one interface name (see 'pathscope attach --help')"), 2;
+	if (o.no_xdp && o.no_tc)
+		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
+	o.ifname = argv[optind];
+	return ps_attach(&o) ? 1 : 0;
+}
+
+static int cmd_detach(int argc, char **argv)
+{
+	static const struct option opts[] = { { "all", no_argument, NULL, 'a' },
+					      { "help", no_argument, NULL, 'h' },
+					      {} };
+	bool all = false;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "ah", opts, NULL)) != -1) {
+		if (c == 'a')
+			all = true;
+		else if (c == 'h') {
+			printf("usage: pathscope detach IFACE | --all\n"
+			       "Remove exactly what pathscope attached (programs, links, pins, a clsact\n"
+			       "qdisc it created and nobody else uses). --all: every attachment, in\n"
+			       "every named network namespace.\n");
+			return 0;
+		} else
+			return 2;
+	}
+	if (all && optind == argc)
+		return ps_detach_all() ? 1 : 0;
+	if (!all && optind == argc - 1)
+		return ps_detach_iface(argv[optind]) ? 1 : 0;
+	return ps_error("detach: expected one interface name or --all"), 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	ps_quiet_libs();
+	if (!cmd || strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
+	    strcmp(cmd, "-h") == 0) {
+		usage(cmd ? stdout : stderr);
+		return cmd ? 0 : 2;
+	}
+	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("pathscope %s (abi %d)\n", PATHSCOPE_VERSION, PS_ABI_VERSION);
+		return 0;
+	}
+	argc--;
+	argv++;
+	if (strcmp(cmd, "attach") == 0)
+		return cmd_attach(argc, argv);
+	if (strcmp(cmd, "detach") == 0)
+		return cmd_detach(argc, argv);
+	if (strcmp(cmd, "status") == 0)
+		return ps_cmd_status(argc, argv);
+	if (strcmp(cmd, "stats") == 0)
+		return ps_cmd_stats(argc, argv);
+	if (strcmp(cmd, "features") == 0)
+		return ps_cmd_features(argc, argv);
+	ps_error("unknown command '%s' (see 'pathscope help')", cmd);
+	return 2;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "pins.h"
+
+#include <bpf/bpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "util.h"
+
+void ps_pin_dir(char *buf, size_t len, uint64_t netns_ino, int ifindex)
+{
+	snprintf(buf, len, PS_PIN_ROOT "/%llu/%d", (unsigned long long)netns_ino, ifindex);
+}
+
+void ps_pin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	snprintf(buf, len, "%s/%s", dir, name);
+}
+
+int ps_bpffs_ensure(void)
+{
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) == 0 && st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") == 0)
+		return 0;
+	return ps_error("/sys/fs/bpf is not a bpf filesystem and mounting one failed: %s "
+			"(inside 'ip netns exec', use 'nsenter --net=/var/run/netns/NAME' instead)",
+			strerror(errno));
+}
+
+static int mkdir_one(const char *path)
+{
+	if (mkdir(path, 0700) == 0 || errno == EEXIST)
+		return 0;
+	return -errno;
+}
+
+int ps_pin_dir_create(const char *dir)
+{
+	char parent[256];
+	char *slash;
+	int err;
+
+	err = mkdir_one(PS_PIN_ROOT);
+	if (err)
+		return err;
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	err = mkdir_one(parent);
+	if (err)
+		return err;
+	return mkdir(dir, 0700) ? -errno : 0;
+}
+
+int ps_meta_pin(const char *dir, const struct ps_meta *meta)
+{
+	char path[256];
+	__u32 key = 0;
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pathscope_meta", sizeof(key), sizeof(*meta), 1,
+			    NULL);
+	if (fd < 0)
+		return -errno;
+	err = bpf_map_update_elem(fd, &key, meta, BPF_ANY) ? -errno : 0;
+	ps_pin_path(path, sizeof(path), dir, "meta");
+	if (!err && bpf_obj_pin(fd, path))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int ps_meta_read(const char *dir, struct ps_meta *meta)
+{
+	__u32 key = 0;
+	int fd, err;
+
+	fd = ps_pin_open(dir, "meta");
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &key, meta) ? -errno : 0;
+	close(fd);
+	if (!err && meta->abi_version != PS_ABI_VERSION)
+		err = -EPROTO;
+	return err;
+}
+
+int ps_pin_open(const char *dir, const char *name)
+{
+	char path[256];
+	int fd;
+
+	ps_pin_path(path, sizeof(path), dir, name);
+	fd = bpf_obj_get(path);
+	return fd < 0 ? -errno : fd;
+}
+
+int ps_pin_dir_remove(const char *dir)
+{
+	char path[512], parent[256];
+	struct dirent *de;
+	char *slash;
+	DIR *d;
+	int err = 0;
+
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (unlink(path) && errno != ENOENT)
+			err = -errno;
+	}
+	closedir(d);
+	if (rmdir(dir) && errno != ENOENT)
+		return -errno;
+	/* Drop the netns directory and the root when they are now empty. */
+	snprintf(parent, sizeof(parent), "%s", dir);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		rmdir(parent);
+	}
+	rmdir(PS_PIN_ROOT);
+	return err;
+}
+
+int ps_pin_foreach(int (*fn)(const char *dir, void *ctx), void *ctx)
+{
+	char nsdir[300], ifdir[600];
+	struct dirent *ns, *ifd;
+	DIR *root, *d;
+	int ret = 0;
+
+	root = opendir(PS_PIN_ROOT);
+	if (!root)
+		return 0;
+	while (!ret && (ns = readdir(root))) {
+		if (ns->d_name[0] == '.')
+			continue;
+		snprintf(nsdir, sizeof(nsdir), PS_PIN_ROOT "/%s", ns->d_name);
+		d = opendir(nsdir);
+		if (!d)
+			continue;
+		while (!ret && (ifd = readdir(d))) {
+			if (ifd->d_name[0] == '.')
+				continue;
+			snprintf(ifdir, sizeof(ifdir), "%s/%s", nsdir, ifd->d_name);
+			ret = fn(ifdir, ctx);
+		}
+		closedir(d);
+	}
+	closedir(root);
+	return ret;
+}

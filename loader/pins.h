@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The pinned state of pathscope under /sys/fs/bpf/pathscope/:
+ *
+ *   <netns inode>/<ifindex>/meta        struct ps_meta (one-entry array)
+ *                           xdp_stats   per-queue maps (struct ps_qstats)
+ *                           tci_stats, tce_stats
+ *                           xdp_prog    the XDP program (for detach checks)
+ *                           tci_link, tce_link   TCX links
+ *                           tci_prog, tce_prog   clsact programs
+ *
+ * The directory of an interface is created first with mkdir, which is the
+ * attach lock: a second attach finds it and refuses.
+ */
+#ifndef PATHSCOPE_PINS_H
+#define PATHSCOPE_PINS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+#include "pathscope/meta.h"
+
+#define PS_PIN_ROOT "/sys/fs/bpf/pathscope"
+
+void ps_pin_dir(char *buf, size_t len, uint64_t netns_ino, int ifindex);
+void ps_pin_path(char *buf, size_t len, const char *dir, const char *name);
+
+/* Make sure /sys/fs/bpf is a bpf filesystem (mount one if nothing is there). */
+int ps_bpffs_ensure(void);
+
+/* Create the interface directory (and parents). -EEXIST when present. */
+int ps_pin_dir_create(const char *dir);
+
+/* Create, fill and pin the meta map in dir. */
+int ps_meta_pin(const char *dir, const struct ps_meta *meta);
+int ps_meta_read(const char *dir, struct ps_meta *meta);
+
+/* Open a pinned object of dir; -errno when absent. */
+int ps_pin_open(const char *dir, const char *name);
+
+/* Remove every pin in dir, then dir and its empty parents. */
+int ps_pin_dir_remove(const char *dir);
+
+/* Call fn for every attachment directory; stops when fn returns non-zero. */
+int ps_pin_foreach(int (*fn)(const char *dir, void *ctx), void *ctx);
+
+#endif /* PATHSCOPE_PINS_H */

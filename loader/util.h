@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Small helpers shared by the subcommands. */
+#ifndef PATHSCOPE_UTIL_H
+#define PATHSCOPE_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Print "pathscope: MESSAGE" on stderr, one line. Returns -1 for chaining. */
+int ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Quiet libbpf/libxdp unless PATHSCOPE_DEBUG is set. */
+void ps_quiet_libs(void);
+
+/* Fail with a message naming what is missing unless we may load BPF and
+ * change links (CAP_BPF or CAP_SYS_ADMIN, and CAP_NET_ADMIN). */
+int ps_require_privileges(void);
+
+/* Fail unless the kernel exposes BTF (/sys/kernel/btf/vmlinux). */
+int ps_require_btf(void);
+
+uint64_t ps_now_ns(int clock);
+uint64_t ps_netns_ino(void);
+
+/* An open fd of the named network namespace (/var/run/netns/NAME) whose
+ * inode is ino, or -1. */
+int ps_netns_open(uint64_t ino);
+
+/* Enter the named network namespace of inode ino. Returns an fd of the
+ * original namespace to pass to ps_netns_leave(); -1 when ino is already
+ * the current namespace (nothing to do); -2 when it cannot be entered. */
+int ps_netns_enter(uint64_t ino);
+void ps_netns_leave(int self);
+
+/* Parse a non-negative decimal (or 0x hex) number; false on junk or overflow. */
+bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out);
+bool ps_parse_seconds(const char *s, double *out);
+
+#endif /* PATHSCOPE_UTIL_H */

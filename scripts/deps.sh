@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install every build and test dependency of pathscope from Debian 12's archive.
+# Idempotent: skips apt-get entirely when everything is already present.
+set -euo pipefail
+
+PKGS=(
+	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
+	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: need root to install: ${missing[*]} (run as root or with sudo)" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Percentiles and totals computed from log-linear buckets (hist.h). */
+#ifndef PATHSCOPE_HIST_STATS_H
+#define PATHSCOPE_HIST_STATS_H
+
+#include <stdint.h>
+#include <linux/types.h>
+
+uint64_t ps_hist_count(const __u64 *buckets, unsigned int n);
+
+/* The value at percentile pct (0 < pct <= 100): the midpoint of the bucket
+ * holding that rank, so within 1/16 of the true value (exact below 16).
+ * 0 for an empty histogram. */
+uint64_t ps_hist_percentile(const __u64 *buckets, unsigned int n, double pct);
+
+/* Largest value the histogram may hold: the top of its highest non-empty
+ * bucket. 0 for an empty histogram. */
+uint64_t ps_hist_max(const __u64 *buckets, unsigned int n);
+
+#endif /* PATHSCOPE_HIST_STATS_H */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Names of the ABI's ids, as they appear in tables, JSON and --features. */
+#ifndef PATHSCOPE_NAMES_H
+#define PATHSCOPE_NAMES_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "pathscope/meta.h"
+
+extern const char *const ps_l3_names[PS_L3_COUNT];
+extern const char *const ps_l4_names[PS_L4_COUNT];
+extern const char *const ps_err_names[PS_ERR_COUNT];
+extern const char *const ps_ecn_names[PS_ECN_COUNT];
+extern const char *const ps_ipver_names[PS_IPVER_COUNT];
+extern const char *const ps_hook_names[PS_HOOK_COUNT];
+extern const char *const ps_hook_dirs[PS_HOOK_COUNT];
+
+const char *ps_xdp_mode_name(__u32 mode);
+const char *ps_tc_mode_name(__u32 mode);
+
+/* "class,ecn,sizes,gro" or "none". */
+void ps_features_format(__u32 features, char *buf, size_t len);
+
+#endif /* PATHSCOPE_NAMES_H */

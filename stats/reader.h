@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Read the pinned per-queue maps of one attachment, summed over CPUs. */
+#ifndef PATHSCOPE_READER_H
+#define PATHSCOPE_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "pathscope/meta.h"
+
+struct ps_snapshot {
+	struct ps_meta meta;
+	char dir[256];
+	uint64_t mono_ns; /* CLOCK_MONOTONIC when read */
+	uint64_t real_ns; /* CLOCK_REALTIME when read */
+	unsigned int nslots; /* meta.nqueues + 1: the last slot is "other queues" */
+	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
+};
+
+/* Read every hook of the attachment pinned in dir. Returns 0 or -errno. */
+int ps_snapshot_read(const char *dir, struct ps_snapshot *s);
+void ps_snapshot_free(struct ps_snapshot *s);
+
+/* The pin directory of ifname in the current network namespace; -ENOENT
+ * when it is not attached, -ENODEV when there is no such interface. */
+int ps_snapshot_dir(const char *ifname, char *dir, size_t len);
+
+/* dst += src and out = a - b, field by field (struct ps_qstats is all u64). */
+void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src);
+void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b);
+
+/* Sum of the selected queue slots of one hook (the interface total). */
+void ps_snapshot_total(const struct ps_snapshot *s, int hook, struct ps_qstats *out);
+
+#endif /* PATHSCOPE_READER_H */

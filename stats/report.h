@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * One report = one interface over one window: the cumulative counts of the
+ * current snapshot and the rates over the window since the previous one
+ * (or since attach, for the first report). The renderers print reports as
+ * a table, as histograms, or as JSON.
+ */
+#ifndef PATHSCOPE_REPORT_H
+#define PATHSCOPE_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "reader.h"
+
+struct ps_report {
+	const struct ps_snapshot *cur;
+	const struct ps_snapshot *prev; /* NULL: the window starts at attach */
+	double window_s;
+};
+
+/* The window's counts of hook at queue slot q (q == nslots: all queues). */
+void ps_report_window(const struct ps_report *r, int hook, unsigned int q, struct ps_qstats *out);
+/* The cumulative counts (q == nslots: all queues). */
+void ps_report_total(const struct ps_report *r, int hook, unsigned int q, struct ps_qstats *out);
+void ps_report_init(struct ps_report *r, const struct ps_snapshot *cur,
+		    const struct ps_snapshot *prev);
+
+/* Derived figures shared by the renderers. */
+double ps_avg_segs(const struct ps_qstats *s);	   /* segments per skb */
+double ps_avg_gso_size(const struct ps_qstats *s); /* over multi-segment skbs */
+__u64 ps_ip_packets(const struct ps_qstats *s);	   /* sum of ECN counts */
+__u64 ps_ecn_count(const struct ps_qstats *s, int ecn); /* IPv4 + IPv6 */
+
+void ps_render_table(FILE *out, const struct ps_report *r, int n);
+void ps_render_hist(FILE *out, const struct ps_report *r, int n);
+void ps_render_json(FILE *out, const struct ps_report *r, int n);
+
+/* Print one histogram in the seed tools' style:
+ *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */
+void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit);
+
+#endif /* PATHSCOPE_REPORT_H */

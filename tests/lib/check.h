@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A minimal test reporter shared by the C tests. Each check prints one line
+ * that tests/run.sh counts:
+ *   ok - NAME
+ *   not ok - NAME: WHY
+ *   skip - NAME: WHY      (only outside CI; with CI=true a skip is a failure)
+ * A test program exits 1 when any check failed.
+ */
+#ifndef PATHSCOPE_TEST_CHECK_H
+#define PATHSCOPE_TEST_CHECK_H
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int check_failures;
+
+static inline void check_report(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("ok - %s\n", name);
+	} else {
+		check_failures++;
+		printf("not ok - %s: ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+/* Skip outside CI; fail in CI, where every test must be able to run. */
+static inline void check_skip(const char *name, const char *why)
+{
+	const char *ci = getenv("CI");
+
+	if (ci && strcmp(ci, "true") == 0) {
+		check_failures++;
+		printf("not ok - %s: cannot run in CI: %s\n", name, why);
+	} else {
+		printf("skip - %s: %s\n", name, why);
+	}
+	fflush(stdout);
+}
+
+#define CHECK_EQ_U64(name, got, want)                                                              \
+	do {                                                                                       \
+		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                              \
+		check_report(g_ == w_, (name), "got %" PRIu64 ", want %" PRIu64, g_, w_);          \
+	} while (0)
+
+#define CHECK_TRUE(name, cond) check_report(!!(cond), (name), "%s is false", #cond)
+
+static inline int check_exit_code(void)
+{
+	return check_failures ? 1 : 0;
+}
+
+#endif /* PATHSCOPE_TEST_CHECK_H */
