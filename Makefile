@@ -13,7 +13,8 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude
 BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS    := $(patsubst %.bpf.o,%.skel.h,$(BPF_OBJS))
-HEADERS  := $(wildcard include/pathscope/*.h loader/*.h stats/*.h)
+ABI_HDRS := $(wildcard include/pathscope/*.h)
+HEADERS  := $(ABI_HDRS) $(wildcard loader/*.h stats/*.h)
 
 APP_SRCS := $(wildcard loader/*.c stats/*.c)
 APP_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(APP_SRCS))
@@ -43,7 +44,7 @@ $(BUILD)/vmlinux.h:
 	@test -r /sys/kernel/btf/vmlinux || { echo "no /sys/kernel/btf/vmlinux: kernel BTF (CONFIG_DEBUG_INFO_BTF) is required" >&2; exit 1; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(HEADERS)
+$(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(ABI_HDRS)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o

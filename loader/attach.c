@@ -28,6 +28,22 @@ struct attach_state {
 	struct pathscope_tc *tc;
 };
 
+/* libxdp takes its lock in /sys/fs/bpf/xdp and leaves the directory behind.
+ * Remove it again when it was not there before and is empty (rmdir fails on
+ * a directory in use by libxdp's dispatcher pins). */
+#define LIBXDP_DIR "/sys/fs/bpf/xdp"
+
+static bool libxdp_dir_absent(void)
+{
+	return access(LIBXDP_DIR, F_OK) != 0;
+}
+
+static void libxdp_dir_tidy(bool was_absent)
+{
+	if (was_absent)
+		rmdir(LIBXDP_DIR);
+}
+
 static int prog_id_of(int fd)
 {
 	struct bpf_prog_info info = {};
@@ -78,6 +94,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 				    req == PS_XDP_REQ_SKB    ? XDP_MODE_SKB :
 							       XDP_MODE_UNSPEC;
 	struct ps_meta *m = &st->meta;
+	bool absent;
 	int err;
 
 	st->xdp = pathscope_xdp__open();
@@ -96,7 +113,9 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		st->xdp_prog = NULL;
 		return ps_error("cannot prepare the XDP program: %s", strerror(-err));
 	}
+	absent = libxdp_dir_absent();
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
+	libxdp_dir_tidy(absent);
 	if (err) {
 		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
 			return ps_error("'%s': the driver does not support native XDP (try "
@@ -165,6 +184,7 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 		return ps_error("cannot open the tc programs: %s", strerror(errno));
 	set_rodata(&st->tc->rodata->ps_features, &st->tc->rodata->ps_nqueues,
 		   &st->tc->rodata->ps_all_queues, st->tc->rodata->ps_queue_mask, m);
+	st->tc->rodata->ps_rx_queue_base = m->rx_queue_base;
 	bpf_map__set_max_entries(st->tc->maps.tci_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->tc->maps.tce_stats, m->nqueues + 1);
 	err = pathscope_tc__load(st->tc);
@@ -188,6 +208,7 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 
 static void detach_xdp(const struct ps_meta *m)
 {
+	bool absent = libxdp_dir_absent();
 	struct xdp_multiprog *mp;
 	struct xdp_program *p;
 	int err;
@@ -218,6 +239,7 @@ static void detach_xdp(const struct ps_meta *m)
 		}
 	}
 	xdp_multiprog__close(mp);
+	libxdp_dir_tidy(absent);
 }
 
 static void detach_tc(const char *dir, const struct ps_meta *m)
@@ -297,6 +319,9 @@ int ps_attach(const struct ps_attach_opts *o)
 			    sizeof(qerr)))
 		return ps_error("%s", qerr);
 	m->tc_prio = o->tc_prio;
+	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
+	 * record RX queue + 1 (skb_record_rx_queue). */
+	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;
 	m->attach_realtime_ns = ps_now_ns(CLOCK_REALTIME);
 	m->attach_monotonic_ns = ps_now_ns(CLOCK_MONOTONIC);
 

@@ -11,6 +11,17 @@
 
 #include "util.h"
 
+static int linkinfo_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct ps_iface *ifc = data;
+
+	if (mnl_attr_get_type(attr) == IFLA_INFO_KIND &&
+	    mnl_attr_validate(attr, MNL_TYPE_STRING) == 0)
+		snprintf(ifc->kind, sizeof(ifc->kind), "%.*s", (int)mnl_attr_get_payload_len(attr),
+			 mnl_attr_get_str(attr));
+	return MNL_CB_OK;
+}
+
 static int link_attr_cb(const struct nlattr *attr, void *data)
 {
 	struct ps_iface *ifc = data;
@@ -27,6 +38,9 @@ static int link_attr_cb(const struct nlattr *attr, void *data)
 	case IFLA_NUM_TX_QUEUES:
 		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
 			ifc->num_tx_queues = mnl_attr_get_u32(attr);
+		break;
+	case IFLA_LINKINFO:
+		mnl_attr_parse_nested(attr, linkinfo_attr_cb, ifc);
 		break;
 	case IFLA_MTU:
 		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)

@@ -10,6 +10,7 @@ struct ps_iface {
 	int ifindex;
 	char name[IF_NAMESIZE];
 	unsigned int type; /* ARPHRD_* */
+	char kind[16];	   /* rtnetlink link kind ("veth", ...); empty for NIC drivers */
 	unsigned int num_rx_queues;
 	unsigned int num_tx_queues;
 	unsigned int mtu;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Histograms in the style of the seed tools (bpftrace's hist()). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "hist_stats.h"
@@ -19,41 +20,55 @@ static void fmt_bound(char *buf, size_t len, unsigned long long v)
 		snprintf(buf, len, "%llu", v);
 }
 
+/* Power-of-two group of a value, as the seed tools print: 0 -> [0, 1),
+ * 1 -> [1, 2), 2 -> [2, 4), ... The log-linear buckets nest in them. */
+static unsigned int pow2_group(unsigned long long v)
+{
+	return v ? ps_msb64(v) + 1 : 0;
+}
+
 void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit)
 {
-	unsigned int first = n, last = 0, i, w;
-	__u64 max = 0;
+	__u64 groups[66] = {}, max = 0;
+	unsigned int first = 66, last = 0, g, i, w;
+	bool clamped = buckets[n - 1] != 0;
 	char lo[24], hi[24], range[64], bar[BAR_WIDTH + 1];
 
 	for (i = 0; i < n; i++) {
 		if (!buckets[i])
 			continue;
-		if (first == n)
-			first = i;
-		last = i;
-		if (buckets[i] > max)
-			max = buckets[i];
+		g = pow2_group(ps_hist_bucket_low(i));
+		groups[g] += buckets[i];
+		if (g < first)
+			first = g;
+		if (g > last)
+			last = g;
 	}
-	if (first == n) {
+	if (first == 66) {
 		fprintf(out, "    (no samples)\n");
 		return;
 	}
+	for (g = first; g <= last; g++)
+		if (groups[g] > max)
+			max = groups[g];
 	fprintf(out, "    %-20s %12s  distribution\n", unit, "count");
-	for (i = first; i <= last; i++) {
-		fmt_bound(lo, sizeof(lo), ps_hist_bucket_low(i));
-		if (i == n - 1)
+	for (g = first; g <= last; g++) {
+		unsigned long long low = g ? 1ULL << (g - 1) : 0, high = 1ULL << g;
+
+		fmt_bound(lo, sizeof(lo), low);
+		if (clamped && g == last)
 			snprintf(range, sizeof(range), "[%s, ...)", lo);
 		else {
-			fmt_bound(hi, sizeof(hi), ps_hist_bucket_high(i));
+			fmt_bound(hi, sizeof(hi), high);
 			snprintf(range, sizeof(range), "[%s, %s)", lo, hi);
 		}
-		w = (unsigned int)(buckets[i] * BAR_WIDTH / max);
-		if (buckets[i] && !w)
+		w = (unsigned int)(groups[g] * BAR_WIDTH / max);
+		if (groups[g] && !w)
 			w = 1;
 		memset(bar, '@', w);
 		memset(bar + w, ' ', BAR_WIDTH - w);
 		bar[BAR_WIDTH] = '\0';
-		fprintf(out, "    %-20s %12llu |%s|\n", range, (unsigned long long)buckets[i], bar);
+		fprintf(out, "    %-20s %12llu |%s|\n", range, (unsigned long long)groups[g], bar);
 	}
 }
 

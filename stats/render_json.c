@@ -9,12 +9,18 @@
 #include "report.h"
 #include "../loader/queues.h"
 
-static json_object *jdouble(double v)
+/* A double printed with a fixed number of decimals, not %.17g. */
+static json_object *jdouble_p(double v, int decimals)
 {
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.3f", v);
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	return json_object_new_double_s(v, buf);
+}
+
+static json_object *jdouble(double v)
+{
+	return jdouble_p(v, 3);
 }
 
 static void add_u64(json_object *o, const char *k, __u64 v)
@@ -121,7 +127,7 @@ static json_object *rates(const struct ps_qstats *w, double window_s, __u32 feat
 		json_object_object_add(o, "ce_pps",
 				       jdouble((double)ps_ecn_count(w, PS_ECN_CE) / window_s));
 		json_object_object_add(o, "ce_ratio",
-				       ip ? jdouble((double)ps_ecn_count(w, PS_ECN_CE) / (double)ip)
+				       ip ? jdouble_p((double)ps_ecn_count(w, PS_ECN_CE) / (double)ip, 6)
 					  : NULL);
 	}
 	return o;

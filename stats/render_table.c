@@ -36,7 +36,7 @@ static void row(FILE *out, const struct ps_report *r, int h, unsigned int q, con
 	snprintf(segs, sizeof(segs), "-");
 	snprintf(gso, sizeof(gso), "-");
 	snprintf(ce_rate, sizeof(ce_rate), "-");
-	if ((m->features & PS_F_SIZES) && t.packets) {
+	if ((m->features & PS_F_SIZES) && ps_hist_count(t.size_hist, PS_SIZE_BUCKETS)) {
 		snprintf(p50, sizeof(p50), "%llu",
 			 (unsigned long long)ps_hist_percentile(t.size_hist, PS_SIZE_BUCKETS, 50));
 		snprintf(p99, sizeof(p99), "%llu",

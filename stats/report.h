@@ -36,7 +36,8 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);
 void ps_render_json(FILE *out, const struct ps_report *r, int n);
 
-/* Print one histogram in the seed tools' style:
+/* Print one histogram in the seed tools' style, at power-of-two resolution
+ * (JSON keeps the full log-linear resolution):
  *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */
 void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit);
 

@@ -6,10 +6,19 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/count.bpf.h"
 
 #define PS_TC_NEXT -1
+#define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */
+
+/* How the driver stores the RX queue in skb->queue_mapping: most record
+ * queue + 1 (skb_record_rx_queue, 0 = unrecorded); veth passes the peer's TX
+ * queue, which is the RX queue itself. Set by the loader per driver. */
+const volatile __u32 ps_rx_queue_base = 1;
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 PS_QSTATS_MAP(tci_stats);
 PS_QSTATS_MAP(tce_stats);
@@ -37,21 +46,39 @@ static __always_inline void ps_tc_count(void *map, struct __sk_buff *skb, __u32 
 	}
 }
 
-/* The driver records the RX queue as queue_mapping + 1; 0 means unrecorded
- * and is counted as queue 0. */
 SEC("tc")
 int pathscope_tc_ingress(struct __sk_buff *skb)
 {
 	__u32 qm = skb->queue_mapping;
 
-	ps_tc_count(&tci_stats, skb, qm ? qm - 1 : 0);
+	ps_tc_count(&tci_stats, skb, qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN);
 	return PS_TC_NEXT;
+}
+
+/*
+ * Since Linux 6.0 tc egress runs before the kernel picks the TX queue, so
+ * skb->queue_mapping is not the TX queue yet. The queue the packet will take
+ * is the one its socket has cached (sk_tx_queue_set() after each pick), as
+ * the kernel itself reuses it: exact for TCP and connected UDP after a
+ * flow's first packet. Packets without a cached queue (first of a flow,
+ * unconnected sockets, forwarded traffic) count as queue unknown.
+ */
+static __always_inline __u32 ps_tx_queue(struct __sk_buff *skb)
+{
+	struct sk_buff *kskb = bpf_cast_to_kern_ctx(skb);
+	struct sock *sk = BPF_CORE_READ(kskb, sk);
+	__u16 q;
+
+	if (!sk)
+		return PS_QUEUE_UNKNOWN;
+	q = BPF_CORE_READ(sk, __sk_common.skc_tx_queue_mapping);
+	return q == PS_NO_QUEUE_MAPPING ? PS_QUEUE_UNKNOWN : q;
 }
 
 SEC("tc")
 int pathscope_tc_egress(struct __sk_buff *skb)
 {
-	ps_tc_count(&tce_stats, skb, skb->queue_mapping);
+	ps_tc_count(&tce_stats, skb, ps_tx_queue(skb));
 	return PS_TC_NEXT;
 }
 

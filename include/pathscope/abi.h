@@ -14,9 +14,10 @@
  * so that a newer binary refuses to misread an older attachment. */
 #define PS_ABI_VERSION 1
 
-/* Queues: per-queue maps have nqueues + 1 slots, the last one counts packets
- * whose queue index is >= nqueues (an interface that grew its queue count). */
+/* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
+ * whose queue is unknown or >= nqueues (an interface that grew its queues). */
 #define PS_MAX_QUEUES 1024
+#define PS_QUEUE_UNKNOWN 0xffffffffU
 #define PS_QMASK_WORDS (PS_MAX_QUEUES / 64)
 
 /* Feature bits (--features). Packets and bytes are always counted. */

@@ -24,7 +24,8 @@ const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
 		__type(value, struct ps_qstats);                                                   \
 	} name SEC(".maps")
 
-/* The stats slot of queue q, or NULL when q is not measured. */
+/* The stats slot of queue q, or NULL when q is not measured. Unknown queues
+ * (PS_QUEUE_UNKNOWN) are measured only when all queues are. */
 static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
 {
 	if (!ps_all_queues) {
