@@ -23,10 +23,11 @@ LIB_OBJS := $(filter-out $(BUILD)/loader/main.o,$(APP_OBJS))
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 BPF_TESTS  := $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(wildcard tests/bpf/*.c))
 TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(wildcard tests/tools/*.c))
+STANDINS   := $(patsubst tests/standins/%.bpf.c,$(BUILD)/tests/%.bpf.o,$(wildcard tests/standins/*.bpf.c))
 
 .PHONY: all deps demo test bench format clean help install
 .SECONDARY:
-all: $(BUILD)/pathscope $(UNIT_TESTS) $(BPF_TESTS) $(TEST_TOOLS)
+all: $(BUILD)/pathscope $(UNIT_TESTS) $(BPF_TESTS) $(TEST_TOOLS) $(STANDINS)
 
 help:
 	@echo "make            build pathscope, its BPF objects and the tests"
@@ -45,6 +46,10 @@ $(BUILD)/vmlinux.h:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(ABI_HDRS)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.bpf.o: tests/standins/%.bpf.c $(BUILD)/vmlinux.h
+	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o

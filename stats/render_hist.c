@@ -92,7 +92,7 @@ void ps_render_hist(FILE *out, const struct ps_report *r, int n)
 					fprintf(out, "\n%s %s %s, all queues:\n", c->meta.ifname,
 						ps_hook_names[h], ps_hook_dirs[h]);
 				else if (q == c->nslots - 1)
-					fprintf(out, "\n%s %s %s, other queues (>= %u):\n",
+					fprintf(out, "\n%s %s %s, other (queue unknown or >= %u):\n",
 						c->meta.ifname, ps_hook_names[h], ps_hook_dirs[h],
 						c->meta.nqueues);
 				else

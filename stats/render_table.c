@@ -105,7 +105,7 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 				continue;
 			}
 			if (q == c->nslots - 1)
-				snprintf(qname, sizeof(qname), ">=%u", m->nqueues);
+				snprintf(qname, sizeof(qname), "other");
 			else
 				snprintf(qname, sizeof(qname), "%u", q);
 			for (h = 0; h < PS_HOOK_COUNT; h++)
@@ -118,5 +118,9 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 		if (idle)
 			fprintf(out, "(%u measured queue%s without packets not shown)\n", idle,
 				idle == 1 ? "" : "s");
+		if (queue_active(&r[i], c->nslots - 1))
+			fprintf(out, "(other: queue unknown, e.g. tc egress before the socket has a TX "
+				     "queue, or >= %u)\n",
+				m->nqueues);
 	}
 }
