@@ -291,6 +291,12 @@ static void attach_state_close(struct attach_state *st)
 	pathscope_tc__destroy(st->tc);
 }
 
+static int already_attached(const struct ps_meta *m, const char *dir)
+{
+	return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' first",
+			m->ifname, dir, m->ifname);
+}
+
 int ps_attach(const struct ps_attach_opts *o)
 {
 	struct attach_state st = {};
@@ -325,16 +331,16 @@ int ps_attach(const struct ps_attach_opts *o)
 	m->attach_realtime_ns = ps_now_ns(CLOCK_REALTIME);
 	m->attach_monotonic_ns = ps_now_ns(CLOCK_MONOTONIC);
 
-	if (!o->no_xdp && check_no_xdp(&ifc))
-		return -1;
 	if (ps_bpffs_ensure())
 		return -1;
 	ps_pin_dir(st.dir, sizeof(st.dir), m->netns_ino, m->ifindex);
-	err = ps_pin_dir_create(st.dir);
+	if (access(st.dir, F_OK) == 0)
+		return already_attached(m, st.dir);
+	if (!o->no_xdp && check_no_xdp(&ifc))
+		return -1;
+	err = ps_pin_dir_create(st.dir); /* the lock: only one attach wins */
 	if (err == -EEXIST)
-		return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' "
-				"first",
-				m->ifname, st.dir, m->ifname);
+		return already_attached(m, st.dir);
 	if (err)
 		return ps_error("cannot create %s: %s", st.dir, strerror(-err));
 
