@@ -1,0 +1,396 @@
+# shellcheck shell=bash
+# tests/integration/lib.sh: harness for pathscope's namespace tests. Source it:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   ps_require_root testbed
+#   ps_testbed_create 4            # NS_A/NS_B, vA <-> vB, 4 rx + 4 tx queues
+#   ps_in_b ip -s link show vB
+#   ps_check_eq "something" "$got" "$want"
+#   ps_done                        # exit 1 if any check failed
+#
+# Reporting (tests/run.sh counts these lines):
+#   ps_ok NAME                 prints "ok - NAME"
+#   ps_fail NAME WHY           prints "not ok - NAME: WHY" (returns 1)
+#   ps_skip NAME WHY           prints "skip - NAME: WHY"; with CI=true a skip
+#                              is "not ok" instead (a test that cannot run in
+#                              CI fails)
+#   ps_check_eq NAME GOT WANT  ok when GOT = WANT (string compare), else not ok
+#   ps_done                    exit 0, or 1 if any check failed
+#   ps_require_root [NAME]     skip (CI: fail) and exit unless root
+#   ps_require_cmd NAME CMD... skip (CI: fail) and exit unless each CMD exists
+#   ps_require_file NAME FILE  skip (CI: fail) and exit unless FILE is executable
+#                              (e.g. "$PATHSCOPE", "$UDPSEND")
+#
+# Testbed (two namespaces joined by one veth pair):
+#
+#     NS_A: vA 198.18.0.1/24 2001:db8::1/64  <==veth==>  vB 198.18.0.2/24 2001:db8::2/64 :NS_B
+#           MAC 02:00:c6:12:00:01                          MAC 02:00:c6:12:00:02
+#
+#   ps_testbed_create [NQUEUES [NAME_A NAME_B]]
+#       Creates namespaces NAME_A/NAME_B (default psA-$$ / psB-$$, exported as
+#       NS_A / NS_B), the veth pair with NQUEUES (default 4) rx and tx queues on
+#       each end, the addresses above, permanent neighbour entries both ways for
+#       IPv4 and IPv6, GRO on both veths, lo up. Installs a trap that destroys
+#       the testbed on EXIT/INT/TERM (use ps_at_exit, not your own EXIT trap).
+#       Returns when the link is quiet (see "Noise" below); returns 1 on error.
+#   ps_testbed_destroy       kill processes left in the namespaces (by PID,
+#                            from `ip netns pids`), delete the veth and the
+#                            namespaces. Idempotent.
+#   ps_testbed_keep          drop the auto-destroy trap (scripts/testbed.sh up)
+#   ps_at_exit CMD           run the string CMD at exit, before the destroy
+#   ps_in_a CMD... / ps_in_b CMD...        ip netns exec NS_A|NS_B CMD...
+#   ps_pathscope_a ARGS... / ps_pathscope_b ARGS...
+#       nsenter --net=/var/run/netns/NS_x "$PATHSCOPE" ARGS... (only the net
+#       namespace changes, so /sys/fs/bpf stays visible; `ip netns exec`
+#       would remount /sys and hide it). PATHSCOPE defaults to
+#       build/pathscope under the repository root.
+#   ps_stat NS DEV COUNTER   a /sys/class/net/DEV/statistics counter in NS,
+#                            e.g. ps_stat "$NS_B" vB rx_packets (these are the
+#                            numbers `ip -s link` shows)
+#   ps_ethtool_stat NS DEV NAME   one `ethtool -S` value, e.g.
+#                            ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets
+#   ps_wait_quiet [SECONDS]  wait until the veth counters stop moving
+#   ps_txq_pin NS DEV QUEUE  make every CPU transmit on tx queue QUEUE of DEV
+#                            (XPS); ps_txq_unpin NS DEV restores hashing
+#   ps_sink_start NS PORT [ARGS...]   start `udpsend --sink PORT ARGS...` in
+#                            the background in NS and wait until it listens;
+#                            sets PS_SINK_PID
+#   ps_sink_wait             wait for that sink to exit; prints its count,
+#                            returns its status (for --expect)
+#   ps_sink_stop             SIGTERM that sink; prints its count
+#
+# Variables: NS_A NS_B PS_NQUEUES PS_DEV_A=vA PS_DEV_B=vB PS_IP4_A PS_IP4_B
+# PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B PS_ROOT (repository root) PATHSCOPE
+# UDPSEND (build/tests/udpsend).
+#
+# Noise, measured on this Debian 12 VM (kernel 6.18) with tcpdump on both
+# veths and the /sys statistics counters: a fresh testbed sends exactly 4
+# unsolicited packets, all during ps_testbed_create: MLDv2 reports (90 bytes,
+# from :: to ff02::16) for the solicited-node groups of 2001:db8::1 and
+# 2001:db8::2, two per side (robustness 2), so after create vA and vB each
+# show rx 2 / tx 2 packets (180 bytes). Joining those groups cannot be
+# avoided short of `arp off` (which also turns neighbour resolution off), so
+# instead the report interval is set to 1 ms and create waits until both
+# ends are operationally up (the second end's carrier reaches IPv6 through
+# linkwatch ~0.7 s later, and its reports leave only then) and the link has
+# been silent for 0.5 s. Nothing else is ever sent: addr_gen_mode=none (no
+# link-local address, so no router solicitation and no link-local MLD),
+# nodad (no DAD), accept_ra=0, router_solicitations=0, permanent neighbours
+# (no ARP, no neighbour discovery), no IPv4 group that IGMP reports. After
+# create returns, 20 s idle gave 0 packets (tcpdump and counters), and ping
+# -c 3 moves every counter by exactly 3, N udpsend datagrams by exactly N.
+# Counters start at 2, not 0: compare deltas.
+#
+# TX queue selection: this kernel has no mqprio/skbedit, so a sender cannot
+# choose its veth tx queue. By default it is a hash of the flow (a connected
+# UDP socket gets a random per-socket hash: each udpsend run may use another
+# queue). ps_txq_pin forces one queue with XPS for everything sent through
+# the device. A packet sent on tx queue k of vA arrives on rx queue k of vB
+# (ethtool -S vB: rx_queue_k_xdp_packets, and the XDP rx_queue_index), but
+# only when vB handles it in NAPI: GRO on vB and the packet eligible, which
+# for socket traffic means TSO off on vA, or an XDP program on vB (which
+# turns TSO off on vA). With the testbed's defaults (TSO on) UDP from a
+# socket goes through netif_rx instead and no rx queue counter moves.
+#
+# Background processes: start them with `ip netns exec "$NS_B" CMD &` (not
+# `ps_in_b CMD &`, where $! would be a bash subshell, not CMD). Whatever is
+# still running in the namespaces at exit is ended by ps_testbed_destroy.
+
+set -u
+
+PS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+: "${PATHSCOPE:=$PS_ROOT/build/pathscope}"
+: "${UDPSEND:=$PS_ROOT/build/tests/udpsend}"
+
+PS_DEV_A=vA PS_DEV_B=vB
+PS_IP4_A=198.18.0.1 PS_IP4_B=198.18.0.2
+PS_IP6_A=2001:db8::1 PS_IP6_B=2001:db8::2
+PS_MAC_A=02:00:c6:12:00:01 PS_MAC_B=02:00:c6:12:00:02
+export PS_ROOT PATHSCOPE UDPSEND PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B
+
+PS_FAILURES=0
+PS_AT_EXIT=()
+PS_SINK_PID=
+PS_SINK_OUT=
+
+# ---- reporting -------------------------------------------------------------
+
+ps_ok() {
+	echo "ok - $1"
+}
+
+ps_fail() {
+	echo "not ok - $1: $2"
+	PS_FAILURES=$((PS_FAILURES + 1))
+	return 1
+}
+
+ps_skip() {
+	if [ "${CI:-}" = true ]; then
+		ps_fail "$1" "cannot run in CI: $2"
+	else
+		echo "skip - $1: $2"
+	fi
+}
+
+ps_check_eq() {
+	if [ "$2" = "$3" ]; then
+		ps_ok "$1"
+	else
+		ps_fail "$1" "got '$2', want '$3'"
+	fi
+}
+
+ps_done() {
+	[ "$PS_FAILURES" -eq 0 ] && exit 0
+	exit 1
+}
+
+# Skip (or in CI fail) the whole test and exit.
+_ps_skip_all() {
+	ps_skip "$1" "$2"
+	ps_done
+}
+
+ps_require_root() {
+	local name=${1:-$(basename "$0" .sh)}
+	[ "$(id -u)" -eq 0 ] || _ps_skip_all "$name" "needs root (network namespaces)"
+}
+
+ps_require_cmd() {
+	local name=$1 cmd
+	shift
+	for cmd in "$@"; do
+		command -v "$cmd" >/dev/null 2>&1 || _ps_skip_all "$name" "$cmd not installed (make deps)"
+	done
+}
+
+ps_require_file() {
+	[ -x "$2" ] || _ps_skip_all "$1" "$2 not built (make)"
+}
+
+# ---- running things in the namespaces ---------------------------------------
+
+ps_in_a() { ip netns exec "$NS_A" "$@"; }
+ps_in_b() { ip netns exec "$NS_B" "$@"; }
+ps_pathscope_a() { nsenter --net="/var/run/netns/$NS_A" "$PATHSCOPE" "$@"; }
+ps_pathscope_b() { nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
+
+ps_stat() {
+	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+ps_ethtool_stat() {
+	ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2; found = 1 } END { exit !found }'
+}
+
+# Sum of rx+tx packets of both veth ends: moves whenever anything is on the link.
+_ps_link_packets() {
+	echo $(($(ps_stat "$NS_A" vA rx_packets) + $(ps_stat "$NS_A" vA tx_packets) +
+		$(ps_stat "$NS_B" vB rx_packets) + $(ps_stat "$NS_B" vB tx_packets)))
+}
+
+# Wait until the link has been silent for 0.5 s; give up after SECONDS (default 5).
+ps_wait_quiet() {
+	local deadline=$((SECONDS + ${1:-5})) before after
+	after=$(_ps_link_packets)
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		before=$after
+		sleep 0.5
+		after=$(_ps_link_packets)
+		[ "$before" = "$after" ] && return 0
+	done
+	echo "lib.sh: link vA<->vB still busy after ${1:-5} s" >&2
+	return 1
+}
+
+# XPS: map every CPU to tx queue QUEUE of DEV only, so all traffic leaving NS
+# through DEV uses that queue. (A socket remembers its queue once chosen, so
+# pin before the sender starts.)
+ps_txq_pin() {
+	local ns=$1 dev=$2 queue=$3 all=
+	all=$(_ps_all_cpus_mask)
+	ip netns exec "$ns" sh -c '
+		dev=$1 queue=$2 all=$3
+		[ -d /sys/class/net/$dev/queues/tx-$queue ] || { echo "lib.sh: $dev has no tx queue $queue" >&2; exit 1; }
+		for q in /sys/class/net/$dev/queues/tx-*; do echo 0 > "$q/xps_cpus" || exit 1; done
+		echo "$all" > "/sys/class/net/$dev/queues/tx-$queue/xps_cpus"' sh "$dev" "$queue" "$all"
+}
+
+# Every configured CPU as a sysfs cpumask: comma-separated 32-bit hex groups.
+_ps_all_cpus_mask() {
+	local n mask= bits
+	n=$(getconf _NPROCESSORS_CONF)
+	while [ "$n" -gt 0 ]; do
+		bits=$((n >= 32 ? 32 : n))
+		mask=$(printf '%x' $(((1 << bits) - 1)))${mask:+,}$mask
+		n=$((n - bits))
+	done
+	echo "$mask"
+}
+
+ps_txq_unpin() {
+	ip netns exec "$1" sh -c 'for q in /sys/class/net/$1/queues/tx-*; do echo 0 > "$q/xps_cpus"; done' sh "$2"
+}
+
+# ---- UDP sink ----------------------------------------------------------------
+
+# Wait until a UDP socket listens on PORT in NS (at most 5 s).
+_ps_wait_udp_port() {
+	local i
+	for i in $(seq 50); do
+		[ -n "$(ip netns exec "$1" ss -Hnul "sport = :$2")" ] && return 0
+		sleep 0.1
+	done
+	echo "lib.sh: nothing listens on UDP port $2 in $1" >&2
+	return 1
+}
+
+ps_sink_start() {
+	local ns=$1 port=$2
+	shift 2
+	[ -z "$PS_SINK_OUT" ] && PS_SINK_OUT=$(mktemp)
+	ip netns exec "$ns" "$UDPSEND" --sink "$port" "$@" >"$PS_SINK_OUT" &
+	PS_SINK_PID=$!
+	_ps_wait_udp_port "$ns" "$port"
+}
+
+ps_sink_wait() {
+	local rc=0
+	[ -n "$PS_SINK_PID" ] || return 1
+	wait "$PS_SINK_PID" || rc=$?
+	PS_SINK_PID=
+	cat "$PS_SINK_OUT"
+	return "$rc"
+}
+
+ps_sink_stop() {
+	[ -n "$PS_SINK_PID" ] || return 1
+	kill "$PS_SINK_PID" 2>/dev/null
+	wait "$PS_SINK_PID"
+	PS_SINK_PID=
+	cat "$PS_SINK_OUT"
+}
+
+# ---- testbed -------------------------------------------------------------------
+
+ps_at_exit() {
+	PS_AT_EXIT+=("$1")
+}
+
+_ps_on_exit() {
+	local i
+	for ((i = ${#PS_AT_EXIT[@]} - 1; i >= 0; i--)); do
+		eval "${PS_AT_EXIT[i]}"
+	done
+	PS_AT_EXIT=()
+	if [ -n "$PS_SINK_PID" ]; then
+		kill "$PS_SINK_PID" 2>/dev/null
+		wait "$PS_SINK_PID" 2>/dev/null
+	fi
+	[ -n "$PS_SINK_OUT" ] && rm -f "$PS_SINK_OUT"
+	ps_testbed_destroy
+}
+
+# Run a setup step; on failure say which one.
+_ps_do() {
+	"$@" && return 0
+	echo "lib.sh: testbed setup failed at: $*" >&2
+	return 1
+}
+
+ps_testbed_create() {
+	local nq=${1:-4} ns
+	NS_A=${2:-psA-$$} NS_B=${3:-psB-$$} PS_NQUEUES=$nq
+	export NS_A NS_B PS_NQUEUES
+
+	for ns in "$NS_A" "$NS_B"; do
+		if [ -e "/var/run/netns/$ns" ]; then
+			echo "lib.sh: namespace $ns already exists" >&2
+			return 1
+		fi
+	done
+	trap _ps_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+
+	for ns in "$NS_A" "$NS_B"; do
+		_ps_do ip netns add "$ns" || return 1
+		# Set before the veth exists, so its IPv6 config starts from these:
+		# no link-local address (so no router solicitation), no DAD, and the
+		# unavoidable MLD reports go out at once instead of over ~1 s.
+		_ps_do ip netns exec "$ns" sysctl -q -w \
+			net.ipv6.conf.default.addr_gen_mode=1 \
+			net.ipv6.conf.default.accept_ra=0 \
+			net.ipv6.conf.default.router_solicitations=0 \
+			net.ipv6.conf.default.accept_dad=0 \
+			net.ipv6.conf.default.dad_transmits=0 \
+			net.ipv6.conf.default.mldv1_unsolicited_report_interval=1 \
+			net.ipv6.conf.default.mldv2_unsolicited_report_interval=1 || return 1
+		_ps_do ip -n "$ns" link set lo up || return 1
+	done
+
+	# Created directly inside the namespaces: nothing appears in the root one.
+	_ps_do ip -n "$NS_A" link add vA address "$PS_MAC_A" numtxqueues "$nq" numrxqueues "$nq" \
+		type veth peer name vB netns "$NS_B" address "$PS_MAC_B" \
+		numtxqueues "$nq" numrxqueues "$nq" || return 1
+
+	_ps_do ip -n "$NS_A" addr add "$PS_IP4_A/24" dev vA || return 1
+	_ps_do ip -n "$NS_B" addr add "$PS_IP4_B/24" dev vB || return 1
+	_ps_do ip -n "$NS_A" addr add "$PS_IP6_A/64" dev vA nodad || return 1
+	_ps_do ip -n "$NS_B" addr add "$PS_IP6_B/64" dev vB nodad || return 1
+	_ps_do ip -n "$NS_A" neigh add "$PS_IP4_B" lladdr "$PS_MAC_B" dev vA nud permanent || return 1
+	_ps_do ip -n "$NS_B" neigh add "$PS_IP4_A" lladdr "$PS_MAC_A" dev vB nud permanent || return 1
+	_ps_do ip -n "$NS_A" neigh add "$PS_IP6_B" lladdr "$PS_MAC_B" dev vA nud permanent || return 1
+	_ps_do ip -n "$NS_B" neigh add "$PS_IP6_A" lladdr "$PS_MAC_A" dev vB nud permanent || return 1
+	_ps_do ip netns exec "$NS_A" ethtool -K vA gro on || return 1
+	_ps_do ip netns exec "$NS_B" ethtool -K vB gro on || return 1
+	_ps_do ip -n "$NS_A" link set vA up || return 1
+	_ps_do ip -n "$NS_B" link set vB up || return 1
+
+	# The second end's carrier reaches the stack through linkwatch, up to
+	# ~1 s later; its MLD reports (the only noise, see above) leave then.
+	# Wait for both ends to be operationally up, then for the link to go quiet.
+	_ps_wait_up "$NS_A" vA || return 1
+	_ps_wait_up "$NS_B" vB || return 1
+	ps_wait_quiet 5
+}
+
+# Wait (at most 5 s) until DEV in NS reports operstate "up".
+_ps_wait_up() {
+	local i
+	for i in $(seq 50); do
+		[ "$(ip netns exec "$1" cat "/sys/class/net/$2/operstate")" = up ] && return 0
+		sleep 0.1
+	done
+	echo "lib.sh: $2 in $1 is not up after 5 s" >&2
+	return 1
+}
+
+ps_testbed_keep() {
+	trap - EXIT INT TERM
+}
+
+ps_testbed_destroy() {
+	local ns pid pids i
+	for ns in "${NS_A:-}" "${NS_B:-}"; do
+		[ -n "$ns" ] && [ -e "/var/run/netns/$ns" ] || continue
+		# A process still inside would keep the namespace (and the veth)
+		# alive after `ip netns del`; these are ours: the namespace is.
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[ -n "$pids" ] || continue
+		for pid in $pids; do kill "$pid" 2>/dev/null; done
+		for i in $(seq 20); do
+			[ -z "$(ip netns pids "$ns" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+	done
+	# Deleting one end deletes the pair.
+	[ -n "${NS_A:-}" ] && [ -e "/var/run/netns/$NS_A" ] && ip -n "$NS_A" link del vA 2>/dev/null
+	[ -n "${NS_B:-}" ] && [ -e "/var/run/netns/$NS_B" ] && ip -n "$NS_B" link del vB 2>/dev/null
+	for ns in "${NS_A:-}" "${NS_B:-}"; do
+		[ -n "$ns" ] && [ -e "/var/run/netns/$ns" ] && ip netns del "$ns"
+	done
+	return 0
+}
