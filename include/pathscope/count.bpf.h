@@ -29,7 +29,12 @@ const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
 static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
 {
 	if (!ps_all_queues) {
-		if (q >= PS_MAX_QUEUES || !(ps_queue_mask[q / 64] & (1ULL << (q % 64))))
+		__u32 word = q / 64;
+
+		/* Hide word from the optimiser so the bound check below is made
+		 * on the very register used as index, as the verifier needs. */
+		asm volatile("" : "+r"(word));
+		if (word >= PS_QMASK_WORDS || !(ps_queue_mask[word] & (1ULL << (q % 64))))
 			return NULL;
 	}
 	if (q >= ps_nqueues)
