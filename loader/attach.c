@@ -83,16 +83,17 @@ static int check_no_xdp(const struct ps_iface *ifc)
 		return 0;
 	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
 			"(use --no-xdp to measure at tc only)",
-			ifc->name, q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
+			ifc->name,
+			q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
 }
 
 static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	DECLARE_LIBXDP_OPTS(xdp_program_opts, popts, .prog_name = "pathscope_xdp");
-	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE :
-				    req == PS_XDP_REQ_SKB    ? XDP_MODE_SKB :
-							       XDP_MODE_UNSPEC;
+	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE
+				    : req == PS_XDP_REQ_SKB  ? XDP_MODE_SKB
+							     : XDP_MODE_UNSPEC;
 	struct ps_meta *m = &st->meta;
 	bool absent;
 	int err;
@@ -157,9 +158,10 @@ static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_progr
 		if (created)
 			m->flags |= PS_META_CREATED_CLSACT;
 		if (err == -EEXIST)
-			return ps_error("'%s' already has a tc %s filter at priority %u handle 0x%x; "
-					"choose another with --tc-prio",
-					m->ifname, dir, m->tc_prio, PS_TC_HANDLE);
+			return ps_error(
+			    "'%s' already has a tc %s filter at priority %u handle 0x%x; "
+			    "choose another with --tc-prio",
+			    m->ifname, dir, m->tc_prio, PS_TC_HANDLE);
 		if (err)
 			return ps_error("cannot attach tc %s filter on '%s': %s", dir, m->ifname,
 					strerror(-err));
@@ -258,9 +260,10 @@ static void detach_tc(const char *dir, const struct ps_meta *m)
 		} else if (m->tc_prog_id[i]) {
 			err = ps_clsact_detach(m->ifindex, ingress, m->tc_prio, m->tc_prog_id[i]);
 			if (err == -ESTALE)
-				ps_error("'%s': the tc filter at priority %u is no longer pathscope's; "
-					 "left as it is",
-					 m->ifname, m->tc_prio);
+				ps_error(
+				    "'%s': the tc filter at priority %u is no longer pathscope's; "
+				    "left as it is",
+				    m->ifname, m->tc_prio);
 		}
 	}
 	/* Remove the clsact qdisc only if pathscope created it and nobody has

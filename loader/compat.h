@@ -5,9 +5,9 @@
 
 #include <linux/bpf.h>
 
-#define PS_BPF_TCX_INGRESS 46
-#define PS_BPF_TCX_EGRESS 47
-#define PS_BPF_F_BEFORE (1U << 3) /* mprog placement: first */
+#define PS_BPF_TCX_INGRESS	    46
+#define PS_BPF_TCX_EGRESS	    47
+#define PS_BPF_F_BEFORE		    (1U << 3) /* mprog placement: first */
 #define PS_BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
 
 #ifndef BPF_FS_MAGIC

@@ -127,10 +127,11 @@ void ps_features_probe(struct ps_features *f)
 	if (!libbpf_get_error(vmlinux) && vmlinux) {
 		f->tp_btf = probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF,
 					  BPF_TRACE_RAW_TP);
-		f->fentry = probe_tracing(vmlinux, "netif_receive_skb", BTF_KIND_FUNC,
-					  BPF_TRACE_FENTRY);
-		f->xdp_metadata_kfuncs = btf__find_by_name_kind(vmlinux, "bpf_xdp_metadata_rx_timestamp",
-								BTF_KIND_FUNC) > 0;
+		f->fentry =
+		    probe_tracing(vmlinux, "netif_receive_skb", BTF_KIND_FUNC, BPF_TRACE_FENTRY);
+		f->xdp_metadata_kfuncs =
+		    btf__find_by_name_kind(vmlinux, "bpf_xdp_metadata_rx_timestamp",
+					   BTF_KIND_FUNC) > 0;
 		btf__free(vmlinux);
 	}
 }
@@ -189,7 +190,8 @@ int ps_cmd_features(int argc, char **argv)
 		return 0;
 	}
 	printf("%-28s %-4s %s\n", "CAPABILITY", "HERE", "PATHSCOPE USES");
-	printf("%-28s %-4s %s\n", "kernel BTF", yes_no(f.btf), f.btf ? "CO-RE" : "nothing works without it");
+	printf("%-28s %-4s %s\n", "kernel BTF", yes_no(f.btf),
+	       f.btf ? "CO-RE" : "nothing works without it");
 	printf("%-28s %-4s %s\n", "bpffs at /sys/fs/bpf", yes_no(f.bpffs),
 	       f.bpffs ? "pins under /sys/fs/bpf/pathscope" : "mounts one at attach");
 	printf("%-28s %-4s %s\n", "TCX links (>= 6.6)", yes_no(f.tcx),

@@ -118,7 +118,8 @@ int ps_iface_require_ethernet(const char *name, struct ps_iface *out)
 	if (err == -ENODEV)
 		return ps_error("unknown interface '%s' (in this network namespace)", name);
 	if (err)
-		return ps_error("cannot read interface '%s' over netlink: %s", name, strerror(-err));
+		return ps_error("cannot read interface '%s' over netlink: %s", name,
+				strerror(-err));
 	if (out->type != ARPHRD_ETHER)
 		return ps_error("interface '%s' has no Ethernet framing (link type %u): pathscope "
 				"parses Ethernet frames only",

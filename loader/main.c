@@ -37,7 +37,8 @@ static void usage(FILE *out)
 		"\n"
 		"'pathscope COMMAND --help' shows the options of a command.\n"
 		"Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
-		"'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides /sys/fs/bpf).\n");
+		"'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides "
+		"/sys/fs/bpf).\n");
 }
 
 static int parse_features(const char *list, __u32 *out)
@@ -89,10 +90,14 @@ static void attach_usage(FILE *out)
 static int cmd_attach(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "queues", required_argument, NULL, 'q' },  { "features", required_argument, NULL, 'f' },
-		{ "xdp-mode", required_argument, NULL, 'x' }, { "tc-mode", required_argument, NULL, 't' },
-		{ "tc-prio", required_argument, NULL, 'p' },  { "no-xdp", no_argument, NULL, 'X' },
-		{ "no-tc", no_argument, NULL, 'T' },	      { "help", no_argument, NULL, 'h' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "features", required_argument, NULL, 'f' },
+		{ "xdp-mode", required_argument, NULL, 'x' },
+		{ "tc-mode", required_argument, NULL, 't' },
+		{ "tc-prio", required_argument, NULL, 'p' },
+		{ "no-xdp", no_argument, NULL, 'X' },
+		{ "no-tc", no_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct ps_attach_opts o = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
@@ -144,7 +149,9 @@ static int cmd_attach(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1)
-		return ps_error("attach: expected one interface name (see 'pathscope attach --help')"), 2;
+		return ps_error(
+			   "attach: expected one interface name (see 'pathscope attach --help')"),
+		       2;
 	if (o.no_xdp && o.no_tc)
 		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
 	o.ifname = argv[optind];
@@ -163,10 +170,12 @@ static int cmd_detach(int argc, char **argv)
 		if (c == 'a')
 			all = true;
 		else if (c == 'h') {
-			printf("usage: pathscope detach IFACE | --all\n"
-			       "Remove exactly what pathscope attached (programs, links, pins, a clsact\n"
-			       "qdisc it created and nobody else uses). --all: every attachment, in\n"
-			       "every named network namespace.\n");
+			printf(
+			    "usage: pathscope detach IFACE | --all\n"
+			    "Remove exactly what pathscope attached (programs, links, pins, a "
+			    "clsact\n"
+			    "qdisc it created and nobody else uses). --all: every attachment, in\n"
+			    "every named network namespace.\n");
 			return 0;
 		} else
 			return 2;

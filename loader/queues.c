@@ -45,23 +45,25 @@ int ps_queues_parse(const char *list, unsigned int limit, __u64 mask[PS_QMASK_WO
 			hi = read_queue(&s);
 		}
 		if (lo == -2 || hi == -2) {
-			snprintf(err, errlen, "bad queue list '%s': queue numbers must be below %d", list,
-				 PS_MAX_QUEUES);
+			snprintf(err, errlen, "bad queue list '%s': queue numbers must be below %d",
+				 list, PS_MAX_QUEUES);
 			return -1;
 		}
 		if (lo < 0 || hi < 0 || (*s && *s != ',')) {
 			snprintf(err, errlen,
-				 "bad queue list '%s': expected numbers and ranges like 0-3,7", list);
+				 "bad queue list '%s': expected numbers and ranges like 0-3,7",
+				 list);
 			return -1;
 		}
 		if (hi < lo) {
-			snprintf(err, errlen, "bad queue list '%s': range %ld-%ld is reversed", list, lo,
-				 hi);
+			snprintf(err, errlen, "bad queue list '%s': range %ld-%ld is reversed",
+				 list, lo, hi);
 			return -1;
 		}
 		if (hi >= (long)limit) {
-			snprintf(err, errlen, "bad queue list '%s': queue %ld does not exist (%u queues)",
-				 list, hi, limit);
+			snprintf(err, errlen,
+				 "bad queue list '%s': queue %ld does not exist (%u queues)", list,
+				 hi, limit);
 			return -1;
 		}
 		for (q = lo; q <= hi; q++)

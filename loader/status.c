@@ -45,7 +45,8 @@ static const char *health(const char *dir, const struct ps_meta *m, bool *in_rea
 		return "unknown (namespace not reachable)";
 	}
 	if (ps_iface_get(NULL, m->ifindex, &ifc) || strcmp(ifc.name, m->ifname) != 0) {
-		state = ps_iface_get(NULL, m->ifindex, &ifc) ? "interface gone" : "interface renamed";
+		state =
+		    ps_iface_get(NULL, m->ifindex, &ifc) ? "interface gone" : "interface renamed";
 		goto out;
 	}
 	if (m->xdp_mode != PS_XDP_NONE) {
@@ -93,9 +94,10 @@ static int status_one(const char *dir, void *arg)
 			json_object_object_add(o, "state", json_object_new_string("incomplete"));
 			json_object_array_add(c->list, o);
 		} else {
-			printf("%-16s %s: incomplete (no meta: %s); 'pathscope detach --all' removes "
-			       "it\n",
-			       "?", dir, strerror(-err));
+			printf(
+			    "%-16s %s: incomplete (no meta: %s); 'pathscope detach --all' removes "
+			    "it\n",
+			    "?", dir, strerror(-err));
 		}
 		c->count++;
 		return 0;
@@ -151,9 +153,10 @@ int ps_cmd_status(int argc, char **argv)
 		if (ch == 'j')
 			c.json = true;
 		else if (ch == 'h') {
-			printf("usage: pathscope status [--json]\n"
-			       "List every pathscope attachment (all network namespaces) and whether\n"
-			       "it is still live.\n");
+			printf(
+			    "usage: pathscope status [--json]\n"
+			    "List every pathscope attachment (all network namespaces) and whether\n"
+			    "it is still live.\n");
 			return 0;
 		} else
 			return 2;

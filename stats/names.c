@@ -9,8 +9,12 @@ const char *const ps_l3_names[PS_L3_COUNT] = {
 };
 
 const char *const ps_l4_names[PS_L4_COUNT] = {
-	[PS_L4_TCP] = "tcp",	     [PS_L4_UDP] = "udp",     [PS_L4_ICMP] = "icmp",
-	[PS_L4_ICMPV6] = "icmpv6",   [PS_L4_FRAGMENT] = "fragment", [PS_L4_OTHER] = "other",
+	[PS_L4_TCP] = "tcp",
+	[PS_L4_UDP] = "udp",
+	[PS_L4_ICMP] = "icmp",
+	[PS_L4_ICMPV6] = "icmpv6",
+	[PS_L4_FRAGMENT] = "fragment",
+	[PS_L4_OTHER] = "other",
 	[PS_L4_MALFORMED] = "malformed",
 };
 

@@ -13,8 +13,8 @@
 struct ps_snapshot {
 	struct ps_meta meta;
 	char dir[256];
-	uint64_t mono_ns; /* CLOCK_MONOTONIC when read */
-	uint64_t real_ns; /* CLOCK_REALTIME when read */
+	uint64_t mono_ns;    /* CLOCK_MONOTONIC when read */
+	uint64_t real_ns;    /* CLOCK_REALTIME when read */
 	unsigned int nslots; /* meta.nqueues + 1: the last slot is "other queues" */
 	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
 };

@@ -92,7 +92,8 @@ void ps_render_hist(FILE *out, const struct ps_report *r, int n)
 					fprintf(out, "\n%s %s %s, all queues:\n", c->meta.ifname,
 						ps_hook_names[h], ps_hook_dirs[h]);
 				else if (q == c->nslots - 1)
-					fprintf(out, "\n%s %s %s, other (queue unknown or >= %u):\n",
+					fprintf(out,
+						"\n%s %s %s, other (queue unknown or >= %u):\n",
 						c->meta.ifname, ps_hook_names[h], ps_hook_dirs[h],
 						c->meta.nqueues);
 				else
@@ -106,7 +107,8 @@ void ps_render_hist(FILE *out, const struct ps_report *r, int n)
 				if (h != PS_HOOK_XDP && (c->meta.features & PS_F_GRO)) {
 					fprintf(out, "  %s segments per skb:\n",
 						h == PS_HOOK_TC_INGRESS ? "GRO" : "GSO");
-					ps_print_hist(out, s.segs_hist, PS_SEGS_BUCKETS, "segments");
+					ps_print_hist(out, s.segs_hist, PS_SEGS_BUCKETS,
+						      "segments");
 				}
 			}
 		}

@@ -110,7 +110,8 @@ static json_object *totals(const struct ps_qstats *s, __u32 features, int hook)
 		add_u64(gro, "segments", s->gso_segs + (s->packets - s->gso_packets));
 		json_object_object_add(gro, "avg_segments", jdouble(ps_avg_segs(s)));
 		json_object_object_add(gro, "avg_gso_size", jdouble(ps_avg_gso_size(s)));
-		json_object_object_add(gro, "segments_per_skb", dist(s->segs_hist, PS_SEGS_BUCKETS));
+		json_object_object_add(gro, "segments_per_skb",
+				       dist(s->segs_hist, PS_SEGS_BUCKETS));
 		json_object_object_add(o, "gro", gro);
 	}
 	return o;
@@ -126,9 +127,9 @@ static json_object *rates(const struct ps_qstats *w, double window_s, __u32 feat
 	if (features & PS_F_ECN) {
 		json_object_object_add(o, "ce_pps",
 				       jdouble((double)ps_ecn_count(w, PS_ECN_CE) / window_s));
-		json_object_object_add(o, "ce_ratio",
-				       ip ? jdouble_p((double)ps_ecn_count(w, PS_ECN_CE) / (double)ip, 6)
-					  : NULL);
+		json_object_object_add(
+		    o, "ce_ratio",
+		    ip ? jdouble_p((double)ps_ecn_count(w, PS_ECN_CE) / (double)ip, 6) : NULL);
 	}
 	return o;
 }
@@ -172,7 +173,8 @@ static json_object *iface_obj(const struct ps_report *r)
 	add_u64(o, "netns", m->netns_ino);
 	json_object_object_add(o, "attached_for_s",
 			       jdouble((double)(c->mono_ns - m->attach_monotonic_ns) / 1e9));
-	json_object_object_add(o, "xdp_mode", json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
+	json_object_object_add(o, "xdp_mode",
+			       json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
 	ps_features_format(m->features, buf, sizeof(buf));
 	json_object_object_add(o, "features", json_object_new_string(buf));

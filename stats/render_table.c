@@ -89,19 +89,22 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			snprintf(queues, sizeof(queues), "all %u", m->nqueues);
 		else
 			ps_queues_format(m->queue_mask, queues, sizeof(queues));
+		fprintf(
+		    out,
+		    "%s%s (ifindex %u): xdp %s, tc %s, features %s, queues %s; attached %.1f s, "
+		    "rates over %.2f s\n",
+		    i ? "\n" : "", m->ifname, m->ifindex, ps_xdp_mode_name(m->xdp_mode),
+		    ps_tc_mode_name(m->tc_mode), feats, queues,
+		    (double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s);
 		fprintf(out,
-			"%s%s (ifindex %u): xdp %s, tc %s, features %s, queues %s; attached %.1f s, "
-			"rates over %.2f s\n",
-			i ? "\n" : "", m->ifname, m->ifindex, ps_xdp_mode_name(m->xdp_mode),
-			ps_tc_mode_name(m->tc_mode), feats, queues,
-			(double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s);
-		fprintf(out, "%-6s %-10s %-3s %12s %9s %14s %6s %6s %6s %6s %10s %10s %10s %10s %7s\n",
-			"QUEUE", "HOOK", "DIR", "PACKETS", "PPS", "BITRATE", "SZ_P50", "SZ_P99", "SEGS",
-			"GSO_SZ", "NOT_ECT", "ECT0", "ECT1", "CE", "CE%");
+			"%-6s %-10s %-3s %12s %9s %14s %6s %6s %6s %6s %10s %10s %10s %10s %7s\n",
+			"QUEUE", "HOOK", "DIR", "PACKETS", "PPS", "BITRATE", "SZ_P50", "SZ_P99",
+			"SEGS", "GSO_SZ", "NOT_ECT", "ECT0", "ECT1", "CE", "CE%");
 		idle = 0;
 		for (q = 0; q < c->nslots; q++) {
 			if (!queue_active(&r[i], q)) {
-				idle += q < m->nqueues && (m->all_queues || ps_queue_selected(m->queue_mask, q));
+				idle += q < m->nqueues &&
+					(m->all_queues || ps_queue_selected(m->queue_mask, q));
 				continue;
 			}
 			if (q == c->nslots - 1)
@@ -119,8 +122,9 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			fprintf(out, "(%u measured queue%s without packets not shown)\n", idle,
 				idle == 1 ? "" : "s");
 		if (queue_active(&r[i], c->nslots - 1))
-			fprintf(out, "(other: queue unknown, e.g. tc egress before the socket has a TX "
-				     "queue, or >= %u)\n",
+			fprintf(out,
+				"(other: queue unknown, e.g. tc egress before the socket has a TX "
+				"queue, or >= %u)\n",
 				m->nqueues);
 	}
 }

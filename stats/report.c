@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-static void slot_or_sum(const struct ps_snapshot *s, int hook, unsigned int q, struct ps_qstats *out)
+static void slot_or_sum(const struct ps_snapshot *s, int hook, unsigned int q,
+			struct ps_qstats *out)
 {
 	if (!s || !s->hook[hook]) {
 		memset(out, 0, sizeof(*out));

@@ -27,9 +27,9 @@ void ps_report_init(struct ps_report *r, const struct ps_snapshot *cur,
 		    const struct ps_snapshot *prev);
 
 /* Derived figures shared by the renderers. */
-double ps_avg_segs(const struct ps_qstats *s);	   /* segments per skb */
-double ps_avg_gso_size(const struct ps_qstats *s); /* over multi-segment skbs */
-__u64 ps_ip_packets(const struct ps_qstats *s);	   /* sum of ECN counts */
+double ps_avg_segs(const struct ps_qstats *s);		/* segments per skb */
+double ps_avg_gso_size(const struct ps_qstats *s);	/* over multi-segment skbs */
+__u64 ps_ip_packets(const struct ps_qstats *s);		/* sum of ECN counts */
 __u64 ps_ecn_count(const struct ps_qstats *s, int ecn); /* IPv4 + IPv6 */
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n);

@@ -71,7 +71,8 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 	for (i = 0; i < n; i++) {
 		err = ps_snapshot_read(dirs[i], &snaps[i]);
 		if (err) {
-			ps_error("cannot read %s: %s (detached meanwhile?)", dirs[i], strerror(-err));
+			ps_error("cannot read %s: %s (detached meanwhile?)", dirs[i],
+				 strerror(-err));
 			while (i-- > 0)
 				ps_snapshot_free(&snaps[i]);
 			return -1;
@@ -80,8 +81,8 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 	return 0;
 }
 
-static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n,
-		   bool json, bool hist)
+static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n, bool json,
+		   bool hist)
 {
 	struct ps_report r[MAX_IFACES];
 	int i;
@@ -101,9 +102,12 @@ static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev
 int ps_cmd_stats(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' }, { "count", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },	      { "hist", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },	      {},
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "hist", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	static char dirs[MAX_IFACES][256];
 	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
@@ -144,13 +148,16 @@ int ps_cmd_stats(int argc, char **argv)
 			return ps_error("at most %d interfaces", MAX_IFACES), 2;
 		err = ps_snapshot_dir(argv[i], dirs[n], sizeof(dirs[n]));
 		if (err == -ENODEV)
-			return ps_error("unknown interface '%s' (in this network namespace)", argv[i]), 1;
+			return ps_error("unknown interface '%s' (in this network namespace)",
+					argv[i]),
+			       1;
 		if (err == -ENOENT)
 			return ps_error("'%s' is not attached (run 'pathscope attach %s')", argv[i],
 					argv[i]),
 			       1;
 		if (err)
-			return ps_error("cannot read interface '%s': %s", argv[i], strerror(-err)), 1;
+			return ps_error("cannot read interface '%s': %s", argv[i], strerror(-err)),
+			       1;
 		n++;
 	}
 	if (optind == argc) {

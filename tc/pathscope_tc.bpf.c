@@ -10,7 +10,7 @@
 #include <bpf/bpf_endian.h>
 #include "pathscope/count.bpf.h"
 
-#define PS_TC_NEXT -1
+#define PS_TC_NEXT	    -1
 #define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */
 
 /* How the driver stores the RX queue in skb->queue_mapping: most record
@@ -51,7 +51,8 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 {
 	__u32 qm = skb->queue_mapping;
 
-	ps_tc_count(&tci_stats, skb, qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN);
+	ps_tc_count(&tci_stats, skb,
+		    qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN);
 	return PS_TC_NEXT;
 }
 

@@ -16,9 +16,9 @@
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
-#define PS_MAX_QUEUES 1024
+#define PS_MAX_QUEUES	 1024
 #define PS_QUEUE_UNKNOWN 0xffffffffU
-#define PS_QMASK_WORDS (PS_MAX_QUEUES / 64)
+#define PS_QMASK_WORDS	 (PS_MAX_QUEUES / 64)
 
 /* Feature bits (--features). Packets and bytes are always counted. */
 enum ps_feature {
@@ -27,7 +27,7 @@ enum ps_feature {
 	PS_F_SIZES = 1U << 2, /* frame/skb size histogram */
 	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
 };
-#define PS_F_ALL (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO)
+#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO)
 #define PS_F_DEFAULT PS_F_ALL
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
@@ -70,7 +70,7 @@ enum ps_err {
 };
 #define PS_ERR_FIRST_L4 PS_ERR_EXT_TRUNC
 
-#define PS_MAX_VLAN 2
+#define PS_MAX_VLAN	2
 #define PS_MAX_EXT_HDRS 6
 
 enum ps_ipver { PS_IPV4, PS_IPV6, PS_IPVER_COUNT };
@@ -79,14 +79,14 @@ enum ps_ipver { PS_IPV4, PS_IPV6, PS_IPVER_COUNT };
 enum ps_ecn { PS_ECN_NOT_ECT = 0, PS_ECN_ECT1 = 1, PS_ECN_ECT0 = 2, PS_ECN_CE = 3, PS_ECN_COUNT };
 
 /* Histogram sizes (see hist.h). */
-#define PS_SIZE_BITS 20 /* frame and skb sizes: exact below 16 B, up to 1 MiB */
+#define PS_SIZE_BITS	20 /* frame and skb sizes: exact below 16 B, up to 1 MiB */
 #define PS_SIZE_BUCKETS PS_HIST_BUCKETS_FOR_BITS(PS_SIZE_BITS)
-#define PS_SEGS_BITS 10 /* GRO/GSO segments per skb: up to 1023 */
+#define PS_SEGS_BITS	10 /* GRO/GSO segments per skb: up to 1023 */
 #define PS_SEGS_BUCKETS PS_HIST_BUCKETS_FOR_BITS(PS_SEGS_BITS)
 
 /* The hooks; each has its own per-queue map of struct ps_qstats. */
 enum ps_hook {
-	PS_HOOK_XDP,	  /* driver ingress, queue = rx_queue_index */
+	PS_HOOK_XDP,	    /* driver ingress, queue = rx_queue_index */
 	PS_HOOK_TC_INGRESS, /* after GRO, queue = recorded rx queue */
 	PS_HOOK_TC_EGRESS,  /* before the qdisc and GSO */
 	PS_HOOK_COUNT,
@@ -102,9 +102,9 @@ struct ps_qstats {
 	__u64 ecn[PS_IPVER_COUNT][PS_ECN_COUNT];
 	__u64 vlan_tagged; /* packets carrying at least one VLAN tag in the data */
 	__u64 size_hist[PS_SIZE_BUCKETS];
-	__u64 gso_packets;  /* skbs with more than one segment */
-	__u64 gso_segs;	    /* segments in those skbs */
-	__u64 gso_size_sum; /* sum of gso_size over those skbs */
+	__u64 gso_packets;		  /* skbs with more than one segment */
+	__u64 gso_segs;			  /* segments in those skbs */
+	__u64 gso_size_sum;		  /* sum of gso_size over those skbs */
 	__u64 segs_hist[PS_SEGS_BUCKETS]; /* segments per skb, 1 for plain skbs */
 };
 

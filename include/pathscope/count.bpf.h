@@ -12,16 +12,16 @@
 #include "parse.h"
 
 const volatile __u32 ps_features = PS_F_DEFAULT;
-const volatile __u32 ps_nqueues = 1;	  /* per-queue map slots = ps_nqueues + 1 */
-const volatile __u32 ps_all_queues = 1;	  /* 0: only queues in ps_queue_mask */
+const volatile __u32 ps_nqueues = 1;	/* per-queue map slots = ps_nqueues + 1 */
+const volatile __u32 ps_all_queues = 1; /* 0: only queues in ps_queue_mask */
 const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
 
-#define PS_QSTATS_MAP(name)                                                                        \
-	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                           \
-		__uint(max_entries, 2); /* set by the loader: nqueues + 1 */                        \
-		__type(key, __u32);                                                                \
-		__type(value, struct ps_qstats);                                                   \
+#define PS_QSTATS_MAP(name)                                                  \
+	struct {                                                             \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                     \
+		__uint(max_entries, 2); /* set by the loader: nqueues + 1 */ \
+		__type(key, __u32);                                          \
+		__type(value, struct ps_qstats);                             \
 	} name SEC(".maps")
 
 /* The stats slot of queue q, or NULL when q is not measured. Unknown queues

@@ -19,10 +19,10 @@
 #endif
 
 #define PS_HIST_SUB_BITS 3
-#define PS_HIST_SUB (1U << PS_HIST_SUB_BITS)
+#define PS_HIST_SUB	 (1U << PS_HIST_SUB_BITS)
 
 /* Number of buckets needed to cover [0, 2^bits) exactly. */
-#define PS_HIST_BUCKETS_FOR_BITS(bits) (((bits) - PS_HIST_SUB_BITS + 1) * PS_HIST_SUB)
+#define PS_HIST_BUCKETS_FOR_BITS(bits) (((bits)-PS_HIST_SUB_BITS + 1) * PS_HIST_SUB)
 
 /* Index of the most significant set bit; v must be non-zero. Branchy on
  * purpose: BPF has no count-leading-zeros instruction. */

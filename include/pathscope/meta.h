@@ -27,15 +27,15 @@ struct ps_meta {
 	__u32 tc_mode;
 	__u32 flags;
 	__u32 xdp_prog_id;
-	__u32 tc_prog_id[2]; /* ingress, egress */
-	__u32 tc_prio;	     /* clsact filter priority (handle PS_TC_HANDLE) */
-	__u32 rx_queue_base; /* tc ingress: RX queue = queue_mapping - base */
+	__u32 tc_prog_id[2];	   /* ingress, egress */
+	__u32 tc_prio;		   /* clsact filter priority (handle PS_TC_HANDLE) */
+	__u32 rx_queue_base;	   /* tc ingress: RX queue = queue_mapping - base */
 	__u64 attach_realtime_ns;  /* CLOCK_REALTIME at attach */
 	__u64 attach_monotonic_ns; /* CLOCK_MONOTONIC at attach, for rates */
 	__u64 queue_mask[PS_QMASK_WORDS];
 };
 
-#define PS_TC_HANDLE 0x7073 /* "ps" */
+#define PS_TC_HANDLE	   0x7073 /* "ps" */
 #define PS_TC_DEFAULT_PRIO 1
 
 #endif /* PATHSCOPE_META_H */

@@ -13,21 +13,21 @@
 
 #include "abi.h"
 
-#define PS_ETH_P_IP 0x0800
-#define PS_ETH_P_ARP 0x0806
-#define PS_ETH_P_IPV6 0x86DD
-#define PS_ETH_P_8021Q 0x8100
+#define PS_ETH_P_IP	0x0800
+#define PS_ETH_P_ARP	0x0806
+#define PS_ETH_P_IPV6	0x86DD
+#define PS_ETH_P_8021Q	0x8100
 #define PS_ETH_P_8021AD 0x88A8
 
-#define PS_IPPROTO_HOPOPTS 0
-#define PS_IPPROTO_ICMP 1
-#define PS_IPPROTO_TCP 6
-#define PS_IPPROTO_UDP 17
-#define PS_IPPROTO_ROUTING 43
+#define PS_IPPROTO_HOPOPTS  0
+#define PS_IPPROTO_ICMP	    1
+#define PS_IPPROTO_TCP	    6
+#define PS_IPPROTO_UDP	    17
+#define PS_IPPROTO_ROUTING  43
 #define PS_IPPROTO_FRAGMENT 44
-#define PS_IPPROTO_AH 51
-#define PS_IPPROTO_ICMPV6 58
-#define PS_IPPROTO_DSTOPTS 60
+#define PS_IPPROTO_AH	    51
+#define PS_IPPROTO_ICMPV6   58
+#define PS_IPPROTO_DSTOPTS  60
 
 struct ps_ethhdr {
 	__u8 dst[6];
@@ -54,8 +54,8 @@ struct ps_ipv4hdr {
 };
 
 struct ps_ipv6hdr {
-	__u8 ver_tc;	   /* version:4, traffic class high nibble:4 */
-	__u8 tc_flow;	   /* traffic class low nibble:4 (ECN in bits 5..4), flow:4 */
+	__u8 ver_tc;  /* version:4, traffic class high nibble:4 */
+	__u8 tc_flow; /* traffic class low nibble:4 (ECN in bits 5..4), flow:4 */
 	__be16 flow_lbl;
 	__be16 payload_len;
 	__u8 nexthdr;
@@ -110,9 +110,9 @@ struct ps_pkt {
 	__u8 l3;
 	__u8 l4;
 	__u8 err;
-	__u8 ipver; /* enum ps_ipver, valid when l3 is IPv4 or IPv6 */
-	__u8 ecn;   /* enum ps_ecn, valid when l3 is IPv4 or IPv6 */
-	__u8 vlans; /* VLAN tags found in the data */
+	__u8 ipver;   /* enum ps_ipver, valid when l3 is IPv4 or IPv6 */
+	__u8 ecn;     /* enum ps_ecn, valid when l3 is IPv4 or IPv6 */
+	__u8 vlans;   /* VLAN tags found in the data */
 	__u16 l4_off; /* offset of the L4 header, valid when l4 is TCP..ICMPV6 */
 };
 
@@ -257,7 +257,8 @@ static __always_inline void ps_parse_ipv6(void *data, void *cur, void *data_end,
 				ps_l4_error(p, PS_ERR_EXT_TRUNC);
 				return;
 			}
-			len = nexthdr == PS_IPPROTO_AH ? (oh->hdrlen + 2) * 4 : (oh->hdrlen + 1) * 8;
+			len =
+			    nexthdr == PS_IPPROTO_AH ? (oh->hdrlen + 2) * 4 : (oh->hdrlen + 1) * 8;
 			if (cur + len > data_end) {
 				ps_l4_error(p, PS_ERR_EXT_TRUNC);
 				return;

@@ -49,10 +49,10 @@ static inline void check_skip(const char *name, const char *why)
 	fflush(stdout);
 }
 
-#define CHECK_EQ_U64(name, got, want)                                                              \
-	do {                                                                                       \
-		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                              \
-		check_report(g_ == w_, (name), "got %" PRIu64 ", want %" PRIu64, g_, w_);          \
+#define CHECK_EQ_U64(name, got, want)                                                     \
+	do {                                                                              \
+		uint64_t g_ = (uint64_t)(got), w_ = (uint64_t)(want);                     \
+		check_report(g_ == w_, (name), "got %" PRIu64 ", want %" PRIu64, g_, w_); \
 	} while (0)
 
 #define CHECK_TRUE(name, cond) check_report(!!(cond), (name), "%s is false", #cond)

@@ -33,48 +33,50 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_PAYLOAD 65507 /* largest IPv4 UDP payload; IPv6 allows 65527 */
-#define RETRY_SLEEP_US 100
+#define MAX_PAYLOAD	65507 /* largest IPv4 UDP payload; IPv6 allows 65527 */
+#define RETRY_SLEEP_US	100
 #define RETRY_BUDGET_US 2000000 /* give up on one datagram after 2 s of ENOBUFS */
 
 static volatile sig_atomic_t stop;
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: udpsend [-6] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST PORT\n"
-		"       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS]\n"
-		"\n"
-		"Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
-		"  -6             DST is IPv6 (default IPv4)\n"
-		"  -t TOS         IPv4 TOS byte (IP_TOS) or IPv6 traffic class (IPV6_TCLASS), 0..255;\n"
-		"                 the low two bits are ECN: 0x01 ECT(1), 0x02 ECT(0), 0x03 CE (default 0)\n"
-		"  -n COUNT       datagrams to send (default 1)\n"
-		"  -s BYTES       UDP payload bytes (default 64, max %d); the first 4 bytes carry\n"
-		"                 the sequence number (big endian) when BYTES >= 4. Above MTU-28\n"
-		"                 (IPv4) or MTU-48 (IPv6) a datagram leaves as several fragments,\n"
-		"                 and interface counters count the fragments\n"
-		"  -i US          microseconds between datagrams (default 0: back to back)\n"
-		"  (no -q TXQUEUE: a socket cannot choose its TX queue, and this kernel has no\n"
-		"   mqprio/skbedit to map one; pin the queue for the whole namespace with XPS:\n"
-		"   ps_txq_pin NS DEV QUEUE in tests/integration/lib.sh)\n"
-		"  Exits 0 when all COUNT were sent; otherwise 1 with one line on stderr\n"
-		"  (e.g. 'Connection refused' when an earlier datagram met no listener).\n"
-		"\n"
-		"Sink: bind PORT on every address and count received datagrams; print the count.\n"
-		"  -6             IPv6 only (default: both IPv4 and IPv6, or IPv4 only when the\n"
-		"                 namespace has no IPv6)\n"
-		"  --expect N     exit 0 as soon as N datagrams arrived, 1 on timeout\n"
-		"  --timeout S    stop after S seconds (default 10 with --expect; otherwise run\n"
-		"                 until SIGINT/SIGTERM). Without --expect, exit 0 at the end.\n"
-		"  The count (one number) is printed on stdout when the sink stops.\n"
-		"\n"
-		"examples:\n"
-		"  udpsend --sink 9000 --expect 100 --timeout 5 &  # in the receiving namespace\n"
-		"  udpsend -n 100 -t 0x03 198.18.0.2 9000          # 100 CE-marked datagrams\n"
-		"  udpsend -6 -n 10 -s 1200 -t 0x02 2001:db8::2 9000  # ECT(0), IPv6\n"
-		"  udpsend -n 1000 -i 1000 198.18.0.2 9000         # 1000 datagrams at 1000 pkt/s\n",
-		MAX_PAYLOAD);
+	fprintf(
+	    f,
+	    "usage: udpsend [-6] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST PORT\n"
+	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS]\n"
+	    "\n"
+	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
+	    "  -6             DST is IPv6 (default IPv4)\n"
+	    "  -t TOS         IPv4 TOS byte (IP_TOS) or IPv6 traffic class (IPV6_TCLASS), 0..255;\n"
+	    "                 the low two bits are ECN: 0x01 ECT(1), 0x02 ECT(0), 0x03 CE (default "
+	    "0)\n"
+	    "  -n COUNT       datagrams to send (default 1)\n"
+	    "  -s BYTES       UDP payload bytes (default 64, max %d); the first 4 bytes carry\n"
+	    "                 the sequence number (big endian) when BYTES >= 4. Above MTU-28\n"
+	    "                 (IPv4) or MTU-48 (IPv6) a datagram leaves as several fragments,\n"
+	    "                 and interface counters count the fragments\n"
+	    "  -i US          microseconds between datagrams (default 0: back to back)\n"
+	    "  (no -q TXQUEUE: a socket cannot choose its TX queue, and this kernel has no\n"
+	    "   mqprio/skbedit to map one; pin the queue for the whole namespace with XPS:\n"
+	    "   ps_txq_pin NS DEV QUEUE in tests/integration/lib.sh)\n"
+	    "  Exits 0 when all COUNT were sent; otherwise 1 with one line on stderr\n"
+	    "  (e.g. 'Connection refused' when an earlier datagram met no listener).\n"
+	    "\n"
+	    "Sink: bind PORT on every address and count received datagrams; print the count.\n"
+	    "  -6             IPv6 only (default: both IPv4 and IPv6, or IPv4 only when the\n"
+	    "                 namespace has no IPv6)\n"
+	    "  --expect N     exit 0 as soon as N datagrams arrived, 1 on timeout\n"
+	    "  --timeout S    stop after S seconds (default 10 with --expect; otherwise run\n"
+	    "                 until SIGINT/SIGTERM). Without --expect, exit 0 at the end.\n"
+	    "  The count (one number) is printed on stdout when the sink stops.\n"
+	    "\n"
+	    "examples:\n"
+	    "  udpsend --sink 9000 --expect 100 --timeout 5 &  # in the receiving namespace\n"
+	    "  udpsend -n 100 -t 0x03 198.18.0.2 9000          # 100 CE-marked datagrams\n"
+	    "  udpsend -6 -n 10 -s 1200 -t 0x02 2001:db8::2 9000  # ECT(0), IPv6\n"
+	    "  udpsend -n 1000 -i 1000 198.18.0.2 9000         # 1000 datagrams at 1000 pkt/s\n",
+	    MAX_PAYLOAD);
 }
 
 static void die(const char *what)
@@ -193,8 +195,10 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 				waited += RETRY_SLEEP_US;
 				continue;
 			}
-			fprintf(stderr, "udpsend: send %ld of %ld to %s port %d failed after %ld sent: %s\n",
-				i + 1, count, dst, port, i, strerror(errno));
+			fprintf(
+			    stderr,
+			    "udpsend: send %ld of %ld to %s port %d failed after %ld sent: %s\n",
+			    i + 1, count, dst, port, i, strerror(errno));
 			return 1;
 		}
 		if (interval_us > 0 && i + 1 < count) {
@@ -202,7 +206,8 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 			next.tv_nsec += (interval_us % 1000000) * 1000;
 			next.tv_sec += interval_us / 1000000 + next.tv_nsec / 1000000000;
 			next.tv_nsec %= 1000000000;
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) ==
+			       EINTR)
 				;
 		}
 	}
@@ -299,8 +304,8 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 	printf("%ld\n", got);
 	fflush(stdout);
 	if (expect >= 0 && got < expect) {
-		fprintf(stderr, "udpsend: sink on port %d received %ld of %ld datagrams%s\n", port, got,
-			expect, stop ? " (stopped by signal)" : " before the timeout");
+		fprintf(stderr, "udpsend: sink on port %d received %ld of %ld datagrams%s\n", port,
+			got, expect, stop ? " (stopped by signal)" : " before the timeout");
 		rc = 1;
 	}
 	close(fd);
@@ -310,8 +315,10 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "sink", no_argument, NULL, 'S' },	  { "expect", required_argument, NULL, 'E' },
-		{ "timeout", required_argument, NULL, 'T' }, { "help", no_argument, NULL, 'h' },
+		{ "sink", no_argument, NULL, 'S' },
+		{ "expect", required_argument, NULL, 'E' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int v6 = 0, tos = 0, sink = 0, opt;
@@ -337,9 +344,10 @@ int main(int argc, char **argv)
 			interval_us = parse_num(optarg, "interval", 0, 60000000);
 			break;
 		case 'q':
-			fprintf(stderr,
-				"udpsend: -q is not supported: a socket cannot choose its TX queue here;\n"
-				"         pin one with XPS: ps_txq_pin NS DEV QUEUE (tests/integration/lib.sh)\n");
+			fprintf(stderr, "udpsend: -q is not supported: a socket cannot choose its "
+					"TX queue here;\n"
+					"         pin one with XPS: ps_txq_pin NS DEV QUEUE "
+					"(tests/integration/lib.sh)\n");
 			return 2;
 		case 'S':
 			sink = 1;
@@ -351,7 +359,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			timeout = strtod(optarg, &end);
 			if (errno || end == optarg || *end || timeout <= 0) {
-				fprintf(stderr, "udpsend: bad --timeout '%s' (seconds > 0)\n", optarg);
+				fprintf(stderr, "udpsend: bad --timeout '%s' (seconds > 0)\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -371,7 +380,8 @@ int main(int argc, char **argv)
 		}
 		if (expect >= 0 && timeout < 0)
 			timeout = 10;
-		return run_sink(v6, (int)parse_num(argv[optind], "PORT", 1, 65535), expect, timeout);
+		return run_sink(v6, (int)parse_num(argv[optind], "PORT", 1, 65535), expect,
+				timeout);
 	}
 	if (argc - optind != 2 || expect >= 0 || timeout >= 0) {
 		usage(stderr);

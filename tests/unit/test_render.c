@@ -90,12 +90,13 @@ static void test_percentiles(void)
 	__u64 b[PS_SIZE_BUCKETS] = {};
 	unsigned int i;
 
-	CHECK_EQ_U64("percentile: empty histogram gives 0", ps_hist_percentile(b, PS_SIZE_BUCKETS, 50),
-		     0);
+	CHECK_EQ_U64("percentile: empty histogram gives 0",
+		     ps_hist_percentile(b, PS_SIZE_BUCKETS, 50), 0);
 	CHECK_EQ_U64("max: empty histogram gives 0", ps_hist_max(b, PS_SIZE_BUCKETS), 0);
 	for (i = 1; i <= 15; i++) /* exact buckets: value i once each */
 		b[ps_hist_bucket(i, PS_SIZE_BUCKETS)]++;
-	CHECK_EQ_U64("percentile: p50 of 1..15 is 8", ps_hist_percentile(b, PS_SIZE_BUCKETS, 50), 8);
+	CHECK_EQ_U64("percentile: p50 of 1..15 is 8", ps_hist_percentile(b, PS_SIZE_BUCKETS, 50),
+		     8);
 	CHECK_EQ_U64("percentile: p100 of 1..15 is 15", ps_hist_percentile(b, PS_SIZE_BUCKETS, 100),
 		     15);
 	CHECK_EQ_U64("percentile: p1 of 1..15 is 1", ps_hist_percentile(b, PS_SIZE_BUCKETS, 1), 1);
@@ -127,12 +128,12 @@ static void test_json(const struct ps_report *r)
 		free(text);
 		return;
 	}
-	check_report(strcmp(json_object_get_string(JGET(root, "interfaces", "0", "ifname")),
-			    "test\"0") == 0,
-		     "json: ifname with a quote survives", "%s", text);
-	check_report(strcmp(json_object_get_string(JGET(root, "time")), "2023-11-14T22:13:20Z") == 0,
-		     "json: time is RFC 3339 UTC", "%s",
-		     json_object_get_string(JGET(root, "time")));
+	check_report(
+	    strcmp(json_object_get_string(JGET(root, "interfaces", "0", "ifname")), "test\"0") == 0,
+	    "json: ifname with a quote survives", "%s", text);
+	check_report(
+	    strcmp(json_object_get_string(JGET(root, "time")), "2023-11-14T22:13:20Z") == 0,
+	    "json: time is RFC 3339 UTC", "%s", json_object_get_string(JGET(root, "time")));
 	check_u64("json: xdp total packets = sum of queues",
 		  JGET(root, "interfaces", "0", "totals", "xdp", "total", "packets"), 106);
 	check_u64("json: xdp queue 0 packets",
@@ -140,15 +141,16 @@ static void test_json(const struct ps_report *r)
 	check_u64("json: xdp queue 0 CE over IPv4",
 		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "ecn", "ipv4", "ce"),
 		  10);
-	check_u64("json: xdp queue 0 ECT(0) over IPv6",
-		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "ecn", "ipv6", "ect0"),
-		  2);
+	check_u64(
+	    "json: xdp queue 0 ECT(0) over IPv6",
+	    JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "ecn", "ipv6", "ect0"), 2);
 	check_u64("json: xdp queue 1 arp",
 		  JGET(root, "interfaces", "0", "queues", "1", "xdp", "total", "l3", "arp"), 5);
 	check_u64("json: xdp queue 0 size p50 (64 B bucket midpoint)",
 		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "size", "p50"), 67);
 	check_u64("json: xdp queue 0 size max (1514 B bucket top)",
-		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "size", "max"), 1535);
+		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "size", "max"),
+		  1535);
 	check_u64("json: size hist first bucket low",
 		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "size", "hist", "0",
 		       "low"),
@@ -157,20 +159,21 @@ static void test_json(const struct ps_report *r)
 		  JGET(root, "interfaces", "0", "queues", "0", "xdp", "total", "size", "hist", "0",
 		       "count"),
 		  100);
-	check_u64("json: tc ingress segments (10 + 2 plain)",
-		  JGET(root, "interfaces", "0", "queues", "1", "tc_ingress", "total", "gro",
-		       "segments"),
-		  12);
+	check_u64(
+	    "json: tc ingress segments (10 + 2 plain)",
+	    JGET(root, "interfaces", "0", "queues", "1", "tc_ingress", "total", "gro", "segments"),
+	    12);
 	q = JGET(root, "interfaces", "0", "queues", "1", "tc_ingress", "total", "gro",
 		 "avg_segments");
 	check_report(q && json_object_get_double(q) == 4.0, "json: avg segments 12/3 = 4", "%s",
 		     q ? json_object_to_json_string(q) : "(missing)");
 	q = JGET(root, "interfaces", "0", "queues", "0", "xdp", "rate", "pps");
-	check_report(q && json_object_get_double(q) == 50.5, "json: pps since attach 101/2 s",
-		     "%s", q ? json_object_to_json_string(q) : "(missing)");
+	check_report(q && json_object_get_double(q) == 50.5, "json: pps since attach 101/2 s", "%s",
+		     q ? json_object_to_json_string(q) : "(missing)");
 	q = JGET(root, "interfaces", "0", "queues", "0", "xdp", "rate", "ce_ratio");
 	check_report(q && json_object_get_double(q) > 0.0990 && json_object_get_double(q) < 0.0991,
-		     "json: ce_ratio 10/101", "%s", q ? json_object_to_json_string(q) : "(missing)");
+		     "json: ce_ratio 10/101", "%s",
+		     q ? json_object_to_json_string(q) : "(missing)");
 	q = JGET(root, "interfaces", "0", "queues", "2");
 	check_report(q && strcmp(json_object_get_string(JGET(q, "queue")), "other") == 0,
 		     "json: unknown-queue slot listed as queue \"other\"", "%s",
@@ -193,10 +196,11 @@ static void test_text(const struct ps_report *r)
 	ps_render_hist(f, r, 1);
 	fclose(f);
 	CHECK_TRUE("table: header row", strstr(text, "QUEUE  HOOK") != NULL);
-	CHECK_TRUE("table: total row for xdp", strstr(text, "all    xdp        rx           106") !=
-						      NULL);
+	CHECK_TRUE("table: total row for xdp",
+		   strstr(text, "all    xdp        rx           106") != NULL);
 	CHECK_TRUE("table: CE share 9.90%", strstr(text, "9.90%") != NULL);
-	CHECK_TRUE("table: unknown-queue row", strstr(text, "\nother  tc_egress  tx             4") != NULL);
+	CHECK_TRUE("table: unknown-queue row",
+		   strstr(text, "\nother  tc_egress  tx             4") != NULL);
 	CHECK_TRUE("hist: seed-style power-of-two line for 64 B",
 		   strstr(text, "    [64, 128)                     100 "
 				"|@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n") != NULL);
@@ -205,8 +209,10 @@ static void test_text(const struct ps_report *r)
 	CHECK_TRUE("hist: empty power-of-two rows between samples are printed",
 		   strstr(text, "    [512, 1K)                       0 |        ") != NULL);
 	CHECK_TRUE("hist: 10 segments fall in [8, 16)",
-		   strstr(text, "    [8, 16)                         1 |@@@@@@@@@@@@@@@@@@@@ ") != NULL);
-	CHECK_TRUE("hist: a histogram without samples says so", strstr(text, "(no samples)") != NULL);
+		   strstr(text, "    [8, 16)                         1 |@@@@@@@@@@@@@@@@@@@@ ") !=
+		       NULL);
+	CHECK_TRUE("hist: a histogram without samples says so",
+		   strstr(text, "(no samples)") != NULL);
 	if (check_failures)
 		fputs(text, stdout);
 	free(text);
