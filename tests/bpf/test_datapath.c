@@ -58,6 +58,7 @@
 #include "pathscope_xdp.skel.h"
 #include "pathscope_tc.skel.h"
 #include "../lib/check.h"
+#include "../../stats/names.h"
 
 #define ETH_LEN		 14
 #define XDP_PASS_VERDICT 2	     /* XDP_PASS */
@@ -258,23 +259,15 @@ struct cls {
 #define C_L3ERR(e)     ((struct cls){ PS_L3_MALFORMED, NO_L4, (e) })
 #define C_L4ERR(l3, e) ((struct cls){ (l3), PS_L4_MALFORMED, (e) })
 
-static const char *const l3_names[PS_L3_COUNT] = { "ipv4", "ipv6", "arp", "other", "malformed" };
-static const char *const l4_names[PS_L4_COUNT] = { "tcp",      "udp",	"icmp",	    "icmpv6",
-						   "fragment", "other", "malformed" };
-static const char *const err_names[PS_ERR_COUNT] = {
-	"l2_trunc", "vlan_depth", "l3_trunc",  "bad_version", "bad_ihl",
-	"bad_len",  "ext_trunc",  "ext_depth", "l4_trunc",
-};
-static const char *const ecn_names[PS_ECN_COUNT] = { "not-ect", "ect1", "ect0", "ce" };
-
+/* Names as in pathscope's own output (stats/names.c). */
 static const char *cls_name(struct cls c, char *buf, size_t n)
 {
 	if (c.err < NO_ERR)
-		snprintf(buf, n, "%s", err_names[c.err]);
+		snprintf(buf, n, "%s", ps_err_names[c.err]);
 	else if (c.l4 < NO_L4)
-		snprintf(buf, n, "%s/%s", l3_names[c.l3], l4_names[c.l4]);
+		snprintf(buf, n, "%s/%s", ps_l3_names[c.l3], ps_l4_names[c.l4]);
 	else
-		snprintf(buf, n, "%s", l3_names[c.l3]);
+		snprintf(buf, n, "%s", ps_l3_names[c.l3]);
 	return buf;
 }
 
@@ -299,13 +292,13 @@ static void field_name(size_t i, char *buf, size_t n)
 	else if (i >= FIELD_IDX(ecn)) {
 		j = i - FIELD_IDX(ecn);
 		snprintf(buf, n, "ecn[%s][%s]", j / PS_ECN_COUNT ? "ipv6" : "ipv4",
-			 ecn_names[j % PS_ECN_COUNT]);
+			 ps_ecn_names[j % PS_ECN_COUNT]);
 	} else if (i >= FIELD_IDX(err))
-		snprintf(buf, n, "err[%s]", err_names[i - FIELD_IDX(err)]);
+		snprintf(buf, n, "err[%s]", ps_err_names[i - FIELD_IDX(err)]);
 	else if (i >= FIELD_IDX(l4))
-		snprintf(buf, n, "l4[%s]", l4_names[i - FIELD_IDX(l4)]);
+		snprintf(buf, n, "l4[%s]", ps_l4_names[i - FIELD_IDX(l4)]);
 	else if (i >= FIELD_IDX(l3))
-		snprintf(buf, n, "l3[%s]", l3_names[i - FIELD_IDX(l3)]);
+		snprintf(buf, n, "l3[%s]", ps_l3_names[i - FIELD_IDX(l3)]);
 	else
 		snprintf(buf, n, "%s", i == FIELD_IDX(bytes) ? "bytes" : "packets");
 }
@@ -852,14 +845,14 @@ static void test_ecn(struct env *e)
 			for (ecn = 0; ecn < PS_ECN_COUNT; ecn++) {
 				b_v4_tcp(&f, vlans, (__u8)(46 << 2 | ecn));
 				snprintf(name, sizeof(name), "%s: ipv4 tos 0x%02x ecn %s, %s",
-					 e->h[hk].name, 46 << 2 | ecn, ecn_names[ecn],
+					 e->h[hk].name, 46 << 2 | ecn, ps_ecn_names[ecn],
 					 vlan_names[vlans]);
 				check_frame(name, &e->h[hk], &r, 0, C_IP4(PS_L4_TCP), vlans, ecn);
 
 				b_v6_udp(&f, vlans, (__u8)(46 << 2 | ecn));
 				snprintf(name, sizeof(name),
 					 "%s: ipv6 traffic class 0x%02x ecn %s, %s", e->h[hk].name,
-					 46 << 2 | ecn, ecn_names[ecn], vlan_names[vlans]);
+					 46 << 2 | ecn, ps_ecn_names[ecn], vlan_names[vlans]);
 				check_frame(name, &e->h[hk], &r, 0, C_IP6(PS_L4_UDP), vlans, ecn);
 			}
 }
