@@ -80,6 +80,17 @@ ps_check_eq "tcx: attach + detach leaves nothing behind" "$(census_is "$before")
 ps_check_eq "no /sys/fs/bpf/pathscope, no libxdp lock dir left" \
 	"$(ls -d /sys/fs/bpf/pathscope /sys/fs/bpf/xdp 2>/dev/null)" ""
 
+# 1b. --xdp-mode skb: generic XDP; features says which tc mode attach picks.
+ps_pathscope_b attach vB --xdp-mode skb || ps_fail "attach --xdp-mode skb" "exit $?"
+ps_check_eq "--xdp-mode skb: attached as xdpgeneric" \
+	"$(ip -n "$NS_B" -d link show vB | grep -o 'xdpgeneric' | head -1) $("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .xdp_mode')" \
+	"xdpgeneric skb"
+ps_check_eq "features: the tc mode it announces is the one attach used" \
+	"$(ps_pathscope_b features --json | jq -r .uses.tc)" \
+	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .tc_mode')"
+ps_pathscope_b detach vB || ps_fail "detach (skb)" "exit $?"
+ps_check_eq "--xdp-mode skb: attach + detach leaves nothing behind" "$(census_is "$before")" "$before"
+
 # 2. clsact mode on a device without clsact: creates it, removes it again.
 ps_pathscope_b attach vB --tc-mode clsact --no-xdp || ps_fail "attach clsact" "exit $?"
 ps_check_eq "clsact: qdisc created" "$(tc -n "$NS_B" qdisc show dev vB | grep -c clsact)" 1
