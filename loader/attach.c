@@ -60,6 +60,31 @@ static int pin_fd(const char *dir, const char *name, int fd)
 	return bpf_obj_pin(fd, path) ? -errno : 0;
 }
 
+/* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). */
+static int pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_map *stats,
+			 struct bpf_map *peers)
+{
+	int err = pin_fd(dir, "echo_pending", bpf_map__fd(pending));
+
+	if (!err)
+		err = pin_fd(dir, "echo_stats", bpf_map__fd(stats));
+	if (!err)
+		err = pin_fd(dir, "echo_peers", bpf_map__fd(peers));
+	return err;
+}
+
+/* Make the tc object use the XDP object's echo maps. */
+static int share_echo_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
+{
+	int err = bpf_map__reuse_fd(tc->maps.echo_pending, bpf_map__fd(xdp->maps.echo_pending));
+
+	if (!err)
+		err = bpf_map__reuse_fd(tc->maps.echo_stats, bpf_map__fd(xdp->maps.echo_stats));
+	if (!err)
+		err = bpf_map__reuse_fd(tc->maps.echo_peers, bpf_map__fd(xdp->maps.echo_peers));
+	return err;
+}
+
 static void set_rodata(volatile __u32 *features, volatile __u32 *nqueues, volatile __u32 *all,
 		       volatile __u64 *mask, const struct ps_meta *m)
 {
@@ -104,6 +129,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	set_rodata(&st->xdp->rodata->ps_features, &st->xdp->rodata->ps_nqueues,
 		   &st->xdp->rodata->ps_all_queues, st->xdp->rodata->ps_queue_mask, m);
 	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->xdp->maps.echo_stats, m->nqueues + 1);
 
 	/* libxdp loads the object: through its dispatcher where the kernel
 	 * supports freplace, as the single program otherwise. */
@@ -131,6 +157,9 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		m->xdp_mode = PS_XDP_NATIVE;
 
 	err = pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
+	if (!err)
+		err = pin_echo_maps(st->dir, st->xdp->maps.echo_pending, st->xdp->maps.echo_stats,
+				    st->xdp->maps.echo_peers);
 	if (!err)
 		err = pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
 	if (err)
@@ -187,8 +216,15 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 	set_rodata(&st->tc->rodata->ps_features, &st->tc->rodata->ps_nqueues,
 		   &st->tc->rodata->ps_all_queues, st->tc->rodata->ps_queue_mask, m);
 	st->tc->rodata->ps_rx_queue_base = m->rx_queue_base;
+	st->tc->rodata->ps_echo_rx_at_tc = m->xdp_mode == PS_XDP_NONE;
 	bpf_map__set_max_entries(st->tc->maps.tci_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->tc->maps.tce_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->tc->maps.echo_stats, m->nqueues + 1);
+	if (st->xdp && m->xdp_mode != PS_XDP_NONE) {
+		err = share_echo_maps(st->tc, st->xdp);
+		if (err)
+			return ps_error("cannot share the echo maps: %s", strerror(-err));
+	}
 	err = pathscope_tc__load(st->tc);
 	if (err)
 		return ps_error("cannot load the tc programs: %s (PATHSCOPE_DEBUG=1 shows the "
@@ -197,6 +233,9 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 	err = pin_fd(st->dir, "tci_stats", bpf_map__fd(st->tc->maps.tci_stats));
 	if (!err)
 		err = pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));
+	if (!err && m->xdp_mode == PS_XDP_NONE)
+		err = pin_echo_maps(st->dir, st->tc->maps.echo_pending, st->tc->maps.echo_stats,
+				    st->tc->maps.echo_peers);
 	if (err)
 		return ps_error("cannot pin tc maps under %s: %s", st->dir, strerror(-err));
 

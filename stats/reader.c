@@ -20,46 +20,109 @@ static const char *const hook_pins[PS_HOOK_COUNT] = {
 	[PS_HOOK_TC_EGRESS] = "tce_stats",
 };
 
-#define U64S (sizeof(struct ps_qstats) / sizeof(__u64))
+void ps_u64s_add(void *dst, const void *src, size_t n)
+{
+	const __u64 *s = src;
+	__u64 *d = dst;
+	size_t i;
+
+	for (i = 0; i < n / sizeof(__u64); i++)
+		d[i] += s[i];
+}
+
+void ps_u64s_sub(void *out, const void *a, const void *b, size_t n)
+{
+	const __u64 *x = a, *y = b;
+	__u64 *o = out;
+	size_t i;
+
+	for (i = 0; i < n / sizeof(__u64); i++)
+		o[i] = x[i] >= y[i] ? x[i] - y[i] : 0;
+}
 
 void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src)
 {
-	__u64 *d = (__u64 *)dst;
-	const __u64 *s = (const __u64 *)src;
-	size_t i;
-
-	for (i = 0; i < U64S; i++)
-		d[i] += s[i];
+	ps_u64s_add(dst, src, sizeof(*dst));
 }
 
 void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b)
 {
-	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
-	__u64 *o = (__u64 *)out;
-	size_t i;
-
-	for (i = 0; i < U64S; i++)
-		o[i] = x[i] >= y[i] ? x[i] - y[i] : 0;
+	ps_u64s_sub(out, a, b, sizeof(*out));
 }
 
-/* Sum one per-CPU slot into out. */
-static int read_slot(int fd, __u32 key, struct ps_qstats *percpu, int ncpus, struct ps_qstats *out)
+/* Sum one per-CPU slot of size bytes into out; percpu holds ncpus values. */
+static int read_slot(int fd, __u32 key, void *percpu, size_t size, int ncpus, void *out)
 {
 	int cpu;
 
 	if (bpf_map_lookup_elem(fd, &key, percpu))
 		return -errno;
-	memset(out, 0, sizeof(*out));
+	memset(out, 0, size);
 	for (cpu = 0; cpu < ncpus; cpu++)
-		ps_qstats_add(out, &percpu[cpu]);
+		ps_u64s_add(out, (char *)percpu + cpu * size, size);
 	return 0;
+}
+
+/* Read a pinned per-queue per-CPU map of nslots values of size bytes into a
+ * new array (*out); *out stays NULL when the map is not pinned. */
+static int read_per_queue(const char *dir, const char *name, size_t size, unsigned int nslots,
+			  int ncpus, void **out)
+{
+	void *percpu, *vals;
+	int fd, err = 0;
+	__u32 q;
+
+	*out = NULL;
+	fd = ps_pin_open(dir, name);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	percpu = calloc(ncpus, size); /* sizes are multiples of 8 */
+	vals = calloc(nslots, size);
+	if (!percpu || !vals)
+		err = -ENOMEM;
+	for (q = 0; q < nslots && !err; q++)
+		err = read_slot(fd, q, percpu, size, ncpus, (char *)vals + q * size);
+	free(percpu);
+	close(fd);
+	if (err)
+		free(vals);
+	else
+		*out = vals;
+	return err;
+}
+
+/* Every entry of the pinned echo_peers hash. */
+static int read_peers(const char *dir, struct ps_snapshot *s)
+{
+	struct ps_peer_key key, next;
+	void *prev = NULL;
+	int fd, err = 0;
+
+	fd = ps_pin_open(dir, "echo_peers");
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	s->peers = calloc(PS_ECHO_PEERS_MAX + 1, sizeof(*s->peers));
+	if (!s->peers) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (s->npeers < PS_ECHO_PEERS_MAX + 1 && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &s->peers[s->npeers].stats) == 0)
+			s->peers[s->npeers++].key = key;
+		prev = &key;
+	}
+	close(fd);
+	return err;
 }
 
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 {
-	int ncpus = libbpf_num_possible_cpus(), h, fd, err = 0;
-	struct ps_qstats *percpu;
-	__u32 q;
+	int ncpus = libbpf_num_possible_cpus(), h, err = 0;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
@@ -69,27 +132,16 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 	if (err)
 		return err;
 	s->nslots = s->meta.nqueues + 1;
-	percpu = calloc(ncpus, sizeof(*percpu)); /* sizeof is a multiple of 8 */
-	if (!percpu)
-		return -ENOMEM;
 	s->mono_ns = ps_now_ns(CLOCK_MONOTONIC);
 	s->real_ns = ps_now_ns(CLOCK_REALTIME);
-	for (h = 0; h < PS_HOOK_COUNT && !err; h++) {
-		fd = ps_pin_open(dir, hook_pins[h]);
-		if (fd == -ENOENT)
-			continue;
-		if (fd < 0) {
-			err = fd;
-			break;
-		}
-		s->hook[h] = calloc(s->nslots, sizeof(struct ps_qstats));
-		if (!s->hook[h])
-			err = -ENOMEM;
-		for (q = 0; q < s->nslots && !err; q++)
-			err = read_slot(fd, q, percpu, ncpus, &s->hook[h][q]);
-		close(fd);
-	}
-	free(percpu);
+	for (h = 0; h < PS_HOOK_COUNT && !err; h++)
+		err = read_per_queue(dir, hook_pins[h], sizeof(struct ps_qstats), s->nslots, ncpus,
+				     (void **)&s->hook[h]);
+	if (!err)
+		err = read_per_queue(dir, "echo_stats", sizeof(struct ps_echo_qstats), s->nslots,
+				     ncpus, (void **)&s->echo);
+	if (!err)
+		err = read_peers(dir, s);
 	if (err)
 		ps_snapshot_free(s);
 	return err;
@@ -103,6 +155,11 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		free(s->hook[h]);
 		s->hook[h] = NULL;
 	}
+	free(s->echo);
+	s->echo = NULL;
+	free(s->peers);
+	s->peers = NULL;
+	s->npeers = 0;
 }
 
 int ps_snapshot_dir(const char *ifname, char *dir, size_t len)

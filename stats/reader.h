@@ -17,6 +17,14 @@ struct ps_snapshot {
 	uint64_t real_ns;    /* CLOCK_REALTIME when read */
 	unsigned int nslots; /* meta.nqueues + 1: the last slot is "other queues" */
 	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
+	struct ps_echo_qstats *echo;	       /* nslots; NULL: echo maps not pinned */
+	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
+	unsigned int npeers;
+};
+
+struct ps_peer_entry {
+	struct ps_peer_key key;
+	struct ps_peer_stats stats;
 };
 
 /* Read every hook of the attachment pinned in dir. Returns 0 or -errno. */
@@ -27,7 +35,12 @@ void ps_snapshot_free(struct ps_snapshot *s);
  * when it is not attached, -ENODEV when there is no such interface. */
 int ps_snapshot_dir(const char *ifname, char *dir, size_t len);
 
-/* dst += src and out = a - b, field by field (struct ps_qstats is all u64). */
+/* dst += src, field by field, for structs made only of __u64 (n bytes). */
+void ps_u64s_add(void *dst, const void *src, size_t n);
+/* out = a - b, field by field (0 where b > a), likewise. */
+void ps_u64s_sub(void *out, const void *a, const void *b, size_t n);
+
+/* The same for struct ps_qstats. */
 void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src);
 void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b);
 

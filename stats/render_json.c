@@ -6,6 +6,7 @@
 
 #include "hist_stats.h"
 #include "names.h"
+#include "render_json.h"
 #include "report.h"
 #include "../loader/queues.h"
 
@@ -23,7 +24,7 @@ static json_object *jdouble(double v)
 	return jdouble_p(v, 3);
 }
 
-static void add_u64(json_object *o, const char *k, __u64 v)
+void ps_json_add_u64(json_object *o, const char *k, __u64 v)
 {
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
@@ -34,7 +35,7 @@ static json_object *counts(const __u64 *v, const char *const *names, int n)
 	int i;
 
 	for (i = 0; i < n; i++)
-		add_u64(o, names[i], v[i]);
+		ps_json_add_u64(o, names[i], v[i]);
 	return o;
 }
 
@@ -50,32 +51,34 @@ static json_object *hist_array(const __u64 *b, unsigned int n)
 		if (!b[i])
 			continue;
 		e = json_object_new_object();
-		add_u64(e, "low", ps_hist_bucket_low(i));
+		ps_json_add_u64(e, "low", ps_hist_bucket_low(i));
 		if (i == n - 1)
 			json_object_object_add(e, "high", NULL); /* clamped: no upper bound */
 		else
-			add_u64(e, "high", ps_hist_bucket_high(i));
-		add_u64(e, "count", b[i]);
+			ps_json_add_u64(e, "high", ps_hist_bucket_high(i));
+		ps_json_add_u64(e, "count", b[i]);
 		json_object_array_add(a, e);
 	}
 	return a;
 }
 
-static json_object *dist(const __u64 *b, unsigned int n)
+json_object *ps_json_dist(const __u64 *b, unsigned int n)
 {
 	json_object *o = json_object_new_object();
 	__u64 count = ps_hist_count(b, n);
 
-	add_u64(o, "count", count);
+	ps_json_add_u64(o, "count", count);
 	if (count) {
-		add_u64(o, "p50", ps_hist_percentile(b, n, 50));
-		add_u64(o, "p90", ps_hist_percentile(b, n, 90));
-		add_u64(o, "p99", ps_hist_percentile(b, n, 99));
-		add_u64(o, "max", ps_hist_max(b, n));
+		ps_json_add_u64(o, "p50", ps_hist_percentile(b, n, 50));
+		ps_json_add_u64(o, "p90", ps_hist_percentile(b, n, 90));
+		ps_json_add_u64(o, "p99", ps_hist_percentile(b, n, 99));
+		ps_json_add_u64(o, "p99_9", ps_hist_percentile(b, n, 99.9));
+		ps_json_add_u64(o, "max", ps_hist_max(b, n));
 	} else {
 		json_object_object_add(o, "p50", NULL);
 		json_object_object_add(o, "p90", NULL);
 		json_object_object_add(o, "p99", NULL);
+		json_object_object_add(o, "p99_9", NULL);
 		json_object_object_add(o, "max", NULL);
 	}
 	json_object_object_add(o, "hist", hist_array(b, n));
@@ -87,13 +90,13 @@ static json_object *totals(const struct ps_qstats *s, __u32 features, int hook)
 	json_object *o = json_object_new_object(), *ecn, *gro;
 	int v;
 
-	add_u64(o, "packets", s->packets);
-	add_u64(o, "bytes", s->bytes);
+	ps_json_add_u64(o, "packets", s->packets);
+	ps_json_add_u64(o, "bytes", s->bytes);
 	if (features & PS_F_CLASS) {
 		json_object_object_add(o, "l3", counts(s->l3, ps_l3_names, PS_L3_COUNT));
 		json_object_object_add(o, "l4", counts(s->l4, ps_l4_names, PS_L4_COUNT));
 		json_object_object_add(o, "errors", counts(s->err, ps_err_names, PS_ERR_COUNT));
-		add_u64(o, "vlan_tagged", s->vlan_tagged);
+		ps_json_add_u64(o, "vlan_tagged", s->vlan_tagged);
 	}
 	if (features & PS_F_ECN) {
 		ecn = json_object_new_object();
@@ -103,15 +106,15 @@ static json_object *totals(const struct ps_qstats *s, __u32 features, int hook)
 		json_object_object_add(o, "ecn", ecn);
 	}
 	if (features & PS_F_SIZES)
-		json_object_object_add(o, "size", dist(s->size_hist, PS_SIZE_BUCKETS));
+		json_object_object_add(o, "size", ps_json_dist(s->size_hist, PS_SIZE_BUCKETS));
 	if (hook != PS_HOOK_XDP && (features & PS_F_GRO)) {
 		gro = json_object_new_object();
-		add_u64(gro, "multi_segment_skbs", s->gso_packets);
-		add_u64(gro, "segments", s->gso_segs + (s->packets - s->gso_packets));
+		ps_json_add_u64(gro, "multi_segment_skbs", s->gso_packets);
+		ps_json_add_u64(gro, "segments", s->gso_segs + (s->packets - s->gso_packets));
 		json_object_object_add(gro, "avg_segments", jdouble(ps_avg_segs(s)));
 		json_object_object_add(gro, "avg_gso_size", jdouble(ps_avg_gso_size(s)));
 		json_object_object_add(gro, "segments_per_skb",
-				       dist(s->segs_hist, PS_SEGS_BUCKETS));
+				       ps_json_dist(s->segs_hist, PS_SEGS_BUCKETS));
 		json_object_object_add(o, "gro", gro);
 	}
 	return o;
@@ -155,6 +158,8 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 	for (h = 0; h < PS_HOOK_COUNT; h++)
 		if (r->cur->hook[h])
 			json_object_object_add(o, ps_hook_names[h], hook_obj(r, h, q));
+	if (r->cur->echo && (r->cur->meta.features & PS_F_ICMP))
+		json_object_object_add(o, "icmp_echo", ps_echo_json(r, q));
 	return o;
 }
 
@@ -169,8 +174,8 @@ static json_object *iface_obj(const struct ps_report *r)
 	bool other = false;
 
 	json_object_object_add(o, "ifname", json_object_new_string(m->ifname));
-	add_u64(o, "ifindex", m->ifindex);
-	add_u64(o, "netns", m->netns_ino);
+	ps_json_add_u64(o, "ifindex", m->ifindex);
+	ps_json_add_u64(o, "netns", m->netns_ino);
 	json_object_object_add(o, "attached_for_s",
 			       jdouble((double)(c->mono_ns - m->attach_monotonic_ns) / 1e9));
 	json_object_object_add(o, "xdp_mode",
@@ -183,7 +188,7 @@ static json_object *iface_obj(const struct ps_report *r)
 	else
 		ps_queues_format(m->queue_mask, buf, sizeof(buf));
 	json_object_object_add(o, "queues_selected", json_object_new_string(buf));
-	add_u64(o, "nqueues", m->nqueues);
+	ps_json_add_u64(o, "nqueues", m->nqueues);
 	json_object_object_add(o, "totals", hooks_of(r, c->nslots, json_object_new_object()));
 
 	queues = json_object_new_array();
@@ -196,12 +201,15 @@ static json_object *iface_obj(const struct ps_report *r)
 	}
 	for (h = 0; h < PS_HOOK_COUNT; h++)
 		other |= c->hook[h] && c->hook[h][c->nslots - 1].packets;
+	other |= c->echo && ps_echo_active(&c->echo[c->nslots - 1]);
 	if (other) { /* packets on queues >= nqueues (the queue count grew) */
 		qo = json_object_new_object();
 		json_object_object_add(qo, "queue", json_object_new_string("other"));
 		json_object_array_add(queues, hooks_of(r, c->nslots - 1, qo));
 	}
 	json_object_object_add(o, "queues", queues);
+	if (c->echo && (m->features & PS_F_ICMP))
+		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
 	return o;
 }
 

@@ -36,6 +36,10 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);
 void ps_render_json(FILE *out, const struct ps_report *r, int n);
 
+/* ICMP echo section of the table and of --hist (render_echo.c). */
+void ps_render_echo_table(FILE *out, const struct ps_snapshot *s);
+void ps_render_echo_hist(FILE *out, const struct ps_snapshot *s);
+
 /* Print one histogram in the seed tools' style, at power-of-two resolution
  * (JSON keeps the full log-linear resolution):
  *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */

@@ -8,7 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
-#include "pathscope/count.bpf.h"
+#include "pathscope/echo.bpf.h"
 
 #define PS_TC_NEXT	    -1
 #define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */
@@ -18,22 +18,33 @@
  * queue, which is the RX queue itself. Set by the loader per driver. */
 const volatile __u32 ps_rx_queue_base = 1;
 
+/* Without the XDP program, tc ingress does its share of echo matching. */
+const volatile __u32 ps_echo_rx_at_tc = 0;
+
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 PS_QSTATS_MAP(tci_stats);
 PS_QSTATS_MAP(tce_stats);
 
-static __always_inline void ps_tc_count(void *map, struct __sk_buff *skb, __u32 queue)
+/* Count the skb in the slot of queue; returns the slot, or -1 when the queue
+ * is not measured. *parsed says whether pkt holds its headers. */
+static __always_inline long ps_tc_count(void *map, struct __sk_buff *skb, __u32 queue,
+					struct ps_pkt *pkt, int *parsed)
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
+	long idx = ps_queue_index(queue);
+	__u32 key = (__u32)idx;
 	struct ps_qstats *s;
 	__u32 segs;
 
-	s = ps_queue_slot(map, queue);
+	*parsed = 0;
+	if (idx < 0)
+		return -1;
+	s = bpf_map_lookup_elem(map, &key);
 	if (!s)
-		return;
-	ps_count(s, data, data_end, skb->len);
+		return -1;
+	*parsed = ps_count(s, data, data_end, skb->len, pkt);
 
 	if (ps_features & PS_F_GRO) {
 		segs = skb->gso_segs ? skb->gso_segs : 1;
@@ -44,15 +55,22 @@ static __always_inline void ps_tc_count(void *map, struct __sk_buff *skb, __u32 
 		}
 		s->segs_hist[ps_hist_bucket(segs, PS_SEGS_BUCKETS)]++;
 	}
+	return idx;
 }
 
 SEC("tc")
 int pathscope_tc_ingress(struct __sk_buff *skb)
 {
 	__u32 qm = skb->queue_mapping;
+	struct ps_pkt pkt;
+	int parsed;
+	long slot;
 
-	ps_tc_count(&tci_stats, skb,
-		    qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN);
+	slot = ps_tc_count(&tci_stats, skb,
+			   qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN, &pkt,
+			   &parsed);
+	if (ps_echo_rx_at_tc && (ps_features & PS_F_ICMP) && parsed)
+		ps_echo_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 
@@ -79,7 +97,12 @@ static __always_inline __u32 ps_tx_queue(struct __sk_buff *skb)
 SEC("tc")
 int pathscope_tc_egress(struct __sk_buff *skb)
 {
-	ps_tc_count(&tce_stats, skb, ps_tx_queue(skb));
+	struct ps_pkt pkt;
+	int parsed;
+
+	ps_tc_count(&tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
+	if ((ps_features & PS_F_ICMP) && parsed)
+		ps_echo_tx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, ps_nqueues);
 	return PS_TC_NEXT;
 }
 

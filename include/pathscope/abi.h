@@ -26,8 +26,9 @@ enum ps_feature {
 	PS_F_ECN = 1U << 1,   /* ECN codepoints, IPv4 and IPv6 */
 	PS_F_SIZES = 1U << 2, /* frame/skb size histogram */
 	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
+	PS_F_ICMP = 1U << 4,  /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
 };
-#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO)
+#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP)
 #define PS_F_DEFAULT PS_F_ALL
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
@@ -106,6 +107,66 @@ struct ps_qstats {
 	__u64 gso_segs;			  /* segments in those skbs */
 	__u64 gso_size_sum;		  /* sum of gso_size over those skbs */
 	__u64 segs_hist[PS_SEGS_BUCKETS]; /* segments per skb, 1 for plain skbs */
+};
+
+/* Latency histograms in nanoseconds: exact below 16 ns, up to 2^36 ns (68 s). */
+#define PS_LAT_BITS    36
+#define PS_LAT_BUCKETS PS_HIST_BUCKETS_FOR_BITS(PS_LAT_BITS)
+
+/*
+ * ICMP/ICMPv6 echo, matched in the datapath. Outbound: a request leaving
+ * (tc egress) is remembered by peer, id and sequence; the matching reply at
+ * driver ingress (XDP) gives the round-trip time, per RX queue and per peer.
+ * Inbound: a request arriving (XDP) matched with this host's reply leaving
+ * (tc egress) gives the host's response time, per RX queue of the request.
+ */
+enum ps_echo_dir { PS_ECHO_OUT, PS_ECHO_IN };
+
+struct ps_echo_key {
+	__u8 family; /* 4 or 6 */
+	__u8 dir;    /* enum ps_echo_dir */
+	__be16 id;
+	__be16 seq;
+	__u16 pad;
+	__u8 peer[16]; /* IPv4 in the first 4 bytes */
+};
+
+struct ps_echo_pending {
+	__u64 ts_ns; /* bpf_ktime_get_ns() when the request passed */
+	__u32 queue; /* RX queue slot of an inbound request */
+	__u32 pad;
+};
+
+/* Pending requests older than this never match (a reused id/seq, a reply
+ * that came much too late): they are counted as expired instead. */
+#define PS_ECHO_MAX_AGE_NS (10ULL * 1000000000ULL)
+#define PS_ECHO_PENDING_MAX 4096 /* LRU: a flood to a dead host stays bounded */
+#define PS_ECHO_PEERS_MAX   64   /* peers with their own entry; key 0 = all others */
+
+/* Per RX queue, per CPU. */
+struct ps_echo_qstats {
+	__u64 requests_out;  /* echo requests sent (tc egress), all queues: slot of no queue */
+	__u64 replies_in;    /* matched replies received: rtt_hist samples */
+	__u64 requests_in;   /* echo requests received (XDP) */
+	__u64 replies_out;   /* matched replies sent: resp_hist samples */
+	__u64 expired;	     /* matches older than PS_ECHO_MAX_AGE_NS, not recorded */
+	__u64 rtt_hist[PS_LAT_BUCKETS];
+	__u64 resp_hist[PS_LAT_BUCKETS];
+};
+
+struct ps_peer_key {
+	__u8 family; /* 0: every peer beyond the first PS_ECHO_PEERS_MAX */
+	__u8 pad[3];
+	__u8 addr[16];
+};
+
+/* Per peer, shared by all CPUs (atomic adds). */
+struct ps_peer_stats {
+	__u64 rtt_count;
+	__u64 rtt_sum_ns;
+	__u64 resp_count;
+	__u64 resp_sum_ns;
+	__u64 rtt_hist[PS_LAT_BUCKETS];
 };
 
 #endif /* PATHSCOPE_ABI_H */

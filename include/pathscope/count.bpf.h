@@ -24,9 +24,9 @@ const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
 		__type(value, struct ps_qstats);                             \
 	} name SEC(".maps")
 
-/* The stats slot of queue q, or NULL when q is not measured. Unknown queues
+/* The map slot of queue q, or -1 when q is not measured. Unknown queues
  * (PS_QUEUE_UNKNOWN) are measured only when all queues are. */
-static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
+static __always_inline long ps_queue_index(__u32 q)
 {
 	if (!ps_all_queues) {
 		__u32 word = q / 64;
@@ -35,39 +35,50 @@ static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
 		 * on the very register used as index, as the verifier needs. */
 		asm volatile("" : "+r"(word));
 		if (word >= PS_QMASK_WORDS || !(ps_queue_mask[word] & (1ULL << (q % 64))))
-			return NULL;
+			return -1;
 	}
-	if (q >= ps_nqueues)
-		q = ps_nqueues; /* the "other queues" slot */
-	return bpf_map_lookup_elem(map, &q);
+	return q < ps_nqueues ? q : ps_nqueues; /* the last slot: "other" */
 }
 
-/* Count one packet or skb of len bytes whose headers are in [data, data_end). */
-static __always_inline void ps_count(struct ps_qstats *s, void *data, void *data_end, __u64 len)
+/* The stats slot of queue q, or NULL when q is not measured. */
+static __always_inline struct ps_qstats *ps_queue_slot(void *map, __u32 q)
 {
-	struct ps_pkt pkt;
+	long idx = ps_queue_index(q);
+	__u32 key = (__u32)idx;
+
+	return idx < 0 ? NULL : bpf_map_lookup_elem(map, &key);
+}
+
+/* Count one packet or skb of len bytes whose headers are in [data, data_end).
+ * Returns 1 when it parsed the headers into *pkt (some feature needs them). */
+static __always_inline int ps_count(struct ps_qstats *s, void *data, void *data_end, __u64 len,
+				    struct ps_pkt *pkt)
+{
+	int parsed = 0;
 
 	s->packets++;
 	s->bytes += len;
 
-	if (ps_features & (PS_F_CLASS | PS_F_ECN)) {
-		ps_parse(data, data_end, &pkt);
+	if (ps_features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP)) {
+		ps_parse(data, data_end, pkt);
+		parsed = 1;
 		if (ps_features & PS_F_CLASS) {
-			if (pkt.l3 < PS_L3_COUNT)
-				s->l3[pkt.l3]++;
-			if (pkt.l4 < PS_L4_COUNT)
-				s->l4[pkt.l4]++;
-			if (pkt.err < PS_ERR_COUNT)
-				s->err[pkt.err]++;
-			if (pkt.vlans)
+			if (pkt->l3 < PS_L3_COUNT)
+				s->l3[pkt->l3]++;
+			if (pkt->l4 < PS_L4_COUNT)
+				s->l4[pkt->l4]++;
+			if (pkt->err < PS_ERR_COUNT)
+				s->err[pkt->err]++;
+			if (pkt->vlans)
 				s->vlan_tagged++;
 		}
-		if ((ps_features & PS_F_ECN) && (pkt.l3 == PS_L3_IPV4 || pkt.l3 == PS_L3_IPV6) &&
-		    pkt.ipver < PS_IPVER_COUNT)
-			s->ecn[pkt.ipver][pkt.ecn & 3]++;
+		if ((ps_features & PS_F_ECN) && (pkt->l3 == PS_L3_IPV4 || pkt->l3 == PS_L3_IPV6) &&
+		    pkt->ipver < PS_IPVER_COUNT)
+			s->ecn[pkt->ipver][pkt->ecn & 3]++;
 	}
 	if (ps_features & PS_F_SIZES)
 		s->size_hist[ps_hist_bucket(len, PS_SIZE_BUCKETS)]++;
+	return parsed;
 }
 
 #endif /* PATHSCOPE_COUNT_BPF_H */

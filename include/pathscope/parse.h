@@ -113,6 +113,7 @@ struct ps_pkt {
 	__u8 ipver;   /* enum ps_ipver, valid when l3 is IPv4 or IPv6 */
 	__u8 ecn;     /* enum ps_ecn, valid when l3 is IPv4 or IPv6 */
 	__u8 vlans;   /* VLAN tags found in the data */
+	__u16 l3_off; /* offset of the IP header, valid when l3 is IPv4 or IPv6 */
 	__u16 l4_off; /* offset of the L4 header, valid when l4 is TCP..ICMPV6 */
 };
 
@@ -195,6 +196,7 @@ static __always_inline void ps_parse_ipv4(void *data, void *cur, void *data_end,
 	}
 
 	p->l3 = PS_L3_IPV4;
+	p->l3_off = (__u16)(cur - data);
 	p->ipver = PS_IPV4;
 	p->ecn = ip->tos & 3;
 	if (ip->frag_off & bpf_htons(0x1fff)) {
@@ -227,6 +229,7 @@ static __always_inline void ps_parse_ipv6(void *data, void *cur, void *data_end,
 	}
 
 	p->l3 = PS_L3_IPV6;
+	p->l3_off = (__u16)(cur - data);
 	p->ipver = PS_IPV6;
 	p->ecn = (ip6->tc_flow >> 4) & 3;
 	nexthdr = ip6->nexthdr;
@@ -288,6 +291,7 @@ static __always_inline void ps_parse(void *data, void *data_end, struct ps_pkt *
 	p->ipver = 0;
 	p->ecn = 0;
 	p->vlans = 0;
+	p->l3_off = 0;
 	p->l4_off = 0;
 
 	if ((void *)(eth + 1) > data_end) {

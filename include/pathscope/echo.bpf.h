@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * ICMP/ICMPv6 echo matching in the datapath (BPF only; see abi.h). The XDP
+ * and the tc object both declare these maps; the loader makes them share one
+ * instance (bpf_map__reuse_fd), so a request seen at tc egress is found by
+ * the reply at XDP and vice versa.
+ *
+ * Only echo requests and replies pay for anything beyond one branch: a
+ * timestamp and one LRU hash update or lookup-and-delete.
+ */
+#ifndef PATHSCOPE_ECHO_BPF_H
+#define PATHSCOPE_ECHO_BPF_H
+
+#include "count.bpf.h"
+
+#define PS_MAX_HDR_OFF 0x3fff
+
+#define PS_ICMP_ECHO_REPLY     0
+#define PS_ICMP_ECHO_REQUEST   8
+#define PS_ICMPV6_ECHO_REQUEST 128
+#define PS_ICMPV6_ECHO_REPLY   129
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PS_ECHO_PENDING_MAX);
+	__type(key, struct ps_echo_key);
+	__type(value, struct ps_echo_pending);
+} echo_pending SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2); /* set by the loader: nqueues + 1 */
+	__type(key, __u32);
+	__type(value, struct ps_echo_qstats);
+} echo_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PS_ECHO_PEERS_MAX + 1);
+	__type(key, struct ps_peer_key);
+	__type(value, struct ps_peer_stats);
+} echo_peers SEC(".maps");
+
+/* An echo request or reply, read from the packet; 0 when it is neither. */
+struct ps_echo {
+	struct ps_echo_key key; /* peer = the other end of the exchange */
+	int request;		/* 1: request, 0: reply */
+};
+
+/* Fill e from an ICMP/ICMPv6 packet parsed into p. rx: the peer is the
+ * source (packet arriving), else the destination (packet leaving). */
+static __always_inline int ps_echo_read(void *data, void *data_end, const struct ps_pkt *p, int rx,
+					struct ps_echo *e)
+{
+	/* Offsets are below 16 KiB (6 extension headers of at most 2 KiB); the
+	 * mask tells the verifier so, which then accepts the bound checks. */
+	struct ps_icmphdr *icmp = data + (p->l4_off & PS_MAX_HDR_OFF);
+	void *l3 = data + (p->l3_off & PS_MAX_HDR_OFF);
+	__u8 type;
+
+	if (p->l4 != PS_L4_ICMP && p->l4 != PS_L4_ICMPV6)
+		return 0;
+	if ((void *)(icmp + 1) > data_end)
+		return 0;
+	type = icmp->type;
+	__builtin_memset(&e->key, 0, sizeof(e->key));
+	if (p->l4 == PS_L4_ICMP) {
+		struct ps_ipv4hdr *ip = l3;
+
+		if (type != PS_ICMP_ECHO_REQUEST && type != PS_ICMP_ECHO_REPLY)
+			return 0;
+		if ((void *)(ip + 1) > data_end)
+			return 0;
+		e->request = type == PS_ICMP_ECHO_REQUEST;
+		e->key.family = 4;
+		__builtin_memcpy(e->key.peer, rx ? &ip->saddr : &ip->daddr, 4);
+	} else {
+		struct ps_ipv6hdr *ip6 = l3;
+
+		if (type != PS_ICMPV6_ECHO_REQUEST && type != PS_ICMPV6_ECHO_REPLY)
+			return 0;
+		if ((void *)(ip6 + 1) > data_end)
+			return 0;
+		e->request = type == PS_ICMPV6_ECHO_REQUEST;
+		e->key.family = 6;
+		__builtin_memcpy(e->key.peer, rx ? ip6->saddr : ip6->daddr, 16);
+	}
+	e->key.id = icmp->id;
+	e->key.seq = icmp->seq;
+	return 1;
+}
+
+static __always_inline struct ps_echo_qstats *ps_echo_slot(__u32 slot)
+{
+	return bpf_map_lookup_elem(&echo_stats, &slot);
+}
+
+/* A zero value for new peer entries: too big for the BPF stack. */
+static struct ps_peer_stats ps_peer_zero;
+
+/* Per-peer statistics: the peer's own entry while there is room, else the
+ * shared "other peers" entry (family 0). */
+static __always_inline struct ps_peer_stats *ps_echo_peer(const struct ps_echo_key *k)
+{
+	struct ps_peer_key pk = {};
+	struct ps_peer_stats *ps;
+
+	pk.family = k->family;
+	__builtin_memcpy(pk.addr, k->peer, 16);
+	ps = bpf_map_lookup_elem(&echo_peers, &pk);
+	if (ps)
+		return ps;
+	if (bpf_map_update_elem(&echo_peers, &pk, &ps_peer_zero, BPF_NOEXIST) == 0) {
+		ps = bpf_map_lookup_elem(&echo_peers, &pk);
+		if (ps)
+			return ps;
+	}
+	__builtin_memset(&pk, 0, sizeof(pk));
+	ps = bpf_map_lookup_elem(&echo_peers, &pk);
+	if (ps)
+		return ps;
+	bpf_map_update_elem(&echo_peers, &pk, &ps_peer_zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&echo_peers, &pk);
+}
+
+/* The time since the matching request, removing it; 0 when there is none
+ * or it expired (*expired = 1). *queue gets the request's stored queue. */
+static __always_inline __u64 ps_echo_match(struct ps_echo_key *k, __u64 now, __u32 *queue,
+					   int *expired)
+{
+	struct ps_echo_pending *pend = bpf_map_lookup_elem(&echo_pending, k);
+	__u64 ts;
+
+	if (!pend)
+		return 0;
+	ts = pend->ts_ns;
+	*queue = pend->queue;
+	bpf_map_delete_elem(&echo_pending, k);
+	if (now <= ts)
+		return 0;
+	if (now - ts > PS_ECHO_MAX_AGE_NS) {
+		*expired = 1;
+		return 0;
+	}
+	return now - ts;
+}
+
+/* A packet arriving on RX queue slot `slot` (XDP, or tc ingress without XDP). */
+static __always_inline void ps_echo_rx(void *data, void *data_end, const struct ps_pkt *p,
+				       __u32 slot)
+{
+	struct ps_echo_pending pend = {};
+	struct ps_echo_qstats *s;
+	struct ps_peer_stats *ps;
+	struct ps_echo e;
+	__u64 now, rtt;
+	int expired = 0;
+	__u32 q;
+
+	if (!ps_echo_read(data, data_end, p, 1, &e))
+		return;
+	s = ps_echo_slot(slot);
+	if (!s)
+		return;
+	now = bpf_ktime_get_ns();
+	if (e.request) { /* remember it until this host's reply leaves */
+		e.key.dir = PS_ECHO_IN;
+		pend.ts_ns = now;
+		pend.queue = slot;
+		bpf_map_update_elem(&echo_pending, &e.key, &pend, BPF_ANY);
+		s->requests_in++;
+		return;
+	}
+	e.key.dir = PS_ECHO_OUT;
+	rtt = ps_echo_match(&e.key, now, &q, &expired);
+	s->expired += expired;
+	if (!rtt)
+		return;
+	s->replies_in++;
+	s->rtt_hist[ps_hist_bucket(rtt, PS_LAT_BUCKETS)]++;
+	ps = ps_echo_peer(&e.key);
+	if (ps) {
+		__sync_fetch_and_add(&ps->rtt_count, 1);
+		__sync_fetch_and_add(&ps->rtt_sum_ns, rtt);
+		__sync_fetch_and_add(&ps->rtt_hist[ps_hist_bucket(rtt, PS_LAT_BUCKETS)], 1);
+	}
+}
+
+/* A packet leaving (tc egress). Requests are remembered; replies to a
+ * request seen at RX are recorded in the request's RX queue slot. */
+static __always_inline void ps_echo_tx(void *data, void *data_end, const struct ps_pkt *p,
+				       __u32 noqueue_slot)
+{
+	struct ps_echo_pending pend = {};
+	struct ps_echo_qstats *s;
+	struct ps_peer_stats *ps;
+	struct ps_echo e;
+	__u64 now, resp;
+	__u32 q = noqueue_slot;
+	int expired = 0;
+
+	if (!ps_echo_read(data, data_end, p, 0, &e))
+		return;
+	now = bpf_ktime_get_ns();
+	if (e.request) {
+		e.key.dir = PS_ECHO_OUT;
+		pend.ts_ns = now;
+		bpf_map_update_elem(&echo_pending, &e.key, &pend, BPF_ANY);
+		s = ps_echo_slot(noqueue_slot);
+		if (s)
+			s->requests_out++;
+		return;
+	}
+	e.key.dir = PS_ECHO_IN;
+	resp = ps_echo_match(&e.key, now, &q, &expired);
+	s = ps_echo_slot(q);
+	if (!s)
+		return;
+	s->expired += expired;
+	if (!resp)
+		return;
+	s->replies_out++;
+	s->resp_hist[ps_hist_bucket(resp, PS_LAT_BUCKETS)]++;
+	ps = ps_echo_peer(&e.key);
+	if (ps) {
+		__sync_fetch_and_add(&ps->resp_count, 1);
+		__sync_fetch_and_add(&ps->resp_sum_ns, resp);
+	}
+}
+
+#endif /* PATHSCOPE_ECHO_BPF_H */

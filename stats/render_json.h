@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* JSON pieces shared by the renderers of each metric family. */
+#ifndef PATHSCOPE_RENDER_JSON_H
+#define PATHSCOPE_RENDER_JSON_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "report.h"
+
+void ps_json_add_u64(json_object *o, const char *key, __u64 v);
+
+/* {"count", "p50", "p90", "p99", "p99_9", "max", "hist": [...]} of a histogram. */
+json_object *ps_json_dist(const __u64 *buckets, unsigned int n);
+
+/* ICMP echo (render_echo.c): one queue slot (q == nslots: all), and the peers. */
+json_object *ps_echo_json(const struct ps_report *r, unsigned int q);
+json_object *ps_echo_peers_json(const struct ps_snapshot *s);
+bool ps_echo_active(const struct ps_echo_qstats *e);
+
+#endif /* PATHSCOPE_RENDER_JSON_H */
