@@ -17,6 +17,7 @@
 #include "tc_clsact.h"
 #include "util.h"
 #include "pathscope_tc.skel.h"
+#include "pathscope_txlat.skel.h"
 #include "pathscope_xdp.skel.h"
 
 /* Everything one attach holds open until its state is pinned. */
@@ -26,7 +27,13 @@ struct attach_state {
 	struct pathscope_xdp *xdp;
 	struct xdp_program *xdp_prog;
 	struct pathscope_tc *tc;
+	struct pathscope_txlat *txlat;
 };
+
+/* The tracepoint links of the txlat probes, pinned under these names. */
+static const char *const txlat_links[] = { "txlat_queue", "txlat_start", "txlat_consume",
+					   "txlat_kfree" };
+#define TXLAT_NLINKS (sizeof(txlat_links) / sizeof(txlat_links[0]))
 
 /* libxdp takes its lock in /sys/fs/bpf/xdp and leaves the directory behind.
  * Remove it again when it was not there before and is empty (rmdir fails on
@@ -247,6 +254,72 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 	return err;
 }
 
+/* qdisc sojourn and TX completion probes (probes/pathscope_txlat.bpf.c). */
+static int attach_txlat(struct attach_state *st)
+{
+	struct ps_meta *m = &st->meta;
+	struct bpf_link *links[TXLAT_NLINKS] = {};
+	struct bpf_program *progs[TXLAT_NLINKS];
+	unsigned int i;
+	int err;
+
+	st->txlat = pathscope_txlat__open();
+	if (!st->txlat)
+		return ps_error("cannot open the txlat probes: %s", strerror(errno));
+	st->txlat->rodata->ps_ifindex = m->ifindex;
+	st->txlat->rodata->ps_netns_ino = (__u32)m->netns_ino;
+	st->txlat->rodata->ps_nqueues = m->nqueues;
+	st->txlat->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
+	bpf_map__set_max_entries(st->txlat->maps.txlat_stats, m->nqueues + 1);
+	err = pathscope_txlat__load(st->txlat);
+	if (err)
+		return ps_error("cannot load the txlat probes: %s (they need tp_btf; "
+				"'pathscope features' tells)",
+				strerror(-err));
+	err = pin_fd(st->dir, "txlat_stats", bpf_map__fd(st->txlat->maps.txlat_stats));
+	if (!err)
+		err = pin_fd(st->dir, "tx_inflight", bpf_map__fd(st->txlat->maps.tx_inflight));
+	if (err)
+		return ps_error("cannot pin txlat maps under %s: %s", st->dir, strerror(-err));
+	progs[0] = st->txlat->progs.pathscope_tx_queue;
+	progs[1] = st->txlat->progs.pathscope_tx_start;
+	progs[2] = st->txlat->progs.pathscope_tx_consume;
+	progs[3] = st->txlat->progs.pathscope_tx_kfree;
+	for (i = 0; i < TXLAT_NLINKS && !err; i++) {
+		links[i] = bpf_program__attach(progs[i]);
+		err = libbpf_get_error(links[i]);
+		if (err) {
+			links[i] = NULL;
+			ps_error("cannot attach tracepoint probe %s: %s", txlat_links[i],
+				 strerror(-err));
+			break;
+		}
+		err = pin_fd(st->dir, txlat_links[i], bpf_link__fd(links[i]));
+		if (err)
+			ps_error("cannot pin %s: %s", txlat_links[i], strerror(-err));
+	}
+	for (i = 0; i < TXLAT_NLINKS; i++) {
+		if (links[i])
+			bpf_link__disconnect(links[i]); /* the pins keep them attached */
+		bpf_link__destroy(links[i]);
+	}
+	return err ? -1 : 0;
+}
+
+static void detach_txlat(const char *dir)
+{
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < TXLAT_NLINKS; i++) {
+		fd = ps_pin_open(dir, txlat_links[i]);
+		if (fd >= 0) {
+			bpf_link_detach(fd);
+			close(fd);
+		}
+	}
+}
+
 static void detach_xdp(const struct ps_meta *m)
 {
 	bool absent = libxdp_dir_absent();
@@ -322,6 +395,8 @@ static int detach_meta(const char *dir, const struct ps_meta *m)
 		detach_xdp(m);
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
+	if (m->features & PS_F_TXLAT)
+		detach_txlat(dir);
 	return ps_pin_dir_remove(dir);
 }
 
@@ -331,6 +406,7 @@ static void attach_state_close(struct attach_state *st)
 		xdp_program__close(st->xdp_prog);
 	pathscope_xdp__destroy(st->xdp);
 	pathscope_tc__destroy(st->tc);
+	pathscope_txlat__destroy(st->txlat);
 }
 
 static int already_attached(const struct ps_meta *m, const char *dir)
@@ -370,6 +446,9 @@ int ps_attach(const struct ps_attach_opts *o)
 	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
 	 * record RX queue + 1 (skb_record_rx_queue). */
 	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;
+	/* veth hands transmitted skbs to its peer instead of completing them. */
+	if (strcmp(ifc.kind, "veth") == 0)
+		m->flags |= PS_META_NO_COMPLETION;
 	m->attach_realtime_ns = ps_now_ns(CLOCK_REALTIME);
 	m->attach_monotonic_ns = ps_now_ns(CLOCK_MONOTONIC);
 
@@ -391,6 +470,8 @@ int ps_attach(const struct ps_attach_opts *o)
 		err = attach_xdp(&st, o->xdp_mode);
 	if (!err && !o->no_tc)
 		err = attach_tc(&st, o->tc_mode);
+	if (!err && (m->features & PS_F_TXLAT))
+		err = attach_txlat(&st);
 	if (!err) {
 		err = ps_meta_pin(st.dir, m);
 		if (err)

@@ -48,7 +48,7 @@ static int parse_features(const char *list, __u32 *out)
 		__u32 bit;
 	} names[] = {
 		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN }, { "sizes", PS_F_SIZES },
-		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "all", PS_F_ALL }, { "none", 0 },
+		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "txlat", PS_F_TXLAT }, { "all", PS_F_ALL }, { "none", 0 },
 	};
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
@@ -63,7 +63,7 @@ static int parse_features(const char *list, __u32 *out)
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
 			return ps_error("unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-					"all, none)",
+					"txlat, all, none)",
 					tok);
 		*out |= names[i].bit;
 	}
@@ -75,7 +75,8 @@ static void attach_usage(FILE *out)
 	fprintf(out,
 		"usage: pathscope attach IFACE [options]\n"
 		"  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-		"  --features LIST        class,ecn,sizes,gro,icmp | all | none (default: all);\n"
+		"  --features LIST        class,ecn,sizes,gro,icmp,txlat | all | none\n"
+		"                         (default: all but txlat, which hashes every TX skb);\n"
 		"                         packets and bytes are always counted\n"
 		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
 		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"

@@ -141,6 +141,9 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_per_queue(dir, "echo_stats", sizeof(struct ps_echo_qstats), s->nslots,
 				     ncpus, (void **)&s->echo);
 	if (!err)
+		err = read_per_queue(dir, "txlat_stats", sizeof(struct ps_txlat_qstats), s->nslots,
+				     ncpus, (void **)&s->txlat);
+	if (!err)
 		err = read_peers(dir, s);
 	if (err)
 		ps_snapshot_free(s);
@@ -157,6 +160,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	}
 	free(s->echo);
 	s->echo = NULL;
+	free(s->txlat);
+	s->txlat = NULL;
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;

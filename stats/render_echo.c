@@ -37,7 +37,7 @@ static void peer_name(const struct ps_peer_key *k, char *buf, size_t len)
 }
 
 /* A latency in ns as a short human string: 850ns, 45.3us, 12.1ms, 1.20s. */
-static void fmt_ns(char *buf, size_t len, __u64 ns, __u64 count)
+void ps_fmt_ns(char *buf, size_t len, __u64 ns, __u64 count)
 {
 	if (!count)
 		snprintf(buf, len, "-");
@@ -99,14 +99,14 @@ static void echo_row(FILE *out, const struct ps_snapshot *s, unsigned int q, con
 	echo_total(s, q, &e);
 	n = ps_hist_count(e.rtt_hist, PS_LAT_BUCKETS);
 	m = ps_hist_count(e.resp_hist, PS_LAT_BUCKETS);
-	fmt_ns(v[0], sizeof(v[0]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 50), n);
-	fmt_ns(v[1], sizeof(v[1]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 90), n);
-	fmt_ns(v[2], sizeof(v[2]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99), n);
-	fmt_ns(v[3], sizeof(v[3]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99.9), n);
-	fmt_ns(v[4], sizeof(v[4]), ps_hist_max(e.rtt_hist, PS_LAT_BUCKETS), n);
-	fmt_ns(v[5], sizeof(v[5]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 50), m);
-	fmt_ns(v[6], sizeof(v[6]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 99), m);
-	fmt_ns(v[7], sizeof(v[7]), ps_hist_max(e.resp_hist, PS_LAT_BUCKETS), m);
+	ps_fmt_ns(v[0], sizeof(v[0]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 50), n);
+	ps_fmt_ns(v[1], sizeof(v[1]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 90), n);
+	ps_fmt_ns(v[2], sizeof(v[2]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99), n);
+	ps_fmt_ns(v[3], sizeof(v[3]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99.9), n);
+	ps_fmt_ns(v[4], sizeof(v[4]), ps_hist_max(e.rtt_hist, PS_LAT_BUCKETS), n);
+	ps_fmt_ns(v[5], sizeof(v[5]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 50), m);
+	ps_fmt_ns(v[6], sizeof(v[6]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 99), m);
+	ps_fmt_ns(v[7], sizeof(v[7]), ps_hist_max(e.resp_hist, PS_LAT_BUCKETS), m);
 	fprintf(out, "%-6s %8llu %8llu %8s %8s %8s %8s %8s %8llu %8llu %8s %8s %8s %7llu\n", qname,
 		(unsigned long long)e.requests_out, (unsigned long long)n, v[0], v[1], v[2], v[3],
 		v[4], (unsigned long long)e.requests_in, (unsigned long long)m, v[5], v[6], v[7],
@@ -144,13 +144,13 @@ void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
 		const struct ps_peer_stats *p = &s->peers[i].stats;
 
 		peer_name(&s->peers[i].key, name, sizeof(name));
-		fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
+		ps_fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
 		       p->rtt_count);
-		fmt_ns(p50, sizeof(p50), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 50),
+		ps_fmt_ns(p50, sizeof(p50), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 50),
 		       p->rtt_count);
-		fmt_ns(p99, sizeof(p99), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 99),
+		ps_fmt_ns(p99, sizeof(p99), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 99),
 		       p->rtt_count);
-		fmt_ns(ravg, sizeof(ravg), p->resp_count ? p->resp_sum_ns / p->resp_count : 0,
+		ps_fmt_ns(ravg, sizeof(ravg), p->resp_count ? p->resp_sum_ns / p->resp_count : 0,
 		       p->resp_count);
 		fprintf(out, "%-40s %8llu %8s %8s %8s %8llu %8s\n", name,
 			(unsigned long long)p->rtt_count, avg, p50, p99,

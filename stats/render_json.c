@@ -160,6 +160,8 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 			json_object_object_add(o, ps_hook_names[h], hook_obj(r, h, q));
 	if (r->cur->echo && (r->cur->meta.features & PS_F_ICMP))
 		json_object_object_add(o, "icmp_echo", ps_echo_json(r, q));
+	if (r->cur->txlat)
+		json_object_object_add(o, "tx_latency", ps_txlat_json(r, q));
 	return o;
 }
 
@@ -202,6 +204,7 @@ static json_object *iface_obj(const struct ps_report *r)
 	for (h = 0; h < PS_HOOK_COUNT; h++)
 		other |= c->hook[h] && c->hook[h][c->nslots - 1].packets;
 	other |= c->echo && ps_echo_active(&c->echo[c->nslots - 1]);
+	other |= ps_txlat_slot_active(c, c->nslots - 1);
 	if (other) { /* packets on queues >= nqueues (the queue count grew) */
 		qo = json_object_new_object();
 		json_object_object_add(qo, "queue", json_object_new_string("other"));

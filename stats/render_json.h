@@ -19,4 +19,8 @@ json_object *ps_echo_json(const struct ps_report *r, unsigned int q);
 json_object *ps_echo_peers_json(const struct ps_snapshot *s);
 bool ps_echo_active(const struct ps_echo_qstats *e);
 
+/* TX latency (render_txlat.c) of one queue slot (q == nslots: all). */
+json_object *ps_txlat_json(const struct ps_report *r, unsigned int q);
+bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q);
+
 #endif /* PATHSCOPE_RENDER_JSON_H */

@@ -40,6 +40,14 @@ void ps_render_json(FILE *out, const struct ps_report *r, int n);
 void ps_render_echo_table(FILE *out, const struct ps_snapshot *s);
 void ps_render_echo_hist(FILE *out, const struct ps_snapshot *s);
 
+/* TX latency section of the table and of --hist (render_txlat.c). */
+void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s);
+void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s);
+
+/* A latency in ns as a short human string (850ns, 45.3us, 12.1ms, 1.20s), or
+ * "-" when count is 0. */
+void ps_fmt_ns(char *buf, size_t len, __u64 ns, __u64 count);
+
 /* Print one histogram in the seed tools' style, at power-of-two resolution
  * (JSON keeps the full log-linear resolution):
  *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */

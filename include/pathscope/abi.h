@@ -27,9 +27,11 @@ enum ps_feature {
 	PS_F_SIZES = 1U << 2, /* frame/skb size histogram */
 	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
 	PS_F_ICMP = 1U << 4,  /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
+	PS_F_TXLAT = 1U << 5, /* qdisc sojourn and TX completion (probes/, keyed by skb) */
 };
-#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP)
-#define PS_F_DEFAULT PS_F_ALL
+#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT)
+/* txlat is opt-in: it updates a hash keyed by skb on every transmitted packet. */
+#define PS_F_DEFAULT (PS_F_ALL & ~PS_F_TXLAT)
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
 enum ps_l3 {
@@ -167,6 +169,35 @@ struct ps_peer_stats {
 	__u64 resp_count;
 	__u64 resp_sum_ns;
 	__u64 rtt_hist[PS_LAT_BUCKETS];
+};
+
+/*
+ * TX path latency per TX queue, from tracepoints keyed by skb address:
+ *   sojourn    net:net_dev_queue -> net:net_dev_start_xmit (time in the qdisc)
+ *   completion net:net_dev_start_xmit -> skb:consume_skb / skb:kfree_skb
+ *              (the driver's TX completion). Devices that hand the skb on
+ *              instead of completing it (veth) get no completion samples.
+ */
+enum ps_tx_stage { PS_TX_QUEUED = 1, PS_TX_STARTED = 2 };
+
+struct ps_tx_inflight {
+	__u64 ts_ns;
+	__u32 queue;
+	__u32 stage; /* enum ps_tx_stage */
+};
+
+#define PS_TX_INFLIGHT_MAX 16384 /* LRU: drops we never see cannot leak entries */
+#define PS_TX_MAX_AGE_NS   (10ULL * 1000000000ULL)
+
+/* Per TX queue, per CPU. */
+struct ps_txlat_qstats {
+	__u64 queued;	     /* net_dev_queue events */
+	__u64 sojourn_n;     /* sojourn samples */
+	__u64 completed;     /* completion samples */
+	__u64 dropped;	     /* freed by kfree_skb after queueing (qdisc or driver drop) */
+	__u64 stale;	     /* entries older than PS_TX_MAX_AGE_NS, not recorded */
+	__u64 sojourn_hist[PS_LAT_BUCKETS];
+	__u64 completion_hist[PS_LAT_BUCKETS];
 };
 
 #endif /* PATHSCOPE_ABI_H */

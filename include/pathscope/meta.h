@@ -14,6 +14,7 @@ enum ps_xdp_mode { PS_XDP_NONE, PS_XDP_NATIVE, PS_XDP_SKB };
 enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 
 #define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
+#define PS_META_NO_COMPLETION  (1U << 1) /* the driver hands skbs on (veth): no TX completion */
 
 struct ps_meta {
 	__u32 abi_version;

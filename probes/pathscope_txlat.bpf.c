@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TX path latency of one interface, per TX queue (see abi.h): qdisc sojourn
+ * and driver TX completion, from tp_btf tracepoints keyed by skb address.
+ * Filters on ifindex and network namespace set by the loader.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "pathscope/abi.h"
+
+const volatile __u32 ps_ifindex = 0;
+const volatile __u32 ps_netns_ino = 0;
+const volatile __u32 ps_nqueues = 1;
+const volatile __u32 ps_completion = 1; /* 0: the driver hands skbs on (veth) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PS_TX_INFLIGHT_MAX);
+	__type(key, __u64);
+	__type(value, struct ps_tx_inflight);
+} tx_inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2); /* set by the loader: nqueues + 1 */
+	__type(key, __u32);
+	__type(value, struct ps_txlat_qstats);
+} txlat_stats SEC(".maps");
+
+static __always_inline int ps_our_dev(const struct net_device *dev)
+{
+	if (!dev || BPF_CORE_READ(dev, ifindex) != (int)ps_ifindex)
+		return 0;
+	return BPF_CORE_READ(dev, nd_net.net, ns.inum) == ps_netns_ino;
+}
+
+static __always_inline struct ps_txlat_qstats *ps_txlat_slot(__u32 q)
+{
+	__u32 key = q < ps_nqueues ? q : ps_nqueues;
+
+	return bpf_map_lookup_elem(&txlat_stats, &key);
+}
+
+SEC("tp_btf/net_dev_queue")
+int BPF_PROG(pathscope_tx_queue, struct sk_buff *skb)
+{
+	struct ps_tx_inflight e = {};
+	struct ps_txlat_qstats *s;
+	__u64 key = (__u64)skb;
+
+	if (!ps_our_dev(BPF_CORE_READ(skb, dev)))
+		return 0;
+	e.ts_ns = bpf_ktime_get_ns();
+	e.queue = BPF_CORE_READ(skb, queue_mapping);
+	e.stage = PS_TX_QUEUED;
+	bpf_map_update_elem(&tx_inflight, &key, &e, BPF_ANY); /* a reused address overwrites */
+	s = ps_txlat_slot(e.queue);
+	if (s)
+		s->queued++;
+	return 0;
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int BPF_PROG(pathscope_tx_start, const struct sk_buff *skb, const struct net_device *dev)
+{
+	__u64 key = (__u64)skb, now, d;
+	struct ps_tx_inflight *e;
+	struct ps_txlat_qstats *s;
+
+	if (!ps_our_dev(dev))
+		return 0;
+	e = bpf_map_lookup_elem(&tx_inflight, &key);
+	if (!e || e->stage != PS_TX_QUEUED) /* not seen queued, or a requeue */
+		return 0;
+	now = bpf_ktime_get_ns();
+	d = now - e->ts_ns;
+	s = ps_txlat_slot(e->queue);
+	if (s) {
+		if (now < e->ts_ns || d > PS_TX_MAX_AGE_NS) {
+			s->stale++;
+		} else {
+			s->sojourn_n++;
+			s->sojourn_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
+		}
+	}
+	if (!ps_completion) {
+		bpf_map_delete_elem(&tx_inflight, &key);
+		return 0;
+	}
+	e->ts_ns = now;
+	e->stage = PS_TX_STARTED;
+	return 0;
+}
+
+/* The skb is gone: a completion after start_xmit, else a drop. */
+static __always_inline void ps_tx_freed(__u64 key, int consumed)
+{
+	struct ps_tx_inflight *e = bpf_map_lookup_elem(&tx_inflight, &key);
+	struct ps_txlat_qstats *s;
+	__u64 now, d;
+
+	if (!e)
+		return;
+	s = ps_txlat_slot(e->queue);
+	if (s) {
+		now = bpf_ktime_get_ns();
+		d = now - e->ts_ns;
+		if (!consumed)
+			s->dropped++;
+		else if (e->stage == PS_TX_STARTED && now >= e->ts_ns && d <= PS_TX_MAX_AGE_NS) {
+			s->completed++;
+			s->completion_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
+		} else if (e->stage == PS_TX_STARTED) {
+			s->stale++;
+		}
+	}
+	bpf_map_delete_elem(&tx_inflight, &key);
+}
+
+SEC("tp_btf/consume_skb")
+int BPF_PROG(pathscope_tx_consume, struct sk_buff *skb)
+{
+	ps_tx_freed((__u64)skb, 1);
+	return 0;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(pathscope_tx_kfree, struct sk_buff *skb)
+{
+	ps_tx_freed((__u64)skb, 0);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
