@@ -409,6 +409,42 @@ static void attach_state_close(struct attach_state *st)
 	pathscope_txlat__destroy(st->txlat);
 }
 
+static int detach_dir(const char *dir, void *ctx);
+
+/* Is the attachment pinned in dir dead: its interface deleted (and the
+ * ifindex perhaps reused, even in a new namespace with a reused inode), or
+ * its programs gone from the interface? Then its pins are only leftovers. */
+static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	struct ps_meta old;
+	bool stale = false;
+	int fd;
+
+	if (ps_meta_read(dir, &old))
+		return true; /* an attach that died before it pinned meta */
+	if (strcmp(old.ifname, ifc->name) != 0)
+		return true;
+	if (old.xdp_mode != PS_XDP_NONE &&
+	    (bpf_xdp_query(ifc->ifindex, 0, &q) || (q.attach_mode != XDP_ATTACHED_MULTI &&
+						    q.prog_id != old.xdp_prog_id)))
+		return true;
+	if (old.tc_mode == PS_TC_TCX) {
+		fd = ps_pin_open(dir, "tci_link");
+		if (fd < 0)
+			return true;
+		/* A TCX link whose device is gone reports ifindex 0. Debian's
+		 * 6.1 UAPI lacks info.tcx; its ifindex sits where xdp's does,
+		 * first in the union. */
+		stale = bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+			info.xdp.ifindex != (__u32)ifc->ifindex;
+		close(fd);
+	}
+	return stale;
+}
+
 static int already_attached(const struct ps_meta *m, const char *dir)
 {
 	return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' first",
@@ -455,8 +491,14 @@ int ps_attach(const struct ps_attach_opts *o)
 	if (ps_bpffs_ensure())
 		return -1;
 	ps_pin_dir(st.dir, sizeof(st.dir), m->netns_ino, m->ifindex);
-	if (access(st.dir, F_OK) == 0)
-		return already_attached(m, st.dir);
+	if (access(st.dir, F_OK) == 0) {
+		if (!attachment_is_stale(st.dir, &ifc))
+			return already_attached(m, st.dir);
+		fprintf(stderr, "pathscope: removing the leftover state of an earlier attachment "
+				"whose interface or programs are gone (%s)\n",
+			st.dir);
+		detach_dir(st.dir, NULL);
+	}
 	if (!o->no_xdp && check_no_xdp(&ifc))
 		return -1;
 	err = ps_pin_dir_create(st.dir); /* the lock: only one attach wins */

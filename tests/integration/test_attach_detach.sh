@@ -139,6 +139,19 @@ ps_check_eq "--no-xdp attach + detach: their XDP program still attached" \
 	"$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*') $(census_is "$base")" "$theirs $base"
 ip -n "$NS_B" link set vB xdp off
 
+# 4b. Someone removes pathscope's XDP program: status says so, and a new
+# attach clears the leftover state instead of refusing.
+ps_pathscope_b attach vB --no-tc || ps_fail "attach --no-tc" "exit $?"
+ip -n "$NS_B" link set vB xdp off
+ps_check_eq "status: xdp removed by someone else is reported" \
+	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .state')" \
+	"xdp detached by someone else"
+err=$(ps_pathscope_b attach vB 2>&1) || ps_fail "attach over leftover state" "exit $?: $err"
+ps_check_eq "attach over leftover state says it cleaned up" \
+	"$(grep -c 'leftover state' <<<"$err")" 1
+ps_pathscope_b detach vB || ps_fail "detach after re-attach" "exit $?"
+ps_check_eq "leftover + re-attach + detach: nothing behind" "$(census_is "$before")" "$before"
+
 # 5. Bad input: one line, non-zero exit, nothing attached.
 expect_error "unknown interface" "unknown interface 'nosuch0'" ps_pathscope_b attach nosuch0
 expect_error "interface without Ethernet framing" "no Ethernet framing" ps_pathscope_b attach lo
