@@ -80,7 +80,7 @@ static int pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_ma
 	return err;
 }
 
-/* Make the tc object use the XDP object's echo maps. */
+/* Make the tc object use the XDP object's echo and driver-to-stack maps. */
 static int share_echo_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
 {
 	int err = bpf_map__reuse_fd(tc->maps.echo_pending, bpf_map__fd(xdp->maps.echo_pending));
@@ -89,6 +89,10 @@ static int share_echo_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
 		err = bpf_map__reuse_fd(tc->maps.echo_stats, bpf_map__fd(xdp->maps.echo_stats));
 	if (!err)
 		err = bpf_map__reuse_fd(tc->maps.echo_peers, bpf_map__fd(xdp->maps.echo_peers));
+	if (!err) /* driver-to-stack samples travel from XDP to tc the same way */
+		err = bpf_map__reuse_fd(tc->maps.d2s_slot, bpf_map__fd(xdp->maps.d2s_slot));
+	if (!err)
+		err = bpf_map__reuse_fd(tc->maps.d2s_stats, bpf_map__fd(xdp->maps.d2s_stats));
 	return err;
 }
 
@@ -137,6 +141,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		   &st->xdp->rodata->ps_all_queues, st->xdp->rodata->ps_queue_mask, m);
 	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->xdp->maps.echo_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->xdp->maps.d2s_stats, m->nqueues + 1);
 
 	/* libxdp loads the object: through its dispatcher where the kernel
 	 * supports freplace, as the single program otherwise. */
@@ -167,6 +172,8 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	if (!err)
 		err = pin_echo_maps(st->dir, st->xdp->maps.echo_pending, st->xdp->maps.echo_stats,
 				    st->xdp->maps.echo_peers);
+	if (!err)
+		err = pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
 	if (!err)
 		err = pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
 	if (err)
@@ -227,6 +234,7 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 	bpf_map__set_max_entries(st->tc->maps.tci_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->tc->maps.tce_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->tc->maps.echo_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->tc->maps.d2s_stats, m->nqueues + 1);
 	if (st->xdp && m->xdp_mode != PS_XDP_NONE) {
 		err = share_echo_maps(st->tc, st->xdp);
 		if (err)
@@ -428,8 +436,8 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 	if (strcmp(old.ifname, ifc->name) != 0)
 		return true;
 	if (old.xdp_mode != PS_XDP_NONE &&
-	    (bpf_xdp_query(ifc->ifindex, 0, &q) || (q.attach_mode != XDP_ATTACHED_MULTI &&
-						    q.prog_id != old.xdp_prog_id)))
+	    (bpf_xdp_query(ifc->ifindex, 0, &q) ||
+	     (q.attach_mode != XDP_ATTACHED_MULTI && q.prog_id != old.xdp_prog_id)))
 		return true;
 	if (old.tc_mode == PS_TC_TCX) {
 		fd = ps_pin_open(dir, "tci_link");
@@ -494,8 +502,9 @@ int ps_attach(const struct ps_attach_opts *o)
 	if (access(st.dir, F_OK) == 0) {
 		if (!attachment_is_stale(st.dir, &ifc))
 			return already_attached(m, st.dir);
-		fprintf(stderr, "pathscope: removing the leftover state of an earlier attachment "
-				"whose interface or programs are gone (%s)\n",
+		fprintf(stderr,
+			"pathscope: removing the leftover state of an earlier attachment "
+			"whose interface or programs are gone (%s)\n",
 			st.dir);
 		detach_dir(st.dir, NULL);
 	}

@@ -47,8 +47,9 @@ static int parse_features(const char *list, __u32 *out)
 		const char *name;
 		__u32 bit;
 	} names[] = {
-		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN }, { "sizes", PS_F_SIZES },
-		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "txlat", PS_F_TXLAT }, { "all", PS_F_ALL }, { "none", 0 },
+		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN },	{ "sizes", PS_F_SIZES },
+		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "txlat", PS_F_TXLAT },
+		{ "d2s", PS_F_D2S },	 { "all", PS_F_ALL },	{ "none", 0 },
 	};
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
@@ -62,9 +63,10 @@ static int parse_features(const char *list, __u32 *out)
 			if (strcmp(tok, names[i].name) == 0)
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
-			return ps_error("unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-					"txlat, all, none)",
-					tok);
+			return ps_error(
+			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
+			    "txlat, d2s, all, none)",
+			    tok);
 		*out |= names[i].bit;
 	}
 	return 0;
@@ -75,7 +77,7 @@ static void attach_usage(FILE *out)
 	fprintf(out,
 		"usage: pathscope attach IFACE [options]\n"
 		"  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-		"  --features LIST        class,ecn,sizes,gro,icmp,txlat | all | none\n"
+		"  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat | all | none\n"
 		"                         (default: all but txlat, which hashes every TX skb);\n"
 		"                         packets and bytes are always counted\n"
 		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"

@@ -144,6 +144,9 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_per_queue(dir, "txlat_stats", sizeof(struct ps_txlat_qstats), s->nslots,
 				     ncpus, (void **)&s->txlat);
 	if (!err)
+		err = read_per_queue(dir, "d2s_stats", sizeof(struct ps_d2s_qstats), s->nslots,
+				     ncpus, (void **)&s->d2s);
+	if (!err)
 		err = read_peers(dir, s);
 	if (err)
 		ps_snapshot_free(s);
@@ -162,6 +165,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	s->echo = NULL;
 	free(s->txlat);
 	s->txlat = NULL;
+	free(s->d2s);
+	s->d2s = NULL;
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;

@@ -19,6 +19,7 @@ struct ps_snapshot {
 	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
 	struct ps_echo_qstats *echo;	       /* nslots; NULL: echo maps not pinned */
 	struct ps_txlat_qstats *txlat;	       /* nslots; NULL: txlat probes not attached */
+	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
 	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
 	unsigned int npeers;
 };

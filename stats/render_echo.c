@@ -120,12 +120,13 @@ void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
 
 	if (!s->echo || !(s->meta.features & PS_F_ICMP))
 		return;
-	fprintf(out, "ICMP echo: RTT = request out (tc egress) to reply in (XDP), by RX queue of the "
-		     "reply;\n           RESP = request in (XDP) to this host's reply out (tc "
-		     "egress), by RX queue of the request\n");
-	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s\n", "QUEUE", "REQ_OUT",
-		"RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "REQ_IN", "RESP_N",
-		"RESP_P50", "RESP_P99", "RESP_MAX", "EXPIRED");
+	fprintf(out,
+		"ICMP echo: RTT = request out (tc egress) to reply in (XDP), by RX queue of the "
+		"reply;\n           RESP = request in (XDP) to this host's reply out (tc "
+		"egress), by RX queue of the request\n");
+	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s\n", "QUEUE",
+		"REQ_OUT", "RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "REQ_IN",
+		"RESP_N", "RESP_P50", "RESP_P99", "RESP_MAX", "EXPIRED");
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_echo_active(&s->echo[q]))
 			continue;
@@ -145,13 +146,13 @@ void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
 
 		peer_name(&s->peers[i].key, name, sizeof(name));
 		ps_fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
-		       p->rtt_count);
+			  p->rtt_count);
 		ps_fmt_ns(p50, sizeof(p50), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 50),
-		       p->rtt_count);
+			  p->rtt_count);
 		ps_fmt_ns(p99, sizeof(p99), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 99),
-		       p->rtt_count);
+			  p->rtt_count);
 		ps_fmt_ns(ravg, sizeof(ravg), p->resp_count ? p->resp_sum_ns / p->resp_count : 0,
-		       p->resp_count);
+			  p->resp_count);
 		fprintf(out, "%-40s %8llu %8s %8s %8s %8llu %8s\n", name,
 			(unsigned long long)p->rtt_count, avg, p50, p99,
 			(unsigned long long)p->resp_count, ravg);

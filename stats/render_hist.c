@@ -82,6 +82,7 @@ void ps_render_hist(FILE *out, const struct ps_report *r, int n)
 		const struct ps_snapshot *c = r[i].cur;
 
 		ps_render_echo_hist(out, c);
+		ps_render_d2s_hist(out, c);
 		ps_render_txlat_hist(out, c);
 
 		for (h = 0; h < PS_HOOK_COUNT; h++) {

@@ -162,6 +162,8 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 		json_object_object_add(o, "icmp_echo", ps_echo_json(r, q));
 	if (r->cur->txlat)
 		json_object_object_add(o, "tx_latency", ps_txlat_json(r, q));
+	if (r->cur->d2s && (r->cur->meta.features & PS_F_D2S))
+		json_object_object_add(o, "driver_to_stack", ps_d2s_json(r, q));
 	return o;
 }
 
@@ -205,6 +207,7 @@ static json_object *iface_obj(const struct ps_report *r)
 		other |= c->hook[h] && c->hook[h][c->nslots - 1].packets;
 	other |= c->echo && ps_echo_active(&c->echo[c->nslots - 1]);
 	other |= ps_txlat_slot_active(c, c->nslots - 1);
+	other |= ps_d2s_slot_active(c, c->nslots - 1);
 	if (other) { /* packets on queues >= nqueues (the queue count grew) */
 		qo = json_object_new_object();
 		json_object_object_add(qo, "queue", json_object_new_string("other"));

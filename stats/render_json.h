@@ -19,6 +19,10 @@ json_object *ps_echo_json(const struct ps_report *r, unsigned int q);
 json_object *ps_echo_peers_json(const struct ps_snapshot *s);
 bool ps_echo_active(const struct ps_echo_qstats *e);
 
+/* Driver-to-stack latency (render_d2s.c) of one queue slot (q == nslots: all). */
+json_object *ps_d2s_json(const struct ps_report *r, unsigned int q);
+bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q);
+
 /* TX latency (render_txlat.c) of one queue slot (q == nslots: all). */
 json_object *ps_txlat_json(const struct ps_report *r, unsigned int q);
 bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q);

@@ -122,6 +122,7 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			fprintf(out, "(%u measured queue%s without packets not shown)\n", idle,
 				idle == 1 ? "" : "s");
 		ps_render_echo_table(out, c);
+		ps_render_d2s_table(out, c);
 		ps_render_txlat_table(out, c);
 		if (queue_active(&r[i], c->nslots - 1))
 			fprintf(out,

@@ -40,6 +40,10 @@ void ps_render_json(FILE *out, const struct ps_report *r, int n);
 void ps_render_echo_table(FILE *out, const struct ps_snapshot *s);
 void ps_render_echo_hist(FILE *out, const struct ps_snapshot *s);
 
+/* Driver-to-stack section of the table and of --hist (render_d2s.c). */
+void ps_render_d2s_table(FILE *out, const struct ps_snapshot *s);
+void ps_render_d2s_hist(FILE *out, const struct ps_snapshot *s);
+
 /* TX latency section of the table and of --hist (render_txlat.c). */
 void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s);
 void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s);

@@ -8,6 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
 
 #define PS_TC_NEXT	    -1
@@ -69,8 +70,12 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 	slot = ps_tc_count(&tci_stats, skb,
 			   qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN, &pkt,
 			   &parsed);
-	if (ps_echo_rx_at_tc && (ps_features & PS_F_ICMP) && parsed)
+	if (!parsed)
+		return PS_TC_NEXT;
+	if (ps_echo_rx_at_tc && (ps_features & PS_F_ICMP))
 		ps_echo_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
+	if (ps_features & PS_F_D2S)
+		ps_d2s_tc((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, skb->len);
 	return PS_TC_NEXT;
 }
 

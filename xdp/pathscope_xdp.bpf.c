@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Driver ingress: count and classify every frame per RX queue, match ICMP
- * echo replies and requests, then pass the frame on. */
+ * echo replies and requests, sample for driver-to-stack latency, then pass
+ * the frame on. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
+#include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
 
 PS_QSTATS_MAP(xdp_stats);
@@ -21,8 +23,12 @@ int pathscope_xdp(struct xdp_md *ctx)
 	if (idx < 0)
 		return XDP_PASS;
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
-	if (s && ps_count(s, data, data_end, data_end - data, &pkt) && (ps_features & PS_F_ICMP))
+	if (!s || !ps_count(s, data, data_end, data_end - data, &pkt))
+		return XDP_PASS;
+	if (ps_features & PS_F_ICMP)
 		ps_echo_rx(data, data_end, &pkt, key);
+	if (ps_features & PS_F_D2S)
+		ps_d2s_xdp(data, data_end, &pkt, data_end - data, key);
 	return XDP_PASS;
 }
 

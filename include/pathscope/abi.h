@@ -28,8 +28,9 @@ enum ps_feature {
 	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
 	PS_F_ICMP = 1U << 4,  /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
 	PS_F_TXLAT = 1U << 5, /* qdisc sojourn and TX completion (probes/, keyed by skb) */
+	PS_F_D2S = 1U << 6,   /* driver-to-stack latency, XDP -> tc ingress (sampled) */
 };
-#define PS_F_ALL     (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT)
+#define PS_F_ALL (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S)
 /* txlat is opt-in: it updates a hash keyed by skb on every transmitted packet. */
 #define PS_F_DEFAULT (PS_F_ALL & ~PS_F_TXLAT)
 
@@ -141,17 +142,17 @@ struct ps_echo_pending {
 
 /* Pending requests older than this never match (a reused id/seq, a reply
  * that came much too late): they are counted as expired instead. */
-#define PS_ECHO_MAX_AGE_NS (10ULL * 1000000000ULL)
+#define PS_ECHO_MAX_AGE_NS  (10ULL * 1000000000ULL)
 #define PS_ECHO_PENDING_MAX 4096 /* LRU: a flood to a dead host stays bounded */
-#define PS_ECHO_PEERS_MAX   64   /* peers with their own entry; key 0 = all others */
+#define PS_ECHO_PEERS_MAX   64	 /* peers with their own entry; key 0 = all others */
 
 /* Per RX queue, per CPU. */
 struct ps_echo_qstats {
-	__u64 requests_out;  /* echo requests sent (tc egress), all queues: slot of no queue */
-	__u64 replies_in;    /* matched replies received: rtt_hist samples */
-	__u64 requests_in;   /* echo requests received (XDP) */
-	__u64 replies_out;   /* matched replies sent: resp_hist samples */
-	__u64 expired;	     /* matches older than PS_ECHO_MAX_AGE_NS, not recorded */
+	__u64 requests_out; /* echo requests sent (tc egress), all queues: slot of no queue */
+	__u64 replies_in;   /* matched replies received: rtt_hist samples */
+	__u64 requests_in;  /* echo requests received (XDP) */
+	__u64 replies_out;  /* matched replies sent: resp_hist samples */
+	__u64 expired;	    /* matches older than PS_ECHO_MAX_AGE_NS, not recorded */
 	__u64 rtt_hist[PS_LAT_BUCKETS];
 	__u64 resp_hist[PS_LAT_BUCKETS];
 };
@@ -191,13 +192,54 @@ struct ps_tx_inflight {
 
 /* Per TX queue, per CPU. */
 struct ps_txlat_qstats {
-	__u64 queued;	     /* net_dev_queue events */
-	__u64 sojourn_n;     /* sojourn samples */
-	__u64 completed;     /* completion samples */
-	__u64 dropped;	     /* freed by kfree_skb after queueing (qdisc or driver drop) */
-	__u64 stale;	     /* entries older than PS_TX_MAX_AGE_NS, not recorded */
+	__u64 queued;	 /* net_dev_queue events */
+	__u64 sojourn_n; /* sojourn samples */
+	__u64 completed; /* completion samples */
+	__u64 dropped;	 /* freed by kfree_skb after queueing (qdisc or driver drop) */
+	__u64 stale;	 /* entries older than PS_TX_MAX_AGE_NS, not recorded */
 	__u64 sojourn_hist[PS_LAT_BUCKETS];
 	__u64 completion_hist[PS_LAT_BUCKETS];
+};
+
+/*
+ * Driver-to-stack latency per RX queue: from XDP (driver ingress, before GRO)
+ * to tc ingress (after GRO). No metadata rides with the packet (per-packet
+ * metadata stops GRO from merging); instead XDP remembers one sampled TCP or
+ * UDP packet per CPU, every PS_D2S_EVERY-th one, by flow and sequence, and tc
+ * ingress on the same CPU recognises the skb that carries it: the same flow,
+ * and for TCP a GRO'd skb whose sequence range covers the sample's.
+ */
+#define PS_D2S_EVERY	  64
+#define PS_D2S_MAX_AGE_NS (10ULL * 1000000ULL) /* a sample not seen in 10 ms expires */
+
+struct ps_flow {
+	__u8 family; /* 4 or 6; 0: not TCP/UDP */
+	__u8 proto;
+	__be16 sport;
+	__be16 dport;
+	__u16 pad;
+	__u32 seq;    /* TCP: host-order sequence; UDP: IPv4 id << 16 | checksum */
+	__u32 paylen; /* TCP payload bytes in this packet or skb */
+	__u8 saddr[16];
+	__u8 daddr[16];
+};
+
+/* The per-CPU sample slot. */
+struct ps_d2s_slot {
+	__u64 ts_ns; /* 0: empty */
+	__u64 tick;  /* packets seen by XDP on this CPU */
+	__u32 queue; /* RX queue slot of the sample */
+	__u32 pad;
+	struct ps_flow flow;
+};
+
+/* Per RX queue, per CPU. */
+struct ps_d2s_qstats {
+	__u64 sampled;
+	__u64 matched;
+	__u64 expired; /* samples never seen at tc ingress (merged into a batch
+			* that started earlier, dropped, or taken by another CPU) */
+	__u64 hist[PS_LAT_BUCKETS];
 };
 
 #endif /* PATHSCOPE_ABI_H */

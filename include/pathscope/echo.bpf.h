@@ -13,8 +13,6 @@
 
 #include "count.bpf.h"
 
-#define PS_MAX_HDR_OFF 0x3fff
-
 #define PS_ICMP_ECHO_REPLY     0
 #define PS_ICMP_ECHO_REQUEST   8
 #define PS_ICMPV6_ECHO_REQUEST 128
@@ -52,8 +50,6 @@ struct ps_echo {
 static __always_inline int ps_echo_read(void *data, void *data_end, const struct ps_pkt *p, int rx,
 					struct ps_echo *e)
 {
-	/* Offsets are below 16 KiB (6 extension headers of at most 2 KiB); the
-	 * mask tells the verifier so, which then accepts the bound checks. */
 	struct ps_icmphdr *icmp = data + (p->l4_off & PS_MAX_HDR_OFF);
 	void *l3 = data + (p->l3_off & PS_MAX_HDR_OFF);
 	__u8 type;

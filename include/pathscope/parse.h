@@ -104,6 +104,10 @@ struct ps_icmphdr { /* ICMP and ICMPv6 share the echo layout */
 	__be16 seq;
 };
 
+/* Header offsets stay below 16 KiB (6 IPv6 extension headers of at most
+ * 2 KiB each); masking an offset with this lets the verifier see it. */
+#define PS_MAX_HDR_OFF 0x3fff
+
 /* What the parser found. l4 is PS_L4_COUNT for non-IP packets, err is
  * PS_ERR_COUNT when the packet parsed. */
 struct ps_pkt {

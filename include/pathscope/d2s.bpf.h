@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Driver-to-stack latency, sampled (BPF only; see abi.h). XDP calls
+ * ps_d2s_xdp() after counting, tc ingress calls ps_d2s_tc(); the loader makes
+ * both objects share the maps. Unsampled packets cost one per-CPU lookup and
+ * a counter increment at XDP and one lookup and a compare at tc ingress.
+ */
+#ifndef PATHSCOPE_D2S_BPF_H
+#define PATHSCOPE_D2S_BPF_H
+
+#include "count.bpf.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ps_d2s_slot);
+} d2s_slot SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2); /* set by the loader: nqueues + 1 */
+	__type(key, __u32);
+	__type(value, struct ps_d2s_qstats);
+} d2s_stats SEC(".maps");
+
+/* The flow of a TCP/UDP packet parsed into p; f->family = 0 otherwise. */
+static __always_inline void ps_flow_read(void *data, void *data_end, const struct ps_pkt *p,
+					 __u64 len, struct ps_flow *f)
+{
+	void *l3 = data + (p->l3_off & PS_MAX_HDR_OFF);
+	void *l4 = data + (p->l4_off & PS_MAX_HDR_OFF);
+
+	__builtin_memset(f, 0, sizeof(*f));
+	if (p->l4 != PS_L4_TCP && p->l4 != PS_L4_UDP)
+		return;
+	if (p->l3 == PS_L3_IPV4) {
+		struct ps_ipv4hdr *ip = l3;
+
+		if ((void *)(ip + 1) > data_end)
+			return;
+		__builtin_memcpy(f->saddr, &ip->saddr, 4);
+		__builtin_memcpy(f->daddr, &ip->daddr, 4);
+		f->seq = (__u32)bpf_ntohs(ip->id) << 16;
+		f->family = 4;
+	} else {
+		struct ps_ipv6hdr *ip6 = l3;
+
+		if ((void *)(ip6 + 1) > data_end)
+			return;
+		__builtin_memcpy(f->saddr, ip6->saddr, 16);
+		__builtin_memcpy(f->daddr, ip6->daddr, 16);
+		f->seq = 0;
+		f->family = 6;
+	}
+	if (p->l4 == PS_L4_TCP) {
+		struct ps_tcphdr *th = l4;
+		__u32 hdr;
+
+		if ((void *)(th + 1) > data_end) {
+			f->family = 0;
+			return;
+		}
+		f->proto = PS_IPPROTO_TCP;
+		f->sport = th->source;
+		f->dport = th->dest;
+		f->seq = bpf_ntohl(th->seq);
+		hdr = (p->l4_off & PS_MAX_HDR_OFF) + (th->doff_res >> 4) * 4;
+		f->paylen = len > hdr ? (__u32)(len - hdr) : 0;
+	} else {
+		struct ps_udphdr *uh = l4;
+
+		if ((void *)(uh + 1) > data_end) {
+			f->family = 0;
+			return;
+		}
+		f->proto = PS_IPPROTO_UDP;
+		f->sport = uh->source;
+		f->dport = uh->dest;
+		f->seq |= bpf_ntohs(uh->check);
+		f->paylen = 0;
+	}
+}
+
+/* Same addresses, ports and protocol (BPF has no memcmp: compare words). */
+static __always_inline int ps_flow_same(const struct ps_flow *a, const struct ps_flow *b)
+{
+	const __u64 *x = (const __u64 *)a->saddr, *y = (const __u64 *)b->saddr;
+
+	return a->family == b->family && a->proto == b->proto && a->sport == b->sport &&
+	       a->dport == b->dport && x[0] == y[0] && x[1] == y[1] && x[2] == y[2] &&
+	       x[3] == y[3];
+}
+
+/* XDP: every PS_D2S_EVERY-th packet of this CPU becomes the sample, unless a
+ * younger sample still waits for its skb. */
+static __always_inline void ps_d2s_xdp(void *data, void *data_end, const struct ps_pkt *p,
+				       __u64 len, __u32 slot_idx)
+{
+	__u32 zero = 0;
+	struct ps_d2s_slot *slot = bpf_map_lookup_elem(&d2s_slot, &zero);
+	struct ps_d2s_qstats *s;
+	__u64 now;
+
+	if (!slot || ++slot->tick % PS_D2S_EVERY)
+		return;
+	now = bpf_ktime_get_ns();
+	if (slot->ts_ns && now - slot->ts_ns < PS_D2S_MAX_AGE_NS)
+		return;
+	if (slot->ts_ns) {
+		s = bpf_map_lookup_elem(&d2s_stats, &slot->queue);
+		if (s)
+			s->expired++;
+		slot->ts_ns = 0;
+	}
+	ps_flow_read(data, data_end, p, len, &slot->flow);
+	if (!slot->flow.family)
+		return; /* not TCP/UDP: the next tick tries again */
+	slot->queue = slot_idx;
+	slot->ts_ns = now;
+	s = bpf_map_lookup_elem(&d2s_stats, &slot_idx);
+	if (s)
+		s->sampled++;
+}
+
+/* tc ingress: is this skb the one carrying the sample? */
+static __always_inline void ps_d2s_tc(void *data, void *data_end, const struct ps_pkt *p,
+				      __u64 len)
+{
+	__u32 zero = 0;
+	struct ps_d2s_slot *slot = bpf_map_lookup_elem(&d2s_slot, &zero);
+	struct ps_d2s_qstats *s;
+	struct ps_flow f;
+	__u64 d;
+
+	if (!slot || !slot->ts_ns)
+		return;
+	ps_flow_read(data, data_end, p, len, &f);
+	if (!f.family || !ps_flow_same(&f, &slot->flow))
+		return;
+	if (f.proto == PS_IPPROTO_TCP) {
+		/* A GRO'd skb carries the first segment's header: the sample
+		 * is in it when its sequence lies in the skb's payload. */
+		if (slot->flow.seq - f.seq >= (f.paylen ? f.paylen : 1))
+			return;
+	} else if (f.seq != slot->flow.seq) {
+		return;
+	}
+	d = bpf_ktime_get_ns() - slot->ts_ns;
+	slot->ts_ns = 0;
+	s = bpf_map_lookup_elem(&d2s_stats, &slot->queue);
+	if (!s)
+		return;
+	s->matched++;
+	s->hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
+}
+
+#endif /* PATHSCOPE_D2S_BPF_H */
