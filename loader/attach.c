@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <xdp/libxdp.h>
 
+#include "features.h"
 #include "iface.h"
 #include "pins.h"
 #include "queues.h"
@@ -263,17 +264,47 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 }
 
 /* qdisc sojourn and TX completion probes (probes/pathscope_txlat.bpf.c). */
-static int attach_txlat(struct attach_state *st)
+static int attach_txlat(struct attach_state *st, enum ps_probe_request req)
 {
 	struct ps_meta *m = &st->meta;
 	struct bpf_link *links[TXLAT_NLINKS] = {};
-	struct bpf_program *progs[TXLAT_NLINKS];
+	struct bpf_program *progs[TXLAT_NLINKS], *unused[TXLAT_NLINKS];
+	bool tp_btf = ps_tp_btf_supported();
 	unsigned int i;
 	int err;
 
+	if (req == PS_PROBE_REQ_TP_BTF && !tp_btf)
+		return ps_error("this kernel cannot load tp_btf programs; use --probe-mode "
+				"tracepoint");
+	if (req == PS_PROBE_REQ_TRACEPOINT || !tp_btf) {
+		m->flags |= PS_META_TRACEPOINTS;
+		if (ps_tracefs_ensure())
+			return -1;
+	}
 	st->txlat = pathscope_txlat__open();
 	if (!st->txlat)
 		return ps_error("cannot open the txlat probes: %s", strerror(errno));
+	if (m->flags & PS_META_TRACEPOINTS) {
+		progs[0] = st->txlat->progs.pathscope_tp_queue;
+		progs[1] = st->txlat->progs.pathscope_tp_start;
+		progs[2] = st->txlat->progs.pathscope_tp_consume;
+		progs[3] = st->txlat->progs.pathscope_tp_kfree;
+		unused[0] = st->txlat->progs.pathscope_tx_queue;
+		unused[1] = st->txlat->progs.pathscope_tx_start;
+		unused[2] = st->txlat->progs.pathscope_tx_consume;
+		unused[3] = st->txlat->progs.pathscope_tx_kfree;
+	} else {
+		progs[0] = st->txlat->progs.pathscope_tx_queue;
+		progs[1] = st->txlat->progs.pathscope_tx_start;
+		progs[2] = st->txlat->progs.pathscope_tx_consume;
+		progs[3] = st->txlat->progs.pathscope_tx_kfree;
+		unused[0] = st->txlat->progs.pathscope_tp_queue;
+		unused[1] = st->txlat->progs.pathscope_tp_start;
+		unused[2] = st->txlat->progs.pathscope_tp_consume;
+		unused[3] = st->txlat->progs.pathscope_tp_kfree;
+	}
+	for (i = 0; i < TXLAT_NLINKS; i++)
+		bpf_program__set_autoload(unused[i], false);
 	st->txlat->rodata->ps_ifindex = m->ifindex;
 	st->txlat->rodata->ps_netns_ino = (__u32)m->netns_ino;
 	st->txlat->rodata->ps_nqueues = m->nqueues;
@@ -281,18 +312,14 @@ static int attach_txlat(struct attach_state *st)
 	bpf_map__set_max_entries(st->txlat->maps.txlat_stats, m->nqueues + 1);
 	err = pathscope_txlat__load(st->txlat);
 	if (err)
-		return ps_error("cannot load the txlat probes: %s (they need tp_btf; "
-				"'pathscope features' tells)",
+		return ps_error("cannot load the txlat probes: %s (PATHSCOPE_DEBUG=1 shows the "
+				"verifier log)",
 				strerror(-err));
 	err = pin_fd(st->dir, "txlat_stats", bpf_map__fd(st->txlat->maps.txlat_stats));
 	if (!err)
 		err = pin_fd(st->dir, "tx_inflight", bpf_map__fd(st->txlat->maps.tx_inflight));
 	if (err)
 		return ps_error("cannot pin txlat maps under %s: %s", st->dir, strerror(-err));
-	progs[0] = st->txlat->progs.pathscope_tx_queue;
-	progs[1] = st->txlat->progs.pathscope_tx_start;
-	progs[2] = st->txlat->progs.pathscope_tx_consume;
-	progs[3] = st->txlat->progs.pathscope_tx_kfree;
 	for (i = 0; i < TXLAT_NLINKS && !err; i++) {
 		links[i] = bpf_program__attach(progs[i]);
 		err = libbpf_get_error(links[i]);
@@ -522,7 +549,7 @@ int ps_attach(const struct ps_attach_opts *o)
 	if (!err && !o->no_tc)
 		err = attach_tc(&st, o->tc_mode);
 	if (!err && (m->features & PS_F_TXLAT))
-		err = attach_txlat(&st);
+		err = attach_txlat(&st, o->probe_mode);
 	if (!err) {
 		err = ps_meta_pin(st.dir, m);
 		if (err)

@@ -10,6 +10,7 @@
 
 enum ps_xdp_request { PS_XDP_REQ_AUTO, PS_XDP_REQ_NATIVE, PS_XDP_REQ_SKB };
 enum ps_tc_request { PS_TC_REQ_AUTO, PS_TC_REQ_TCX, PS_TC_REQ_CLSACT };
+enum ps_probe_request { PS_PROBE_REQ_AUTO, PS_PROBE_REQ_TP_BTF, PS_PROBE_REQ_TRACEPOINT };
 
 struct ps_attach_opts {
 	const char *ifname;
@@ -20,6 +21,7 @@ struct ps_attach_opts {
 	enum ps_xdp_request xdp_mode;
 	enum ps_tc_request tc_mode;
 	unsigned int tc_prio;
+	enum ps_probe_request probe_mode;
 };
 
 /* Attach to opts->ifname (current network namespace). On any failure it

@@ -94,6 +94,18 @@ out:
 	return ok;
 }
 
+bool ps_tp_btf_supported(void)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool ok;
+
+	if (libbpf_get_error(vmlinux) || !vmlinux)
+		return false;
+	ok = probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
+	btf__free(vmlinux);
+	return ok;
+}
+
 static int read_int_file(const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -19,6 +19,9 @@ struct ps_features {
 };
 
 void ps_features_probe(struct ps_features *f);
+
+/* Can this kernel load tp_btf programs? (One probe of ps_features_probe.) */
+bool ps_tp_btf_supported(void);
 int ps_cmd_features(int argc, char **argv);
 
 #endif /* PATHSCOPE_FEATURES_H */

@@ -83,6 +83,8 @@ static void attach_usage(FILE *out)
 		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
 		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
 		"  --tc-prio N            clsact filter priority (default %d)\n"
+		"  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat (default: tp_btf\n"
+		"                         where the kernel has it, else classic tracepoints)\n"
 		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
 		"examples:\n"
 		"  pathscope attach eth1\n"
@@ -100,6 +102,7 @@ static int cmd_attach(int argc, char **argv)
 		{ "tc-prio", required_argument, NULL, 'p' },
 		{ "no-xdp", no_argument, NULL, 'X' },
 		{ "no-tc", no_argument, NULL, 'T' },
+		{ "probe-mode", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -136,6 +139,16 @@ static int cmd_attach(int argc, char **argv)
 			if (!ps_parse_u64(optarg, 0xffff, &prio) || prio == 0)
 				return ps_error("bad --tc-prio '%s' (1..65535)", optarg), 2;
 			o.tc_prio = (unsigned int)prio;
+			break;
+		case 'P':
+			if (strcmp(optarg, "tp_btf") == 0)
+				o.probe_mode = PS_PROBE_REQ_TP_BTF;
+			else if (strcmp(optarg, "tracepoint") == 0)
+				o.probe_mode = PS_PROBE_REQ_TRACEPOINT;
+			else
+				return ps_error("bad --probe-mode '%s' (tp_btf or tracepoint)",
+						optarg),
+				       2;
 			break;
 		case 'X':
 			o.no_xdp = true;

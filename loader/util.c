@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -85,6 +86,16 @@ int ps_require_btf(void)
 		return 0;
 	return ps_error("no kernel BTF (/sys/kernel/btf/vmlinux): this kernel was built without "
 			"CONFIG_DEBUG_INFO_BTF, which pathscope needs");
+}
+
+int ps_tracefs_ensure(void)
+{
+	if (access("/sys/kernel/tracing/events", F_OK) == 0)
+		return 0;
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0)
+		return 0;
+	return ps_error("tracefs is not mounted at /sys/kernel/tracing and mounting it failed: %s",
+			strerror(errno));
 }
 
 uint64_t ps_now_ns(int clock)

@@ -19,6 +19,10 @@ int ps_require_privileges(void);
 /* Fail unless the kernel exposes BTF (/sys/kernel/btf/vmlinux). */
 int ps_require_btf(void);
 
+/* Make sure tracefs is mounted at /sys/kernel/tracing (classic tracepoint
+ * programs are attached by the event ids found there). */
+int ps_tracefs_ensure(void);
+
 uint64_t ps_now_ns(int clock);
 uint64_t ps_netns_ino(void);
 

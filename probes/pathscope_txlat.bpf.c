@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * TX path latency of one interface, per TX queue (see abi.h): qdisc sojourn
- * and driver TX completion, from tp_btf tracepoints keyed by skb address.
- * Filters on ifindex and network namespace set by the loader.
+ * and driver TX completion, from tracepoints keyed by skb address. Filters on
+ * ifindex and network namespace set by the loader. Two sets of programs do
+ * the same: tp_btf (typed arguments, cheaper) and classic tracepoints (the
+ * fallback where tp_btf is missing); the loader loads one of them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -43,15 +45,14 @@ static __always_inline struct ps_txlat_qstats *ps_txlat_slot(__u32 q)
 	return bpf_map_lookup_elem(&txlat_stats, &key);
 }
 
-SEC("tp_btf/net_dev_queue")
-int BPF_PROG(pathscope_tx_queue, struct sk_buff *skb)
+static __always_inline void ps_tx_queued(struct sk_buff *skb)
 {
 	struct ps_tx_inflight e = {};
 	struct ps_txlat_qstats *s;
 	__u64 key = (__u64)skb;
 
 	if (!ps_our_dev(BPF_CORE_READ(skb, dev)))
-		return 0;
+		return;
 	e.ts_ns = bpf_ktime_get_ns();
 	e.queue = BPF_CORE_READ(skb, queue_mapping);
 	e.stage = PS_TX_QUEUED;
@@ -59,21 +60,19 @@ int BPF_PROG(pathscope_tx_queue, struct sk_buff *skb)
 	s = ps_txlat_slot(e.queue);
 	if (s)
 		s->queued++;
-	return 0;
 }
 
-SEC("tp_btf/net_dev_start_xmit")
-int BPF_PROG(pathscope_tx_start, const struct sk_buff *skb, const struct net_device *dev)
+static __always_inline void ps_tx_started(const struct sk_buff *skb, const struct net_device *dev)
 {
 	__u64 key = (__u64)skb, now, d;
 	struct ps_tx_inflight *e;
 	struct ps_txlat_qstats *s;
 
 	if (!ps_our_dev(dev))
-		return 0;
+		return;
 	e = bpf_map_lookup_elem(&tx_inflight, &key);
 	if (!e || e->stage != PS_TX_QUEUED) /* not seen queued, or a requeue */
-		return 0;
+		return;
 	now = bpf_ktime_get_ns();
 	d = now - e->ts_ns;
 	s = ps_txlat_slot(e->queue);
@@ -87,11 +86,10 @@ int BPF_PROG(pathscope_tx_start, const struct sk_buff *skb, const struct net_dev
 	}
 	if (!ps_completion) {
 		bpf_map_delete_elem(&tx_inflight, &key);
-		return 0;
+		return;
 	}
 	e->ts_ns = now;
 	e->stage = PS_TX_STARTED;
-	return 0;
 }
 
 /* The skb is gone: a completion after start_xmit, else a drop. */
@@ -119,6 +117,21 @@ static __always_inline void ps_tx_freed(__u64 key, int consumed)
 	bpf_map_delete_elem(&tx_inflight, &key);
 }
 
+/* tp_btf: typed arguments. */
+SEC("tp_btf/net_dev_queue")
+int BPF_PROG(pathscope_tx_queue, struct sk_buff *skb)
+{
+	ps_tx_queued(skb);
+	return 0;
+}
+
+SEC("tp_btf/net_dev_start_xmit")
+int BPF_PROG(pathscope_tx_start, const struct sk_buff *skb, const struct net_device *dev)
+{
+	ps_tx_started(skb, dev);
+	return 0;
+}
+
 SEC("tp_btf/consume_skb")
 int BPF_PROG(pathscope_tx_consume, struct sk_buff *skb)
 {
@@ -130,6 +143,38 @@ SEC("tp_btf/kfree_skb")
 int BPF_PROG(pathscope_tx_kfree, struct sk_buff *skb)
 {
 	ps_tx_freed((__u64)skb, 0);
+	return 0;
+}
+
+/* Classic tracepoints: the skb address from the event, the rest read with
+ * CO-RE from the skb. */
+SEC("tracepoint/net/net_dev_queue")
+int pathscope_tp_queue(struct trace_event_raw_net_dev_template *ctx)
+{
+	ps_tx_queued(ctx->skbaddr);
+	return 0;
+}
+
+SEC("tracepoint/net/net_dev_start_xmit")
+int pathscope_tp_start(struct trace_event_raw_net_dev_start_xmit *ctx)
+{
+	const struct sk_buff *skb = ctx->skbaddr;
+
+	ps_tx_started(skb, BPF_CORE_READ(skb, dev));
+	return 0;
+}
+
+SEC("tracepoint/skb/consume_skb")
+int pathscope_tp_consume(struct trace_event_raw_consume_skb *ctx)
+{
+	ps_tx_freed((__u64)ctx->skbaddr, 1);
+	return 0;
+}
+
+SEC("tracepoint/skb/kfree_skb")
+int pathscope_tp_kfree(struct trace_event_raw_kfree_skb *ctx)
+{
+	ps_tx_freed((__u64)ctx->skbaddr, 0);
 	return 0;
 }
 

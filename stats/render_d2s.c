@@ -70,7 +70,8 @@ void ps_render_d2s_table(FILE *out, const struct ps_snapshot *s)
 
 	if (!d2s_on(s))
 		return;
-	fprintf(out, "Driver to stack: XDP -> tc ingress, 1 in %d TCP/UDP packets per CPU sampled\n",
+	fprintf(out,
+		"Driver to stack: XDP -> tc ingress, 1 in %d TCP/UDP packets per CPU sampled\n",
 		PS_D2S_EVERY);
 	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "SAMPLED", "MATCHED",
 		"EXPIRED", "P50", "P90", "P99", "P99.9", "MAX");

@@ -185,6 +185,11 @@ static json_object *iface_obj(const struct ps_report *r)
 	json_object_object_add(o, "xdp_mode",
 			       json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
+	json_object_object_add(o, "probe_mode",
+			       json_object_new_string(!(m->features & PS_F_TXLAT) ? "none"
+						      : (m->flags & PS_META_TRACEPOINTS)
+							  ? "tracepoint"
+							  : "tp_btf"));
 	ps_features_format(m->features, buf, sizeof(buf));
 	json_object_object_add(o, "features", json_object_new_string(buf));
 	if (m->all_queues)

@@ -88,8 +88,7 @@ static __always_inline int ps_flow_same(const struct ps_flow *a, const struct ps
 	const __u64 *x = (const __u64 *)a->saddr, *y = (const __u64 *)b->saddr;
 
 	return a->family == b->family && a->proto == b->proto && a->sport == b->sport &&
-	       a->dport == b->dport && x[0] == y[0] && x[1] == y[1] && x[2] == y[2] &&
-	       x[3] == y[3];
+	       a->dport == b->dport && x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
 /* XDP: every PS_D2S_EVERY-th packet of this CPU becomes the sample, unless a
@@ -124,8 +123,7 @@ static __always_inline void ps_d2s_xdp(void *data, void *data_end, const struct 
 }
 
 /* tc ingress: is this skb the one carrying the sample? */
-static __always_inline void ps_d2s_tc(void *data, void *data_end, const struct ps_pkt *p,
-				      __u64 len)
+static __always_inline void ps_d2s_tc(void *data, void *data_end, const struct ps_pkt *p, __u64 len)
 {
 	__u32 zero = 0;
 	struct ps_d2s_slot *slot = bpf_map_lookup_elem(&d2s_slot, &zero);

@@ -15,6 +15,7 @@ enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 
 #define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
 #define PS_META_NO_COMPLETION  (1U << 1) /* the driver hands skbs on (veth): no TX completion */
+#define PS_META_TRACEPOINTS    (1U << 2) /* txlat probes on classic tracepoints, not tp_btf */
 
 struct ps_meta {
 	__u32 abi_version;
