@@ -309,6 +309,7 @@ static int attach_txlat(struct attach_state *st, enum ps_probe_request req)
 	st->txlat->rodata->ps_netns_ino = (__u32)m->netns_ino;
 	st->txlat->rodata->ps_nqueues = m->nqueues;
 	st->txlat->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
+	st->txlat->rodata->ps_sample_every = m->tx_sample_every;
 	bpf_map__set_max_entries(st->txlat->maps.txlat_stats, m->nqueues + 1);
 	err = pathscope_txlat__load(st->txlat);
 	if (err)
@@ -514,6 +515,7 @@ int ps_attach(const struct ps_attach_opts *o)
 			    sizeof(qerr)))
 		return ps_error("%s", qerr);
 	m->tc_prio = o->tc_prio;
+	m->tx_sample_every = o->tx_sample_every > 1 ? o->tx_sample_every : 1;
 	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
 	 * record RX queue + 1 (skb_record_rx_queue). */
 	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;

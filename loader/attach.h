@@ -22,6 +22,7 @@ struct ps_attach_opts {
 	enum ps_tc_request tc_mode;
 	unsigned int tc_prio;
 	enum ps_probe_request probe_mode;
+	unsigned int tx_sample_every; /* txlat: time 1 in N skbs; 0 or 1: all */
 };
 
 /* Attach to opts->ifname (current network namespace). On any failure it

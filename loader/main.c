@@ -83,6 +83,7 @@ static void attach_usage(FILE *out)
 		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
 		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
 		"  --tc-prio N            clsact filter priority (default %d)\n"
+		"  --sample N             txlat: time 1 in N transmitted skbs (default 1: all)\n"
 		"  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat (default: tp_btf\n"
 		"                         where the kernel has it, else classic tracepoints)\n"
 		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
@@ -103,11 +104,12 @@ static int cmd_attach(int argc, char **argv)
 		{ "no-xdp", no_argument, NULL, 'X' },
 		{ "no-tc", no_argument, NULL, 'T' },
 		{ "probe-mode", required_argument, NULL, 'P' },
+		{ "sample", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct ps_attach_opts o = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
-	uint64_t prio;
+	uint64_t num;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "q:f:h", opts, NULL)) != -1) {
@@ -136,9 +138,9 @@ static int cmd_attach(int argc, char **argv)
 				return ps_error("bad --tc-mode '%s' (tcx or clsact)", optarg), 2;
 			break;
 		case 'p':
-			if (!ps_parse_u64(optarg, 0xffff, &prio) || prio == 0)
+			if (!ps_parse_u64(optarg, 0xffff, &num) || num == 0)
 				return ps_error("bad --tc-prio '%s' (1..65535)", optarg), 2;
-			o.tc_prio = (unsigned int)prio;
+			o.tc_prio = (unsigned int)num;
 			break;
 		case 'P':
 			if (strcmp(optarg, "tp_btf") == 0)
@@ -149,6 +151,11 @@ static int cmd_attach(int argc, char **argv)
 				return ps_error("bad --probe-mode '%s' (tp_btf or tracepoint)",
 						optarg),
 				       2;
+			break;
+		case 'S':
+			if (!ps_parse_u64(optarg, 1U << 20, &num) || num == 0)
+				return ps_error("bad --sample '%s' (1..1048576)", optarg), 2;
+			o.tx_sample_every = (unsigned int)num;
 			break;
 		case 'X':
 			o.no_xdp = true;

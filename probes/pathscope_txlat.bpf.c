@@ -15,7 +15,15 @@
 const volatile __u32 ps_ifindex = 0;
 const volatile __u32 ps_netns_ino = 0;
 const volatile __u32 ps_nqueues = 1;
-const volatile __u32 ps_completion = 1; /* 0: the driver hands skbs on (veth) */
+const volatile __u32 ps_completion = 1;	  /* 0: the driver hands skbs on (veth) */
+const volatile __u32 ps_sample_every = 1; /* time 1 in N skbs (per CPU) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} tx_tick SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -51,15 +59,23 @@ static __always_inline void ps_tx_queued(struct sk_buff *skb)
 	struct ps_txlat_qstats *s;
 	__u64 key = (__u64)skb;
 
+	__u32 zero = 0;
+	__u64 *tick;
+
 	if (!ps_our_dev(BPF_CORE_READ(skb, dev)))
 		return;
-	e.ts_ns = bpf_ktime_get_ns();
 	e.queue = BPF_CORE_READ(skb, queue_mapping);
-	e.stage = PS_TX_QUEUED;
-	bpf_map_update_elem(&tx_inflight, &key, &e, BPF_ANY); /* a reused address overwrites */
 	s = ps_txlat_slot(e.queue);
 	if (s)
 		s->queued++;
+	if (ps_sample_every > 1) {
+		tick = bpf_map_lookup_elem(&tx_tick, &zero);
+		if (!tick || ++*tick % ps_sample_every)
+			return; /* not timed: no clock read, no hash update */
+	}
+	e.ts_ns = bpf_ktime_get_ns();
+	e.stage = PS_TX_QUEUED;
+	bpf_map_update_elem(&tx_inflight, &key, &e, BPF_ANY); /* a reused address overwrites */
 }
 
 static __always_inline void ps_tx_started(const struct sk_buff *skb, const struct net_device *dev)

@@ -37,8 +37,10 @@ json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
 	struct ps_txlat_qstats t;
 
 	txlat_total(r->cur, q, &t);
+	/* When sampling, drops are counted among timed skbs: scale them up. */
+	ps_json_add_u64(o, "sample_every", r->cur->meta.tx_sample_every);
 	ps_json_add_u64(o, "queued", t.queued);
-	ps_json_add_u64(o, "dropped", t.dropped);
+	ps_json_add_u64(o, "dropped", t.dropped * r->cur->meta.tx_sample_every);
 	ps_json_add_u64(o, "stale", t.stale);
 	json_object_object_add(o, "sojourn_ns", ps_json_dist(t.sojourn_hist, PS_LAT_BUCKETS));
 	if (has_completion(r->cur))
@@ -81,7 +83,7 @@ static void txlat_row(FILE *out, const struct ps_snapshot *s, unsigned int q, co
 	}
 	fprintf(out, "%-6s %9llu %9s %9s %9s %9s %9s %9s %9s %9s %8llu\n", qname,
 		(unsigned long long)n, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-		(unsigned long long)t.dropped);
+		(unsigned long long)(t.dropped * s->meta.tx_sample_every));
 }
 
 void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s)
@@ -92,7 +94,10 @@ void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s)
 	if (!s->txlat)
 		return;
 	fprintf(out, "TX latency: SOJOURN = net_dev_queue -> net_dev_start_xmit (qdisc); "
-		     "COMPL = start_xmit -> skb freed (driver TX completion)\n");
+		     "COMPL = start_xmit -> skb freed (driver TX completion)");
+	if (s->meta.tx_sample_every > 1)
+		fprintf(out, "; sampled 1 in %u, DROPPED scaled", s->meta.tx_sample_every);
+	fputc('\n', out);
 	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s\n", "TXQ", "SOJ_N", "SOJ_P50",
 		"SOJ_P90", "SOJ_P99", "P99.9", "SOJ_MAX", "COMPL_P50", "COMPL_P99", "COMPL_MAX",
 		"DROPPED");

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 1
+#define PS_ABI_VERSION 2
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */

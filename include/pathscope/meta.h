@@ -35,6 +35,8 @@ struct ps_meta {
 	__u64 attach_realtime_ns;  /* CLOCK_REALTIME at attach */
 	__u64 attach_monotonic_ns; /* CLOCK_MONOTONIC at attach, for rates */
 	__u64 queue_mask[PS_QMASK_WORDS];
+	__u32 tx_sample_every; /* txlat: 1 in N transmitted skbs timed (1: all) */
+	__u32 pad;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */
