@@ -255,10 +255,23 @@ ps_sink_start() {
 	_ps_wait_udp_port "$ns" "$port"
 }
 
+# Wait for PID to end, also from a $(...) subshell, where it is not a child
+# and `wait` returns at once (then its exit status is unknown: 0).
+_ps_reap() {
+	local rc=0
+	wait "$1" 2>/dev/null || rc=$?
+	# Gone, or a zombie its parent (our caller) has not reaped yet.
+	while kill -0 "$1" 2>/dev/null && [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" != Z ]; do
+		rc=0
+		sleep 0.05
+	done
+	return "$rc"
+}
+
 ps_sink_wait() {
 	local rc=0
 	[ -n "$PS_SINK_PID" ] || return 1
-	wait "$PS_SINK_PID" || rc=$?
+	_ps_reap "$PS_SINK_PID" || rc=$?
 	PS_SINK_PID=
 	cat "$PS_SINK_OUT"
 	return "$rc"
@@ -267,7 +280,7 @@ ps_sink_wait() {
 ps_sink_stop() {
 	[ -n "$PS_SINK_PID" ] || return 1
 	kill "$PS_SINK_PID" 2>/dev/null
-	wait "$PS_SINK_PID"
+	_ps_reap "$PS_SINK_PID"
 	PS_SINK_PID=
 	cat "$PS_SINK_OUT"
 }
