@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <linux/if_link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,11 +69,23 @@ static int pin_fd(const char *dir, const char *name, int fd)
 	return bpf_obj_pin(fd, path) ? -errno : 0;
 }
 
-/* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). */
+/* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). The
+ * "other peers" entry (key 0) is created first, so that it always has room
+ * and PS_ECHO_PEERS_MAX peers get entries of their own. */
 static int pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_map *stats,
 			 struct bpf_map *peers)
 {
-	int err = pin_fd(dir, "echo_pending", bpf_map__fd(pending));
+	struct ps_peer_key other = {};
+	struct ps_peer_stats *zero = calloc(1, sizeof(*zero));
+	int err;
+
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map_update_elem(bpf_map__fd(peers), &other, zero, BPF_NOEXIST) ? -errno : 0;
+	free(zero);
+	if (err && err != -EEXIST)
+		return err;
+	err = pin_fd(dir, "echo_pending", bpf_map__fd(pending));
 
 	if (!err)
 		err = pin_fd(dir, "echo_stats", bpf_map__fd(stats));

@@ -144,6 +144,8 @@ void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
 	for (i = 0; i < s->npeers; i++) {
 		const struct ps_peer_stats *p = &s->peers[i].stats;
 
+		if (!p->rtt_count && !p->resp_count)
+			continue; /* the "other peers" entry before any overflow */
 		peer_name(&s->peers[i].key, name, sizeof(name));
 		ps_fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
 			  p->rtt_count);

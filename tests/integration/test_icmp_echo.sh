@@ -14,7 +14,20 @@ ps_require_cmd icmp_echo ping bpftool
 # (measured: ping 87-92 us vs pathscope 51 us; at -i 0.002 ping 43-53 us).
 N=200
 INTERVAL=0.002
-ps_testbed_create 4 || { ps_fail icmp_echo "testbed setup failed"; ps_done; }
+ps_testbed_create 4 || { ps_fail icmp_echo "testbed setup failed"; # Per-peer entries are bounded: 64 peers of their own, the rest as "other".
+# 70 more peers (addresses on vB), one echo each.
+for i in $(seq 100 169); do
+	ps_in_b ip addr add "198.18.0.$i/32" dev vB
+	ps_in_a ip neigh add "198.18.0.$i" lladdr "$PS_MAC_B" dev vA nud permanent
+done
+for i in $(seq 100 169); do ps_in_a ping -c 1 -W 1 -q "198.18.0.$i" >/dev/null || ps_fail "ping 198.18.0.$i" "no reply"; done
+a=$(ps_pathscope_a stats vA --json)
+ps_check_eq "peers: 64 entries of their own plus one for all others" \
+	"$(ja '[.icmp_peers[] | select(.peer != "other")] | length') $(ja '[.icmp_peers[] | select(.peer == "other")] | length')" \
+	"64 1"
+ps_check_eq "peers: every echo is counted once, own entry or other" \
+	"$(ja '[.icmp_peers[].rtt_count] | add')" $((2 * N + 5 + 70))
+ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
 ps_pathscope_a attach vA || ps_fail "attach vA" "exit $?"
 ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
@@ -61,8 +74,9 @@ resp=$(jb .totals.icmp_echo.response_ns.p50)
 rtt=$(ja .totals.icmp_echo.rtt_ns.p50)
 [ "$resp" -gt 0 ] && [ "$resp" -lt "$rtt" ] && ps_ok "vB response time ($resp ns) is within vA's RTT ($rtt ns)" ||
 	ps_fail "vB response time within the RTT" "response $resp ns, rtt $rtt ns"
-ps_check_eq "vA: two peers with their own entry" "$(ja '[.icmp_peers[].peer] | sort')" \
-	"[\"$PS_IP4_B\",\"$PS_IP6_B\"]"
+ps_check_eq "vA: two peers with their own entry, and an empty one for all others" \
+	"$(ja '[.icmp_peers[] | "\(.peer)=\(.rtt_count)"] | sort')" \
+	"[\"$PS_IP4_B=$N\",\"$PS_IP6_B=$N\",\"other=0\"]"
 ps_check_eq "table: ICMP echo section with the all-queues row" \
 	"$(ps_pathscope_a stats vA | awk '/^ICMP echo/ { s = 1 } s && $1 == "all" { print $2, $3; exit }')" \
 	"$((2 * N)) $((2 * N))"
@@ -78,4 +92,17 @@ ps_check_eq "flood: every request seen at tc egress" "$sent" $((2 * N + FLOOD))
 	ps_fail "flood: pending echo map bounded" "$pending entries"
 out=$(ps_in_a ping -c 5 -i "$INTERVAL" "$PS_IP4_B") || ps_fail "ping after flood" "failed"
 ps_check_eq "after the flood, new echoes still match" "$(peer "$PS_IP4_B" .rtt_count)" $((N + 5))
+# Per-peer entries are bounded: 64 peers of their own, the rest as "other".
+# 70 more peers (addresses on vB), one echo each.
+for i in $(seq 100 169); do
+	ps_in_b ip addr add "198.18.0.$i/32" dev vB
+	ps_in_a ip neigh add "198.18.0.$i" lladdr "$PS_MAC_B" dev vA nud permanent
+done
+for i in $(seq 100 169); do ps_in_a ping -c 1 -W 1 -q "198.18.0.$i" >/dev/null || ps_fail "ping 198.18.0.$i" "no reply"; done
+a=$(ps_pathscope_a stats vA --json)
+ps_check_eq "peers: 64 entries of their own plus one for all others" \
+	"$(ja '[.icmp_peers[] | select(.peer != "other")] | length') $(ja '[.icmp_peers[] | select(.peer == "other")] | length')" \
+	"64 1"
+ps_check_eq "peers: every echo is counted once, own entry or other" \
+	"$(ja '[.icmp_peers[].rtt_count] | add')" $((2 * N + 5 + 70))
 ps_done
