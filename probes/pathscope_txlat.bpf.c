@@ -70,8 +70,13 @@ static __always_inline void ps_tx_queued(struct sk_buff *skb)
 		s->queued++;
 	if (ps_sample_every > 1) {
 		tick = bpf_map_lookup_elem(&tx_tick, &zero);
-		if (!tick || ++*tick % ps_sample_every)
-			return; /* not timed: no clock read, no hash update */
+		if (!tick || ++*tick % ps_sample_every) {
+			/* Not timed: no clock read, no update. An entry left at this
+			 * address by an earlier skb whose end we never saw must not
+			 * time this one. */
+			bpf_map_delete_elem(&tx_inflight, &key);
+			return;
+		}
 	}
 	e.ts_ns = bpf_ktime_get_ns();
 	e.stage = PS_TX_QUEUED;

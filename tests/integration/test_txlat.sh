@@ -78,10 +78,12 @@ for mode in tp_btf tracepoint sampled; do
 		near "$got" "$want" && ps_ok "$mode: tx-$i: sojourn p50 ${got} ns ~ limit/rate ${want} ns" ||
 			ps_fail "$mode: tx-$i: sojourn p50 ~ limit/rate" "got $got ns, want $want ns +-25%"
 		# A stale entry (a drop or requeue not cleaned up, a reused skb
-		# address) would read as seconds; a busy CPU delaying the tbf's
-		# dequeue timer legitimately stretches the tail a few times.
+		# address) would time an skb from long before it was queued. The tail
+		# itself varies on this VM (p99 of tx-1 from 4 to 13 ms between runs:
+		# the tbf's dequeue timer stalls on a busy CPU), so only a coarse
+		# bound is asserted here.
 		max=$(tx "$i" sojourn_ns.max)
-		[ "$max" -lt $((10 * want)) ] && ps_ok "$mode: tx-$i: no outliers (max $max ns < 10 x $want)" ||
+		[ "$max" -lt 250000000 ] && ps_ok "$mode: tx-$i: no outliers (max $max ns < 250 ms)" ||
 			ps_fail "$mode: tx-$i: no outliers" "max $max ns, limit/rate $want ns"
 		drops=$(qdisc "$handle" drops)
 		if [ "$every" = 1 ]; then
