@@ -183,6 +183,20 @@ int ps_snapshot_dir(const char *ifname, char *dir, size_t len)
 	return access(dir, F_OK) ? -ENOENT : 0;
 }
 
+void ps_per_queue_total(const void *vals, size_t size, unsigned int nslots, unsigned int q,
+			void *out)
+{
+	unsigned int i;
+
+	memset(out, 0, size);
+	if (q < nslots) {
+		memcpy(out, (const char *)vals + q * size, size);
+		return;
+	}
+	for (i = 0; i < nslots; i++)
+		ps_u64s_add(out, (const char *)vals + i * size, size);
+}
+
 void ps_snapshot_total(const struct ps_snapshot *s, int hook, struct ps_qstats *out)
 {
 	unsigned int q;

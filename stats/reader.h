@@ -46,6 +46,11 @@ void ps_u64s_sub(void *out, const void *a, const void *b, size_t n);
 void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src);
 void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b);
 
+/* Slot q of a per-queue array of nslots values of size bytes, or (q ==
+ * nslots) the sum of all slots, into out. */
+void ps_per_queue_total(const void *vals, size_t size, unsigned int nslots, unsigned int q,
+			void *out);
+
 /* Sum of the selected queue slots of one hook (the interface total). */
 void ps_snapshot_total(const struct ps_snapshot *s, int hook, struct ps_qstats *out);
 

@@ -15,15 +15,7 @@ static bool d2s_on(const struct ps_snapshot *s)
 /* Cumulative counts of slot q (q == nslots: all slots). */
 static void d2s_total(const struct ps_snapshot *s, unsigned int q, struct ps_d2s_qstats *out)
 {
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	if (q < s->nslots) {
-		*out = s->d2s[q];
-		return;
-	}
-	for (i = 0; i < s->nslots; i++)
-		ps_u64s_add(out, &s->d2s[i], sizeof(*out));
+	ps_per_queue_total(s->d2s, sizeof(*out), s->nslots, q, out);
 }
 
 json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)

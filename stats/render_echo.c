@@ -15,15 +15,7 @@ bool ps_echo_active(const struct ps_echo_qstats *e)
 /* Cumulative echo counts of slot q (q == nslots: the sum of all slots). */
 static void echo_total(const struct ps_snapshot *s, unsigned int q, struct ps_echo_qstats *out)
 {
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	if (q < s->nslots) {
-		*out = s->echo[q];
-		return;
-	}
-	for (i = 0; i < s->nslots; i++)
-		ps_u64s_add(out, &s->echo[i], sizeof(*out));
+	ps_per_queue_total(s->echo, sizeof(*out), s->nslots, q, out);
 }
 
 static void peer_name(const struct ps_peer_key *k, char *buf, size_t len)

@@ -15,15 +15,7 @@ static bool txlat_active(const struct ps_txlat_qstats *t)
 /* Cumulative counts of slot q (q == nslots: all slots). */
 static void txlat_total(const struct ps_snapshot *s, unsigned int q, struct ps_txlat_qstats *out)
 {
-	unsigned int i;
-
-	memset(out, 0, sizeof(*out));
-	if (q < s->nslots) {
-		*out = s->txlat[q];
-		return;
-	}
-	for (i = 0; i < s->nslots; i++)
-		ps_u64s_add(out, &s->txlat[i], sizeof(*out));
+	ps_per_queue_total(s->txlat, sizeof(*out), s->nslots, q, out);
 }
 
 static bool has_completion(const struct ps_snapshot *s)

@@ -16,13 +16,17 @@ const volatile __u32 ps_nqueues = 1;	/* per-queue map slots = ps_nqueues + 1 */
 const volatile __u32 ps_all_queues = 1; /* 0: only queues in ps_queue_mask */
 const volatile __u64 ps_queue_mask[PS_QMASK_WORDS] = {};
 
-#define PS_QSTATS_MAP(name)                                                  \
-	struct {                                                             \
-		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                     \
-		__uint(max_entries, 2); /* set by the loader: nqueues + 1 */ \
-		__type(key, __u32);                                          \
-		__type(value, struct ps_qstats);                             \
+/* A per-queue, per-CPU map of value_type: nqueues + 1 slots (the loader sets
+ * max_entries), the last one for queue "other". */
+#define PS_PER_QUEUE_MAP(name, value_type)               \
+	struct {                                         \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); \
+		__uint(max_entries, 2);                  \
+		__type(key, __u32);                      \
+		__type(value, value_type);               \
 	} name SEC(".maps")
+
+#define PS_QSTATS_MAP(name) PS_PER_QUEUE_MAP(name, struct ps_qstats)
 
 /* The map slot of queue q, or -1 when q is not measured. Unknown queues
  * (PS_QUEUE_UNKNOWN) are measured only when all queues are. */

@@ -17,12 +17,7 @@ struct {
 	__type(value, struct ps_d2s_slot);
 } d2s_slot SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2); /* set by the loader: nqueues + 1 */
-	__type(key, __u32);
-	__type(value, struct ps_d2s_qstats);
-} d2s_stats SEC(".maps");
+PS_PER_QUEUE_MAP(d2s_stats, struct ps_d2s_qstats);
 
 /* The flow of a TCP/UDP packet parsed into p; f->family = 0 otherwise. */
 static __always_inline void ps_flow_read(void *data, void *data_end, const struct ps_pkt *p,

@@ -25,12 +25,7 @@ struct {
 	__type(value, struct ps_echo_pending);
 } echo_pending SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2); /* set by the loader: nqueues + 1 */
-	__type(key, __u32);
-	__type(value, struct ps_echo_qstats);
-} echo_stats SEC(".maps");
+PS_PER_QUEUE_MAP(echo_stats, struct ps_echo_qstats);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
