@@ -297,24 +297,20 @@ static int attach_txlat(struct attach_state *st, enum ps_probe_request req)
 	st->txlat = pathscope_txlat__open();
 	if (!st->txlat)
 		return ps_error("cannot open the txlat probes: %s", strerror(errno));
-	if (m->flags & PS_META_TRACEPOINTS) {
-		progs[0] = st->txlat->progs.pathscope_tp_queue;
-		progs[1] = st->txlat->progs.pathscope_tp_start;
-		progs[2] = st->txlat->progs.pathscope_tp_consume;
-		progs[3] = st->txlat->progs.pathscope_tp_kfree;
-		unused[0] = st->txlat->progs.pathscope_tx_queue;
-		unused[1] = st->txlat->progs.pathscope_tx_start;
-		unused[2] = st->txlat->progs.pathscope_tx_consume;
-		unused[3] = st->txlat->progs.pathscope_tx_kfree;
-	} else {
-		progs[0] = st->txlat->progs.pathscope_tx_queue;
-		progs[1] = st->txlat->progs.pathscope_tx_start;
-		progs[2] = st->txlat->progs.pathscope_tx_consume;
-		progs[3] = st->txlat->progs.pathscope_tx_kfree;
-		unused[0] = st->txlat->progs.pathscope_tp_queue;
-		unused[1] = st->txlat->progs.pathscope_tp_start;
-		unused[2] = st->txlat->progs.pathscope_tp_consume;
-		unused[3] = st->txlat->progs.pathscope_tp_kfree;
+	{
+		struct pathscope_txlat *t = st->txlat;
+		struct bpf_program *btf[TXLAT_NLINKS] = { t->progs.pathscope_tx_queue,
+							  t->progs.pathscope_tx_start,
+							  t->progs.pathscope_tx_consume,
+							  t->progs.pathscope_tx_kfree };
+		struct bpf_program *tp[TXLAT_NLINKS] = { t->progs.pathscope_tp_queue,
+							 t->progs.pathscope_tp_start,
+							 t->progs.pathscope_tp_consume,
+							 t->progs.pathscope_tp_kfree };
+		bool classic = m->flags & PS_META_TRACEPOINTS;
+
+		memcpy(progs, classic ? tp : btf, sizeof(progs));
+		memcpy(unused, classic ? btf : tp, sizeof(unused));
 	}
 	for (i = 0; i < TXLAT_NLINKS; i++)
 		bpf_program__set_autoload(unused[i], false);

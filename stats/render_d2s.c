@@ -70,10 +70,7 @@ void ps_render_d2s_table(FILE *out, const struct ps_snapshot *s)
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_d2s_slot_active(s, q))
 			continue;
-		if (q == s->nslots - 1)
-			snprintf(qname, sizeof(qname), "other");
-		else
-			snprintf(qname, sizeof(qname), "%u", q);
+		ps_queue_label(s, q, qname, sizeof(qname));
 		d2s_row(out, s, q, qname);
 	}
 	d2s_row(out, s, s->nslots, "all");

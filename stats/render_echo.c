@@ -122,10 +122,7 @@ void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_echo_active(&s->echo[q]))
 			continue;
-		if (q == s->nslots - 1)
-			snprintf(qname, sizeof(qname), "other");
-		else
-			snprintf(qname, sizeof(qname), "%u", q);
+		ps_queue_label(s, q, qname, sizeof(qname));
 		echo_row(out, s, q, qname);
 	}
 	echo_row(out, s, s->nslots, "all");

@@ -107,10 +107,7 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 					(m->all_queues || ps_queue_selected(m->queue_mask, q));
 				continue;
 			}
-			if (q == c->nslots - 1)
-				snprintf(qname, sizeof(qname), "other");
-			else
-				snprintf(qname, sizeof(qname), "%u", q);
+			ps_queue_label(c, q, qname, sizeof(qname));
 			for (h = 0; h < PS_HOOK_COUNT; h++)
 				if (c->hook[h])
 					row(out, &r[i], h, q, qname);

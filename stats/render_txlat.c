@@ -96,10 +96,7 @@ void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s)
 	for (q = 0; q < s->nslots; q++) {
 		if (!txlat_active(&s->txlat[q]))
 			continue;
-		if (q == s->nslots - 1)
-			snprintf(qname, sizeof(qname), "other");
-		else
-			snprintf(qname, sizeof(qname), "%u", q);
+		ps_queue_label(s, q, qname, sizeof(qname));
 		txlat_row(out, s, q, qname);
 	}
 	txlat_row(out, s, s->nslots, "all");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "report.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void slot_or_sum(const struct ps_snapshot *s, int hook, unsigned int q,
@@ -66,4 +67,12 @@ __u64 ps_ip_packets(const struct ps_qstats *s)
 	for (e = 0; e < PS_ECN_COUNT; e++)
 		n += ps_ecn_count(s, e);
 	return n;
+}
+
+void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len)
+{
+	if (q == s->nslots - 1)
+		snprintf(buf, len, "other");
+	else
+		snprintf(buf, len, "%u", q);
 }

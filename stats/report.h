@@ -48,6 +48,9 @@ void ps_render_d2s_hist(FILE *out, const struct ps_snapshot *s);
 void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s);
 void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s);
 
+/* The table label of queue slot q: its number, or "other" for the last slot. */
+void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len);
+
 /* A latency in ns as a short human string (850ns, 45.3us, 12.1ms, 1.20s), or
  * "-" when count is 0. */
 void ps_fmt_ns(char *buf, size_t len, __u64 ns, __u64 count);
