@@ -105,7 +105,13 @@ for mode in tp_btf tracepoint sampled; do
 			ps_ok "$mode: tx-$i: sojourn samples ($n) cover the packets the tbf sent ($sent)" ||
 			ps_fail "$mode: tx-$i: sojourn samples cover the packets sent" "$n samples, $sent sent"
 		ps_check_eq "$mode: tx-$i: no completion time on veth" "$(tx "$i" completion_ns)" "n/a"
+		ps_check_eq "$mode: tx-$i: no stale entries" "$(tx "$i" stale)" 0
 done
+# Every skb's entry ends at start_xmit (veth) or at its drop: once the
+# queues are drained the in-flight map is empty, whatever was dropped.
+pin=$(ps_pathscope_a status --json | jq -r '.[0].pin_dir')
+ps_check_eq "$mode: in-flight map empty after the drain (no leak from $((drops)) drops)" \
+	"$(bpftool map dump pinned "$pin/tx_inflight" -j | jq length)" 0
 p0=$(tx 0 sojourn_ns.p50) p1=$(tx 1 sojourn_ns.p50)
 [ "$p0" -gt $((3 * p1)) ] && ps_ok "$mode: the two queues are told apart ($p0 vs $p1 ns)" ||
 	ps_fail "$mode: the two queues are told apart" "$p0 vs $p1 ns"
