@@ -14,9 +14,11 @@
 
 #include "features.h"
 #include "iface.h"
+#include "kernel_probes.h"
 #include "pins.h"
 #include "queues.h"
 #include "tc_clsact.h"
+#include "tracepoints.h"
 #include "util.h"
 #include "pathscope_tc.skel.h"
 #include "pathscope_txlat.skel.h"
@@ -61,14 +63,6 @@ static int prog_id_of(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : (int)info.id;
 }
 
-static int pin_fd(const char *dir, const char *name, int fd)
-{
-	char path[256];
-
-	ps_pin_path(path, sizeof(path), dir, name);
-	return bpf_obj_pin(fd, path) ? -errno : 0;
-}
-
 /* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). The
  * "other peers" entry (key 0) is created first, so that it always has room
  * and PS_ECHO_PEERS_MAX peers get entries of their own. */
@@ -85,12 +79,12 @@ static int pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_ma
 	free(zero);
 	if (err && err != -EEXIST)
 		return err;
-	err = pin_fd(dir, "echo_pending", bpf_map__fd(pending));
+	err = ps_pin_fd(dir, "echo_pending", bpf_map__fd(pending));
 
 	if (!err)
-		err = pin_fd(dir, "echo_stats", bpf_map__fd(stats));
+		err = ps_pin_fd(dir, "echo_stats", bpf_map__fd(stats));
 	if (!err)
-		err = pin_fd(dir, "echo_peers", bpf_map__fd(peers));
+		err = ps_pin_fd(dir, "echo_peers", bpf_map__fd(peers));
 	return err;
 }
 
@@ -182,14 +176,14 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	else
 		m->xdp_mode = PS_XDP_NATIVE;
 
-	err = pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
+	err = ps_pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
 	if (!err)
 		err = pin_echo_maps(st->dir, st->xdp->maps.echo_pending, st->xdp->maps.echo_stats,
 				    st->xdp->maps.echo_peers);
 	if (!err)
-		err = pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
+		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
 	if (!err)
-		err = pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
+		err = ps_pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
 	if (err)
 		return ps_error("cannot pin XDP state under %s: %s", st->dir, strerror(-err));
 	return 0;
@@ -208,7 +202,7 @@ static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_progr
 			return ps_error("cannot attach TCX %s on '%s': %s", dir, m->ifname,
 					strerror(-fd));
 		m->tc_prog_id[!ingress] = prog_id_of(prog_fd);
-		err = pin_fd(st->dir, ingress ? "tci_link" : "tce_link", fd);
+		err = ps_pin_fd(st->dir, ingress ? "tci_link" : "tce_link", fd);
 		close(fd); /* the pin holds the link now */
 	} else {
 		err = ps_clsact_attach(m->ifindex, prog_fd, ingress, m->tc_prio, &created);
@@ -223,7 +217,7 @@ static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_progr
 			return ps_error("cannot attach tc %s filter on '%s': %s", dir, m->ifname,
 					strerror(-err));
 		m->tc_prog_id[!ingress] = prog_id_of(prog_fd);
-		err = pin_fd(st->dir, ingress ? "tci_prog" : "tce_prog", prog_fd);
+		err = ps_pin_fd(st->dir, ingress ? "tci_prog" : "tce_prog", prog_fd);
 	}
 	if (err)
 		return ps_error("cannot pin tc state under %s: %s", st->dir, strerror(-err));
@@ -259,9 +253,9 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 		return ps_error("cannot load the tc programs: %s (PATHSCOPE_DEBUG=1 shows the "
 				"verifier log)",
 				strerror(-err));
-	err = pin_fd(st->dir, "tci_stats", bpf_map__fd(st->tc->maps.tci_stats));
+	err = ps_pin_fd(st->dir, "tci_stats", bpf_map__fd(st->tc->maps.tci_stats));
 	if (!err)
-		err = pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));
+		err = ps_pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));
 	if (!err && m->xdp_mode == PS_XDP_NONE)
 		err = pin_echo_maps(st->dir, st->tc->maps.echo_pending, st->tc->maps.echo_stats,
 				    st->tc->maps.echo_peers);
@@ -280,89 +274,56 @@ static int attach_tc(struct attach_state *st, enum ps_tc_request req)
 static int attach_txlat(struct attach_state *st, enum ps_probe_request req)
 {
 	struct ps_meta *m = &st->meta;
-	struct bpf_link *links[TXLAT_NLINKS] = {};
-	struct bpf_program *progs[TXLAT_NLINKS], *unused[TXLAT_NLINKS];
-	bool tp_btf = ps_tp_btf_supported();
-	unsigned int i;
+	struct pathscope_txlat *t;
+	bool classic;
 	int err;
 
-	if (req == PS_PROBE_REQ_TP_BTF && !tp_btf)
-		return ps_error("this kernel cannot load tp_btf programs; use --probe-mode "
-				"tracepoint");
-	if (req == PS_PROBE_REQ_TRACEPOINT || !tp_btf) {
+	if (ps_tp_choose_mode(req, &classic))
+		return -1;
+	if (classic)
 		m->flags |= PS_META_TRACEPOINTS;
-		if (ps_tracefs_ensure())
-			return -1;
-	}
-	st->txlat = pathscope_txlat__open();
-	if (!st->txlat)
+	st->txlat = t = pathscope_txlat__open();
+	if (!t)
 		return ps_error("cannot open the txlat probes: %s", strerror(errno));
-	{
-		struct pathscope_txlat *t = st->txlat;
-		struct bpf_program *btf[TXLAT_NLINKS] = { t->progs.pathscope_tx_queue,
-							  t->progs.pathscope_tx_start,
-							  t->progs.pathscope_tx_consume,
-							  t->progs.pathscope_tx_kfree };
-		struct bpf_program *tp[TXLAT_NLINKS] = { t->progs.pathscope_tp_queue,
-							 t->progs.pathscope_tp_start,
-							 t->progs.pathscope_tp_consume,
-							 t->progs.pathscope_tp_kfree };
-		bool classic = m->flags & PS_META_TRACEPOINTS;
-
-		memcpy(progs, classic ? tp : btf, sizeof(progs));
-		memcpy(unused, classic ? btf : tp, sizeof(unused));
-	}
-	for (i = 0; i < TXLAT_NLINKS; i++)
-		bpf_program__set_autoload(unused[i], false);
-	st->txlat->rodata->ps_ifindex = m->ifindex;
-	st->txlat->rodata->ps_netns_ino = (__u32)m->netns_ino;
-	st->txlat->rodata->ps_nqueues = m->nqueues;
-	st->txlat->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
-	st->txlat->rodata->ps_sample_every = m->tx_sample_every;
-	bpf_map__set_max_entries(st->txlat->maps.txlat_stats, m->nqueues + 1);
-	err = pathscope_txlat__load(st->txlat);
+	const struct ps_tp_prog progs[TXLAT_NLINKS] = {
+		{ txlat_links[0], t->progs.pathscope_tx_queue, t->progs.pathscope_tp_queue },
+		{ txlat_links[1], t->progs.pathscope_tx_start, t->progs.pathscope_tp_start },
+		{ txlat_links[2], t->progs.pathscope_tx_consume, t->progs.pathscope_tp_consume },
+		{ txlat_links[3], t->progs.pathscope_tx_kfree, t->progs.pathscope_tp_kfree },
+	};
+	ps_tp_set_autoload(progs, TXLAT_NLINKS, classic);
+	t->rodata->ps_ifindex = m->ifindex;
+	t->rodata->ps_netns_ino = (__u32)m->netns_ino;
+	t->rodata->ps_nqueues = m->nqueues;
+	t->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
+	t->rodata->ps_sample_every = m->tx_sample_every;
+	bpf_map__set_max_entries(t->maps.txlat_stats, m->nqueues + 1);
+	err = pathscope_txlat__load(t);
 	if (err)
 		return ps_error("cannot load the txlat probes: %s (PATHSCOPE_DEBUG=1 shows the "
 				"verifier log)",
 				strerror(-err));
-	err = pin_fd(st->dir, "txlat_stats", bpf_map__fd(st->txlat->maps.txlat_stats));
+	err = ps_pin_fd(st->dir, "txlat_stats", bpf_map__fd(t->maps.txlat_stats));
 	if (!err)
-		err = pin_fd(st->dir, "tx_inflight", bpf_map__fd(st->txlat->maps.tx_inflight));
+		err = ps_pin_fd(st->dir, "tx_inflight", bpf_map__fd(t->maps.tx_inflight));
 	if (err)
 		return ps_error("cannot pin txlat maps under %s: %s", st->dir, strerror(-err));
-	for (i = 0; i < TXLAT_NLINKS && !err; i++) {
-		links[i] = bpf_program__attach(progs[i]);
-		err = libbpf_get_error(links[i]);
-		if (err) {
-			links[i] = NULL;
-			ps_error("cannot attach tracepoint probe %s: %s", txlat_links[i],
-				 strerror(-err));
-			break;
-		}
-		err = pin_fd(st->dir, txlat_links[i], bpf_link__fd(links[i]));
-		if (err)
-			ps_error("cannot pin %s: %s", txlat_links[i], strerror(-err));
-	}
-	for (i = 0; i < TXLAT_NLINKS; i++) {
-		if (links[i])
-			bpf_link__disconnect(links[i]); /* the pins keep them attached */
-		bpf_link__destroy(links[i]);
-	}
-	return err ? -1 : 0;
+	return ps_tp_attach(progs, TXLAT_NLINKS, classic, st->dir, NULL);
 }
 
-static void detach_txlat(const char *dir)
+/* Kernel path probes (probes/pathscope_kernel.bpf.c), pinned with the rest. */
+static int attach_kernel(struct attach_state *st, enum ps_probe_request req)
 {
-	unsigned int i;
-	int fd;
+	struct ps_kernel_probes *kp;
+	bool classic;
 
-	for (i = 0; i < TXLAT_NLINKS; i++) {
-		fd = ps_pin_open(dir, txlat_links[i]);
-		if (fd >= 0) {
-			bpf_link_detach(fd);
-			close(fd);
-		}
-	}
+	if (ps_tp_choose_mode(req, &classic))
+		return -1;
+	if (classic)
+		st->meta.flags |= PS_META_TRACEPOINTS;
+	kp = ps_kernel_probes_start(&st->meta, classic, st->dir);
+	ps_kernel_probes_stop(kp); /* the pins hold maps and links */
+	return kp ? 0 : -1;
 }
 
 static void detach_xdp(const struct ps_meta *m)
@@ -441,7 +402,9 @@ static int detach_meta(const char *dir, const struct ps_meta *m)
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
 	if (m->features & PS_F_TXLAT)
-		detach_txlat(dir);
+		ps_tp_detach_pinned(dir, txlat_links, TXLAT_NLINKS);
+	if (m->features & PS_F_KERNEL)
+		ps_kernel_probes_detach_pinned(dir);
 	return ps_pin_dir_remove(dir);
 }
 
@@ -561,6 +524,8 @@ int ps_attach(const struct ps_attach_opts *o)
 		err = attach_tc(&st, o->tc_mode);
 	if (!err && (m->features & PS_F_TXLAT))
 		err = attach_txlat(&st, o->probe_mode);
+	if (!err && (m->features & PS_F_KERNEL))
+		err = attach_kernel(&st, o->probe_mode);
 	if (!err) {
 		err = ps_meta_pin(st.dir, m);
 		if (err)

@@ -49,7 +49,8 @@ static int parse_features(const char *list, __u32 *out)
 	} names[] = {
 		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN },	{ "sizes", PS_F_SIZES },
 		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "txlat", PS_F_TXLAT },
-		{ "d2s", PS_F_D2S },	 { "all", PS_F_ALL },	{ "none", 0 },
+		{ "d2s", PS_F_D2S },	 { "kernel", PS_F_KERNEL }, { "default", PS_F_DEFAULT },
+		{ "all", PS_F_ALL },	 { "none", 0 },
 	};
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
@@ -77,19 +78,22 @@ static void attach_usage(FILE *out)
 	fprintf(out,
 		"usage: pathscope attach IFACE [options]\n"
 		"  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-		"  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat | all | none\n"
-		"                         (default: all but txlat, which hashes every TX skb);\n"
+		"  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat,kernel | default |\n"
+		"                         all | none (default: all but txlat and kernel, which\n"
+		"                         run on tracepoints of every packet of the host);\n"
 		"                         packets and bytes are always counted\n"
 		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
 		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
 		"  --tc-prio N            clsact filter priority (default %d)\n"
 		"  --sample N             txlat: time 1 in N transmitted skbs (default 1: all)\n"
-		"  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat (default: tp_btf\n"
+		"  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat and kernel\n"
+		"                         (default: tp_btf\n"
 		"                         where the kernel has it, else classic tracepoints)\n"
 		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
 		"examples:\n"
 		"  pathscope attach eth1\n"
-		"  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n",
+		"  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n"
+		"  pathscope attach eth1 --features default,kernel,txlat\n",
 		PS_TC_DEFAULT_PRIO);
 }
 

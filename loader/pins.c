@@ -97,6 +97,14 @@ int ps_meta_read(const char *dir, struct ps_meta *meta)
 	return err;
 }
 
+int ps_pin_fd(const char *dir, const char *name, int fd)
+{
+	char path[256];
+
+	ps_pin_path(path, sizeof(path), dir, name);
+	return bpf_obj_pin(fd, path) ? -errno : 0;
+}
+
 int ps_pin_open(const char *dir, const char *name)
 {
 	char path[256];

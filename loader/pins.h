@@ -36,6 +36,9 @@ int ps_pin_dir_create(const char *dir);
 int ps_meta_pin(const char *dir, const struct ps_meta *meta);
 int ps_meta_read(const char *dir, struct ps_meta *meta);
 
+/* Pin the object fd as dir/name; -errno on failure. */
+int ps_pin_fd(const char *dir, const char *name, int fd);
+
 /* Open a pinned object of dir; -errno when absent. */
 int ps_pin_open(const char *dir, const char *name);
 

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kern_reader.h"
 #include "../loader/iface.h"
 #include "../loader/pins.h"
 #include "../loader/util.h"
@@ -50,12 +51,11 @@ void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struc
 	ps_u64s_sub(out, a, b, sizeof(*out));
 }
 
-/* Sum one per-CPU slot of size bytes into out; percpu holds ncpus values. */
-static int read_slot(int fd, __u32 key, void *percpu, size_t size, int ncpus, void *out)
+int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus, void *out)
 {
 	int cpu;
 
-	if (bpf_map_lookup_elem(fd, &key, percpu))
+	if (bpf_map_lookup_elem(fd, key, percpu))
 		return -errno;
 	memset(out, 0, size);
 	for (cpu = 0; cpu < ncpus; cpu++)
@@ -83,7 +83,7 @@ static int read_per_queue(const char *dir, const char *name, size_t size, unsign
 	if (!percpu || !vals)
 		err = -ENOMEM;
 	for (q = 0; q < nslots && !err; q++)
-		err = read_slot(fd, q, percpu, size, ncpus, (char *)vals + q * size);
+		err = ps_percpu_sum(fd, &q, percpu, size, ncpus, (char *)vals + q * size);
 	free(percpu);
 	close(fd);
 	if (err)
@@ -120,6 +120,23 @@ static int read_peers(const char *dir, struct ps_snapshot *s)
 	return err;
 }
 
+static int read_kern(const char *dir, struct ps_snapshot *s)
+{
+	struct ps_kern_fds fds;
+	int err;
+
+	if (ps_kern_fds_open(dir, &fds))
+		return 0; /* not attached */
+	s->kern = calloc(1, sizeof(*s->kern));
+	err = s->kern ? ps_kern_read(&fds, s->nslots, s->kern) : -ENOMEM;
+	ps_kern_fds_close(&fds);
+	if (err) {
+		free(s->kern);
+		s->kern = NULL;
+	}
+	return err;
+}
+
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 {
 	int ncpus = libbpf_num_possible_cpus(), h, err = 0;
@@ -148,6 +165,8 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 				     ncpus, (void **)&s->d2s);
 	if (!err)
 		err = read_peers(dir, s);
+	if (!err)
+		err = read_kern(dir, s);
 	if (err)
 		ps_snapshot_free(s);
 	return err;
@@ -170,6 +189,10 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;
+	if (s->kern)
+		ps_kern_free(s->kern);
+	free(s->kern);
+	s->kern = NULL;
 }
 
 int ps_snapshot_dir(const char *ifname, char *dir, size_t len)

@@ -10,6 +10,8 @@
 
 #include "pathscope/meta.h"
 
+struct ps_kern_snapshot; /* kern_reader.h */
+
 struct ps_snapshot {
 	struct ps_meta meta;
 	char dir[256];
@@ -22,6 +24,7 @@ struct ps_snapshot {
 	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
 	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
 	unsigned int npeers;
+	struct ps_kern_snapshot *kern; /* NULL: kernel probes not attached */
 };
 
 struct ps_peer_entry {
@@ -41,6 +44,10 @@ int ps_snapshot_dir(const char *ifname, char *dir, size_t len);
 void ps_u64s_add(void *dst, const void *src, size_t n);
 /* out = a - b, field by field (0 where b > a), likewise. */
 void ps_u64s_sub(void *out, const void *a, const void *b, size_t n);
+
+/* Look up key in a per-CPU map of values of size bytes (multiples of 8) and
+ * sum the CPUs into out; percpu is scratch space for ncpus values. */
+int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus, void *out);
 
 /* The same for struct ps_qstats. */
 void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src);

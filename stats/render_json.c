@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "hist_stats.h"
+#include "kern_reader.h"
 #include "names.h"
 #include "render_json.h"
 #include "report.h"
@@ -110,7 +111,7 @@ static json_object *totals(const struct ps_qstats *s, __u32 features, int hook)
 	if (hook != PS_HOOK_XDP && (features & PS_F_GRO)) {
 		gro = json_object_new_object();
 		ps_json_add_u64(gro, "multi_segment_skbs", s->gso_packets);
-		ps_json_add_u64(gro, "segments", s->gso_segs + (s->packets - s->gso_packets));
+		ps_json_add_u64(gro, "segments", ps_segments(s));
 		json_object_object_add(gro, "avg_segments", jdouble(ps_avg_segs(s)));
 		json_object_object_add(gro, "avg_gso_size", jdouble(ps_avg_gso_size(s)));
 		json_object_object_add(gro, "segments_per_skb",
@@ -164,6 +165,8 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 		json_object_object_add(o, "tx_latency", ps_txlat_json(r, q));
 	if (r->cur->d2s && (r->cur->meta.features & PS_F_D2S))
 		json_object_object_add(o, "driver_to_stack", ps_d2s_json(r, q));
+	if (r->cur->kern)
+		json_object_object_add(o, "kernel", ps_kernel_queue_json(r->cur, q));
 	return o;
 }
 
@@ -186,7 +189,8 @@ static json_object *iface_obj(const struct ps_report *r)
 			       json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
 	json_object_object_add(o, "probe_mode",
-			       json_object_new_string(!(m->features & PS_F_TXLAT) ? "none"
+			       json_object_new_string(!(m->features & (PS_F_TXLAT | PS_F_KERNEL))
+							  ? "none"
 						      : (m->flags & PS_META_TRACEPOINTS)
 							  ? "tracepoint"
 							  : "tp_btf"));
@@ -213,6 +217,8 @@ static json_object *iface_obj(const struct ps_report *r)
 	other |= c->echo && ps_echo_active(&c->echo[c->nslots - 1]);
 	other |= ps_txlat_slot_active(c, c->nslots - 1);
 	other |= ps_d2s_slot_active(c, c->nslots - 1);
+	other |= c->kern && memcmp(&c->kern->q[c->nslots - 1], &(struct ps_kern_qstats){},
+				   sizeof(struct ps_kern_qstats));
 	if (other) { /* packets on queues >= nqueues (the queue count grew) */
 		qo = json_object_new_object();
 		json_object_object_add(qo, "queue", json_object_new_string("other"));
@@ -221,6 +227,8 @@ static json_object *iface_obj(const struct ps_report *r)
 	json_object_object_add(o, "queues", queues);
 	if (c->echo && (m->features & PS_F_ICMP))
 		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
+	if (c->kern)
+		json_object_object_add(o, "kernel", ps_kernel_json(c));
 	return o;
 }
 

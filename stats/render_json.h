@@ -27,4 +27,9 @@ bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q);
 json_object *ps_txlat_json(const struct ps_report *r, unsigned int q);
 bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q);
 
+/* Kernel path (render_kernel.c): one queue slot (q == nslots: all), and the
+ * interface-wide lists (NAPI instances, drops, XDP exceptions, softirq). */
+json_object *ps_kernel_queue_json(const struct ps_snapshot *c, unsigned int q);
+json_object *ps_kernel_json(const struct ps_snapshot *c);
+
 #endif /* PATHSCOPE_RENDER_JSON_H */

@@ -42,11 +42,14 @@ void ps_report_window(const struct ps_report *r, int hook, unsigned int q, struc
 	ps_qstats_sub(out, &a, &b);
 }
 
+__u64 ps_segments(const struct ps_qstats *s)
+{
+	return s->gso_segs + (s->packets - s->gso_packets);
+}
+
 double ps_avg_segs(const struct ps_qstats *s)
 {
-	__u64 singles = s->packets - s->gso_packets;
-
-	return s->packets ? (double)(s->gso_segs + singles) / (double)s->packets : 0;
+	return s->packets ? (double)ps_segments(s) / (double)s->packets : 0;
 }
 
 double ps_avg_gso_size(const struct ps_qstats *s)

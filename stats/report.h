@@ -31,6 +31,7 @@ double ps_avg_segs(const struct ps_qstats *s);		/* segments per skb */
 double ps_avg_gso_size(const struct ps_qstats *s);	/* over multi-segment skbs */
 __u64 ps_ip_packets(const struct ps_qstats *s);		/* sum of ECN counts */
 __u64 ps_ecn_count(const struct ps_qstats *s, int ecn); /* IPv4 + IPv6 */
+__u64 ps_segments(const struct ps_qstats *s);		/* packets, GSO/GRO skbs split */
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);
@@ -47,6 +48,9 @@ void ps_render_d2s_hist(FILE *out, const struct ps_snapshot *s);
 /* TX latency section of the table and of --hist (render_txlat.c). */
 void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s);
 void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s);
+
+/* Kernel path section of the table (render_kernel.c; feature kernel). */
+void ps_render_kernel_table(FILE *out, const struct ps_report *r);
 
 /* The table label of queue slot q: its number, or "other" for the last slot. */
 void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len);

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 2
+#define PS_ABI_VERSION 3
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -29,10 +29,14 @@ enum ps_feature {
 	PS_F_ICMP = 1U << 4,  /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
 	PS_F_TXLAT = 1U << 5, /* qdisc sojourn and TX completion (probes/, keyed by skb) */
 	PS_F_D2S = 1U << 6,   /* driver-to-stack latency, XDP -> tc ingress (sampled) */
+	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
 };
-#define PS_F_ALL (PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S)
-/* txlat is opt-in: it updates a hash keyed by skb on every transmitted packet. */
-#define PS_F_DEFAULT (PS_F_ALL & ~PS_F_TXLAT)
+#define PS_F_ALL                                                                      \
+	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
+	 PS_F_KERNEL)
+/* txlat and kernel are opt-in: they run on tracepoints of every packet
+ * transmitted or received by the host, not only this interface's. */
+#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL))
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
 enum ps_l3 {
@@ -241,5 +245,60 @@ struct ps_d2s_qstats {
 			* that started earlier, dropped, or taken by another CPU) */
 	__u64 hist[PS_LAT_BUCKETS];
 };
+
+/*
+ * The kernel's own path for one interface (feature kernel), from stable
+ * tracepoints (probes/pathscope_kernel.bpf.c). RX queue = recorded queue -
+ * rx_queue_base, as at tc ingress; TX queue = the queue the skb was sent on.
+ */
+struct ps_kern_qstats { /* per queue, per CPU */
+	__u64 gro_frames;   /* net:napi_gro_receive_entry: frames the driver gave GRO */
+	__u64 stack_skbs;   /* net:netif_receive_skb: skbs entering the stack */
+	__u64 stack_segs;   /* the packets in them (GRO'd skbs count each segment) */
+	__u64 xmit_ok;	    /* net:net_dev_xmit returned NETDEV_TX_OK */
+	__u64 xmit_busy;    /* NETDEV_TX_BUSY: the driver's ring was full */
+	__u64 xmit_dropped; /* any other code (NET_XMIT_DROP, NET_XMIT_CN ...) */
+	__u64 xmit_bytes;   /* bytes of the skbs sent with NETDEV_TX_OK */
+};
+
+/* NAPI instances of the interface, by napi id (per CPU). */
+#define PS_NAPI_MAX 256
+struct ps_napi_stats {
+	__u64 polls;
+	__u64 work;	 /* packets processed over all polls */
+	__u64 exhausted; /* polls that used their whole budget */
+	__u64 budget;	 /* the budget of the last poll */
+	__u64 idle;	 /* polls that found nothing */
+};
+
+/* Which RX queue a NAPI instance serves, learned from the frames it hands to
+ * GRO (skb->napi_id and the recorded queue). */
+struct ps_napi_queue {
+	__u32 queue;
+	__u32 pad;
+};
+
+/* skb:kfree_skb drops on the interface (skb->dev), by reason (the kernel's
+ * enum skb_drop_reason; names come from its BTF), direction and queue. */
+enum ps_drop_dir { PS_DROP_RX, PS_DROP_TX };
+#define PS_DROPS_MAX 1024
+struct ps_drop_key {
+	__u32 reason;
+	__u32 queue; /* RX queue when recorded, else PS_QUEUE_UNKNOWN */
+	__u32 dir;   /* enum ps_drop_dir: RX when the skb arrived on this interface */
+	__u32 pad;
+};
+
+/* NET_TX and NET_RX softirq time per CPU (irq:softirq_entry/exit; every
+ * softirq of the CPU, not only this interface's). */
+enum ps_softirq_vec { PS_SIRQ_NET_TX, PS_SIRQ_NET_RX, PS_SIRQ_COUNT };
+struct ps_softirq_cpu {
+	__u64 entry_ns[PS_SIRQ_COUNT]; /* 0: not inside */
+	__u64 count[PS_SIRQ_COUNT];
+	__u64 time_ns[PS_SIRQ_COUNT];
+};
+
+/* xdp:xdp_exception per action (XDP_ABORTED .. XDP_REDIRECT, then others). */
+#define PS_XDP_ACTIONS 6
 
 #endif /* PATHSCOPE_ABI_H */

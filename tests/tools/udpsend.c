@@ -38,12 +38,13 @@
 #define RETRY_BUDGET_US 2000000 /* give up on one datagram after 2 s of ENOBUFS */
 
 static volatile sig_atomic_t stop;
+static int retry_refused; /* -r */
 
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: udpsend [-6] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST PORT\n"
+	    "usage: udpsend [-6] [-r] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST PORT\n"
 	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS]\n"
 	    "\n"
 	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
@@ -57,6 +58,9 @@ static void usage(FILE *f)
 	    "                 (IPv4) or MTU-48 (IPv6) a datagram leaves as several fragments,\n"
 	    "                 and interface counters count the fragments\n"
 	    "  -i US          microseconds between datagrams (default 0: back to back)\n"
+	    "  -r             to a closed port: when a send reports the ICMP error of an\n"
+	    "                 earlier datagram (ECONNREFUSED, and the current one was not\n"
+	    "                 sent), send it again, so exactly COUNT reach the closed port\n"
 	    "  (no -q TXQUEUE: a socket cannot choose its TX queue, and this kernel has no\n"
 	    "   mqprio/skbedit to map one; pin the queue for the whole namespace with XPS:\n"
 	    "   ps_txq_pin NS DEV QUEUE in tests/integration/lib.sh)\n"
@@ -188,7 +192,7 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 				fprintf(stderr, "udpsend: short send %zd of %ld bytes\n", n, size);
 				return 1;
 			}
-			if (errno == EINTR)
+			if (errno == EINTR || (errno == ECONNREFUSED && retry_refused))
 				continue;
 			if ((errno == ENOBUFS || errno == EAGAIN) && waited < RETRY_BUDGET_US) {
 				sleep_us(RETRY_SLEEP_US);
@@ -326,7 +330,7 @@ int main(int argc, char **argv)
 	double timeout = -1;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "6t:n:s:i:q:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "6t:n:s:i:q:rh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case '6':
 			v6 = 1;
@@ -342,6 +346,9 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			interval_us = parse_num(optarg, "interval", 0, 60000000);
+			break;
+		case 'r':
+			retry_refused = 1;
 			break;
 		case 'q':
 			fprintf(stderr, "udpsend: -q is not supported: a socket cannot choose its "
