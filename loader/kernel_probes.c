@@ -16,7 +16,7 @@
 
 /* Link pins, in the order of the program table below. */
 static const char *const kernel_links[KERNEL_NPROGS] = {
-	"kern_napi_poll", "kern_gro_entry", "kern_stack",     "kern_start_xmit", "kern_xmit",
+	"kern_napi_poll", "kern_gro_entry", "kern_stack",      "kern_start_xmit", "kern_xmit",
 	"kern_kfree",	  "kern_xdp_exc",   "kern_sirq_entry", "kern_sirq_exit",
 };
 
@@ -33,8 +33,10 @@ struct ps_kernel_probes {
 static void prog_table(struct pathscope_kernel *k, struct ps_tp_prog *p)
 {
 	const struct ps_tp_prog t[KERNEL_NPROGS] = {
-		{ kernel_links[0], k->progs.pathscope_k_napi_poll, k->progs.pathscope_kt_napi_poll },
-		{ kernel_links[1], k->progs.pathscope_k_gro_entry, k->progs.pathscope_kt_gro_entry },
+		{ kernel_links[0], k->progs.pathscope_k_napi_poll,
+		  k->progs.pathscope_kt_napi_poll },
+		{ kernel_links[1], k->progs.pathscope_k_gro_entry,
+		  k->progs.pathscope_kt_gro_entry },
 		{ kernel_links[2], k->progs.pathscope_k_stack, k->progs.pathscope_kt_stack },
 		{ kernel_links[3], k->progs.pathscope_k_start_xmit,
 		  k->progs.pathscope_kt_start_xmit },
@@ -43,7 +45,8 @@ static void prog_table(struct pathscope_kernel *k, struct ps_tp_prog *p)
 		{ kernel_links[6], k->progs.pathscope_k_xdp_exc, k->progs.pathscope_kt_xdp_exc },
 		{ kernel_links[7], k->progs.pathscope_k_sirq_entry,
 		  k->progs.pathscope_kt_sirq_entry },
-		{ kernel_links[8], k->progs.pathscope_k_sirq_exit, k->progs.pathscope_kt_sirq_exit },
+		{ kernel_links[8], k->progs.pathscope_k_sirq_exit,
+		  k->progs.pathscope_kt_sirq_exit },
 	};
 
 	memcpy(p, t, sizeof(t));

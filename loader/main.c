@@ -8,6 +8,8 @@
 #include "features.h"
 #include "status.h"
 #include "util.h"
+#include "../stats/check_cmd.h"
+#include "../stats/nic_cmd.h"
 #include "../stats/stats_cmd.h"
 
 #ifndef PATHSCOPE_VERSION
@@ -16,29 +18,33 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: pathscope COMMAND [ARGS]\n"
-		"\n"
-		"Per-queue packet-path measurement with XDP and tc BPF programs.\n"
-		"\n"
-		"commands:\n"
-		"  attach IFACE [options]   load and attach the programs, pin their state\n"
-		"  detach IFACE | --all     remove exactly what pathscope attached\n"
-		"  status [--json]          list attachments (all network namespaces)\n"
-		"  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
-		"  features [--json]        what this kernel supports, what pathscope uses\n"
-		"  help, version\n"
-		"\n"
-		"examples:\n"
-		"  pathscope attach eth1 --queues 0-3 --features class,ecn,sizes\n"
-		"  pathscope stats eth1 --interval 1 --count 10\n"
-		"  pathscope stats eth1 --json --hist\n"
-		"  pathscope detach eth1\n"
-		"\n"
-		"'pathscope COMMAND --help' shows the options of a command.\n"
-		"Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
-		"'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides "
-		"/sys/fs/bpf).\n");
+	fprintf(
+	    out,
+	    "usage: pathscope COMMAND [ARGS]\n"
+	    "\n"
+	    "Per-queue packet-path measurement with XDP and tc BPF programs.\n"
+	    "\n"
+	    "commands:\n"
+	    "  attach IFACE [options]   load and attach the programs, pin their state\n"
+	    "  detach IFACE | --all     remove exactly what pathscope attached\n"
+	    "  status [--json]          list attachments (all network namespaces)\n"
+	    "  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
+	    "  check IFACE [options]    compare what each layer counted over an interval\n"
+	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
+	    "  features [--json]        what this kernel supports, what pathscope uses\n"
+	    "  help, version\n"
+	    "\n"
+	    "examples:\n"
+	    "  pathscope attach eth1 --queues 0-3 --features class,ecn,sizes\n"
+	    "  pathscope stats eth1 --interval 1 --count 10\n"
+	    "  pathscope stats eth1 --json --hist\n"
+	    "  pathscope check eth1 --duration 10\n"
+	    "  pathscope detach eth1\n"
+	    "\n"
+	    "'pathscope COMMAND --help' shows the options of a command.\n"
+	    "Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
+	    "'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides "
+	    "/sys/fs/bpf).\n");
 }
 
 static int parse_features(const char *list, __u32 *out)
@@ -47,10 +53,17 @@ static int parse_features(const char *list, __u32 *out)
 		const char *name;
 		__u32 bit;
 	} names[] = {
-		{ "class", PS_F_CLASS }, { "ecn", PS_F_ECN },	{ "sizes", PS_F_SIZES },
-		{ "gro", PS_F_GRO },	 { "icmp", PS_F_ICMP }, { "txlat", PS_F_TXLAT },
-		{ "d2s", PS_F_D2S },	 { "kernel", PS_F_KERNEL }, { "default", PS_F_DEFAULT },
-		{ "all", PS_F_ALL },	 { "none", 0 },
+		{ "class", PS_F_CLASS },
+		{ "ecn", PS_F_ECN },
+		{ "sizes", PS_F_SIZES },
+		{ "gro", PS_F_GRO },
+		{ "icmp", PS_F_ICMP },
+		{ "txlat", PS_F_TXLAT },
+		{ "d2s", PS_F_D2S },
+		{ "kernel", PS_F_KERNEL },
+		{ "default", PS_F_DEFAULT },
+		{ "all", PS_F_ALL },
+		{ "none", 0 },
 	};
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
@@ -240,6 +253,10 @@ int main(int argc, char **argv)
 		return ps_cmd_stats(argc, argv);
 	if (strcmp(cmd, "features") == 0)
 		return ps_cmd_features(argc, argv);
+	if (strcmp(cmd, "check") == 0)
+		return ps_cmd_check(argc, argv);
+	if (strcmp(cmd, "nic") == 0)
+		return ps_cmd_nic(argc, argv);
 	ps_error("unknown command '%s' (see 'pathscope help')", cmd);
 	return 2;
 }

@@ -44,7 +44,8 @@ const char *ps_drop_reason_name(__u32 reason, char *buf, size_t len)
 	for (i = 0; t && i < btf_vlen(t); i++) {
 		e = btf_enum(t) + i;
 		if ((__u32)e->val == reason) {
-			snprintf(buf, len, "%s", strip(btf__name_by_offset(vmlinux_btf, e->name_off)));
+			snprintf(buf, len, "%s",
+				 strip(btf__name_by_offset(vmlinux_btf, e->name_off)));
 			return buf;
 		}
 	}

@@ -145,10 +145,12 @@ int ps_kern_window(const struct ps_kern_snapshot *cur, const struct ps_kern_snap
 	for (i = 0; i < cur->ndrops; i++) {
 		out->drops[i] = cur->drops[i];
 		for (j = 0; j < prev->ndrops; j++)
-			if (!memcmp(&prev->drops[j].key, &cur->drops[i].key, sizeof(cur->drops[i].key)))
-				out->drops[i].count = cur->drops[i].count >= prev->drops[j].count
-							  ? cur->drops[i].count - prev->drops[j].count
-							  : 0;
+			if (!memcmp(&prev->drops[j].key, &cur->drops[i].key,
+				    sizeof(cur->drops[i].key)))
+				out->drops[i].count =
+				    cur->drops[i].count >= prev->drops[j].count
+					? cur->drops[i].count - prev->drops[j].count
+					: 0;
 	}
 	for (i = 0; i < cur->ncpus; i++)
 		ps_u64s_sub(&out->softirq[i], &cur->softirq[i],

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "kern_reader.h"
+#include "nic.h"
+#include "softnet.h"
 #include "../loader/iface.h"
 #include "../loader/pins.h"
 #include "../loader/util.h"
@@ -137,6 +139,33 @@ static int read_kern(const char *dir, struct ps_snapshot *s)
 	return err;
 }
 
+/* NIC facts and softnet counters: optional, so failures only leave them out.
+ * Where the driver says which NAPI instance serves which RX queue, that
+ * replaces the mapping the probes learned. */
+static void read_nic(struct ps_snapshot *s)
+{
+	unsigned int i, j;
+
+	if (s->meta.netns_ino == ps_netns_ino()) {
+		s->nic = calloc(1, sizeof(*s->nic));
+		if (s->nic && ps_nic_read((int)s->meta.ifindex, s->nic)) {
+			free(s->nic);
+			s->nic = NULL;
+		}
+	}
+	s->nsoftnet = ps_softnet_read(&s->softnet);
+	if (s->nsoftnet < 0) {
+		free(s->softnet);
+		s->softnet = NULL;
+		s->nsoftnet = 0;
+	}
+	for (i = 0; s->nic && s->kern && i < s->kern->nnapi; i++)
+		for (j = 0; j < s->nic->queues.n; j++)
+			if (s->nic->queues.q[j].type == PS_NIC_Q_RX &&
+			    s->nic->queues.q[j].napi_id == s->kern->napi[i].id)
+				s->kern->napi[i].queue = s->nic->queues.q[j].id;
+}
+
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 {
 	int ncpus = libbpf_num_possible_cpus(), h, err = 0;
@@ -167,6 +196,8 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_peers(dir, s);
 	if (!err)
 		err = read_kern(dir, s);
+	if (!err)
+		read_nic(s);
 	if (err)
 		ps_snapshot_free(s);
 	return err;
@@ -193,6 +224,13 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		ps_kern_free(s->kern);
 	free(s->kern);
 	s->kern = NULL;
+	if (s->nic)
+		ps_nic_free(s->nic);
+	free(s->nic);
+	s->nic = NULL;
+	free(s->softnet);
+	s->softnet = NULL;
+	s->nsoftnet = 0;
 }
 
 int ps_snapshot_dir(const char *ifname, char *dir, size_t len)

@@ -11,6 +11,8 @@
 #include "pathscope/meta.h"
 
 struct ps_kern_snapshot; /* kern_reader.h */
+struct ps_nic_facts;	 /* nic.h */
+struct ps_softnet_cpu;	 /* softnet.h */
 
 struct ps_snapshot {
 	struct ps_meta meta;
@@ -24,7 +26,10 @@ struct ps_snapshot {
 	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
 	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
 	unsigned int npeers;
-	struct ps_kern_snapshot *kern; /* NULL: kernel probes not attached */
+	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */
+	struct ps_nic_facts *nic;	/* NULL: the interface is gone */
+	struct ps_softnet_cpu *softnet; /* /proc/net/softnet_stat; NULL: unreadable */
+	int nsoftnet;
 };
 
 struct ps_peer_entry {
@@ -32,7 +37,9 @@ struct ps_peer_entry {
 	struct ps_peer_stats stats;
 };
 
-/* Read every hook of the attachment pinned in dir. Returns 0 or -errno. */
+/* Read every hook of the attachment pinned in dir, and the NIC facts and
+ * softnet counters of its interface (when it is in the current network
+ * namespace). Returns 0 or -errno. */
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s);
 void ps_snapshot_free(struct ps_snapshot *s);
 

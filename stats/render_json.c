@@ -6,6 +6,8 @@
 
 #include "hist_stats.h"
 #include "kern_reader.h"
+#include "nic.h"
+#include "softnet.h"
 #include "names.h"
 #include "render_json.h"
 #include "report.h"
@@ -167,6 +169,8 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 		json_object_object_add(o, "driver_to_stack", ps_d2s_json(r, q));
 	if (r->cur->kern)
 		json_object_object_add(o, "kernel", ps_kernel_queue_json(r->cur, q));
+	if (r->cur->nic && q < r->cur->meta.nqueues)
+		json_object_object_add(o, "nic", ps_nic_queue_json(r->cur, q));
 	return o;
 }
 
@@ -188,12 +192,11 @@ static json_object *iface_obj(const struct ps_report *r)
 	json_object_object_add(o, "xdp_mode",
 			       json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
-	json_object_object_add(o, "probe_mode",
-			       json_object_new_string(!(m->features & (PS_F_TXLAT | PS_F_KERNEL))
-							  ? "none"
-						      : (m->flags & PS_META_TRACEPOINTS)
-							  ? "tracepoint"
-							  : "tp_btf"));
+	json_object_object_add(
+	    o, "probe_mode",
+	    json_object_new_string(!(m->features & (PS_F_TXLAT | PS_F_KERNEL)) ? "none"
+				   : (m->flags & PS_META_TRACEPOINTS)	       ? "tracepoint"
+									       : "tp_btf"));
 	ps_features_format(m->features, buf, sizeof(buf));
 	json_object_object_add(o, "features", json_object_new_string(buf));
 	if (m->all_queues)
@@ -229,6 +232,9 @@ static json_object *iface_obj(const struct ps_report *r)
 		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
 	if (c->kern)
 		json_object_object_add(o, "kernel", ps_kernel_json(c));
+	json_object_object_add(o, "nic", c->nic ? ps_nic_json(c->nic) : NULL);
+	json_object_object_add(o, "softnet",
+			       c->softnet ? ps_softnet_json(c->softnet, c->nsoftnet) : NULL);
 	return o;
 }
 

@@ -32,4 +32,7 @@ bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q);
 json_object *ps_kernel_queue_json(const struct ps_snapshot *c, unsigned int q);
 json_object *ps_kernel_json(const struct ps_snapshot *c);
 
+/* The driver's view of queue q (render_nic.c): rx/tx NAPI id and qstats. */
+json_object *ps_nic_queue_json(const struct ps_snapshot *c, unsigned int q);
+
 #endif /* PATHSCOPE_RENDER_JSON_H */

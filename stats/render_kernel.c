@@ -88,8 +88,7 @@ static void tx_row(FILE *out, const struct ps_report *r, const struct ps_kern_sn
 		(unsigned long long)kq.xmit_dropped);
 }
 
-static bool rx_active(const struct ps_snapshot *c, const struct ps_kern_snapshot *k,
-		      unsigned int q)
+static bool rx_active(const struct ps_snapshot *c, const struct ps_kern_snapshot *k, unsigned int q)
 {
 	struct ps_napi_stats ns;
 
@@ -136,8 +135,8 @@ void ps_render_kernel_table(FILE *out, const struct ps_report *r)
 		if (!k.drops[i].count)
 			continue;
 		if (!any)
-			fprintf(out, "Drops (skb:kfree_skb)\n%-4s %-6s %-32s %10s\n", "DIR", "QUEUE",
-				"REASON", "COUNT");
+			fprintf(out, "Drops (skb:kfree_skb)\n%-4s %-6s %-32s %10s\n", "DIR",
+				"QUEUE", "REASON", "COUNT");
 		any = true;
 		if (k.drops[i].key.queue == PS_QUEUE_UNKNOWN)
 			snprintf(label, sizeof(label), "-");
@@ -154,20 +153,6 @@ void ps_render_kernel_table(FILE *out, const struct ps_report *r)
 			fprintf(out, "xdp_exception %s: %llu\n", xdp_action_names[i],
 				(unsigned long long)k.xdp_exc[i]);
 
-	fprintf(out, "Softirq per CPU (all devices)\n%-4s %10s %12s %10s %12s\n", "CPU", "NET_RX_N",
-		"NET_RX_TIME", "NET_TX_N", "NET_TX_TIME");
-	for (i = 0; i < k.ncpus; i++) {
-		char rx[16], tx[16];
-		const struct ps_softirq_cpu *s = &k.softirq[i];
-
-		if (!s->count[PS_SIRQ_NET_RX] && !s->count[PS_SIRQ_NET_TX])
-			continue;
-		ps_fmt_ns(rx, sizeof(rx), s->time_ns[PS_SIRQ_NET_RX], s->count[PS_SIRQ_NET_RX]);
-		ps_fmt_ns(tx, sizeof(tx), s->time_ns[PS_SIRQ_NET_TX], s->count[PS_SIRQ_NET_TX]);
-		fprintf(out, "%-4u %10llu %12s %10llu %12s\n", i,
-			(unsigned long long)s->count[PS_SIRQ_NET_RX], rx,
-			(unsigned long long)s->count[PS_SIRQ_NET_TX], tx);
-	}
 	ps_kern_free(&k);
 }
 
@@ -221,9 +206,10 @@ json_object *ps_kernel_json(const struct ps_snapshot *c)
 	for (i = 0; i < k->nnapi; i++) {
 		e = json_object_new_object();
 		ps_json_add_u64(e, "napi_id", k->napi[i].id);
-		json_object_object_add(e, "queue", k->napi[i].queue == PS_QUEUE_UNKNOWN
-							? NULL
-							: json_object_new_uint64(k->napi[i].queue));
+		json_object_object_add(e, "queue",
+				       k->napi[i].queue == PS_QUEUE_UNKNOWN
+					   ? NULL
+					   : json_object_new_uint64(k->napi[i].queue));
 		ps_json_add_u64(e, "polls", k->napi[i].s.polls);
 		ps_json_add_u64(e, "work", k->napi[i].s.work);
 		ps_json_add_u64(e, "budget_exhausted", k->napi[i].s.exhausted);
@@ -235,15 +221,16 @@ json_object *ps_kernel_json(const struct ps_snapshot *c)
 	a = json_object_new_array();
 	for (i = 0; i < k->ndrops; i++) {
 		e = json_object_new_object();
-		json_object_object_add(e, "direction",
-				       json_object_new_string(drop_dir_names[k->drops[i].key.dir & 1]));
-		json_object_object_add(e, "queue", k->drops[i].key.queue == PS_QUEUE_UNKNOWN
-							? NULL
-							: json_object_new_uint64(k->drops[i].key.queue));
 		json_object_object_add(
-		    e, "reason",
-		    json_object_new_string(
-			ps_drop_reason_name(k->drops[i].key.reason, name, sizeof(name))));
+		    e, "direction",
+		    json_object_new_string(drop_dir_names[k->drops[i].key.dir & 1]));
+		json_object_object_add(e, "queue",
+				       k->drops[i].key.queue == PS_QUEUE_UNKNOWN
+					   ? NULL
+					   : json_object_new_uint64(k->drops[i].key.queue));
+		json_object_object_add(e, "reason",
+				       json_object_new_string(ps_drop_reason_name(
+					   k->drops[i].key.reason, name, sizeof(name))));
 		ps_json_add_u64(e, "reason_id", k->drops[i].key.reason);
 		ps_json_add_u64(e, "count", k->drops[i].count);
 		json_object_array_add(a, e);

@@ -122,6 +122,8 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 		ps_render_d2s_table(out, c);
 		ps_render_txlat_table(out, c);
 		ps_render_kernel_table(out, &r[i]);
+		ps_render_nic_table(out, c);
+		ps_render_cpu_table(out, &r[i]);
 		if (queue_active(&r[i], c->nslots - 1))
 			fprintf(out,
 				"(other: queue unknown, e.g. tc egress before the socket has a TX "

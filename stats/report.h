@@ -52,6 +52,11 @@ void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s);
 /* Kernel path section of the table (render_kernel.c; feature kernel). */
 void ps_render_kernel_table(FILE *out, const struct ps_report *r);
 
+/* NIC summary and driver per-queue counters; per-CPU softirq and softnet
+ * (render_nic.c). */
+void ps_render_nic_table(FILE *out, const struct ps_snapshot *s);
+void ps_render_cpu_table(FILE *out, const struct ps_report *r);
+
 /* The table label of queue slot q: its number, or "other" for the last slot. */
 void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len);
 

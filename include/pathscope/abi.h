@@ -22,16 +22,16 @@
 
 /* Feature bits (--features). Packets and bytes are always counted. */
 enum ps_feature {
-	PS_F_CLASS = 1U << 0, /* L3/L4 class and parse-error counters */
-	PS_F_ECN = 1U << 1,   /* ECN codepoints, IPv4 and IPv6 */
-	PS_F_SIZES = 1U << 2, /* frame/skb size histogram */
-	PS_F_GRO = 1U << 3,   /* GRO/GSO segment histogram and gso_size (tc) */
-	PS_F_ICMP = 1U << 4,  /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
-	PS_F_TXLAT = 1U << 5, /* qdisc sojourn and TX completion (probes/, keyed by skb) */
-	PS_F_D2S = 1U << 6,   /* driver-to-stack latency, XDP -> tc ingress (sampled) */
+	PS_F_CLASS = 1U << 0,  /* L3/L4 class and parse-error counters */
+	PS_F_ECN = 1U << 1,    /* ECN codepoints, IPv4 and IPv6 */
+	PS_F_SIZES = 1U << 2,  /* frame/skb size histogram */
+	PS_F_GRO = 1U << 3,    /* GRO/GSO segment histogram and gso_size (tc) */
+	PS_F_ICMP = 1U << 4,   /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
+	PS_F_TXLAT = 1U << 5,  /* qdisc sojourn and TX completion (probes/, keyed by skb) */
+	PS_F_D2S = 1U << 6,    /* driver-to-stack latency, XDP -> tc ingress (sampled) */
 	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
 };
-#define PS_F_ALL                                                                      \
+#define PS_F_ALL                                                                             \
 	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
 	 PS_F_KERNEL)
 /* txlat and kernel are opt-in: they run on tracepoints of every packet
@@ -251,7 +251,7 @@ struct ps_d2s_qstats {
  * tracepoints (probes/pathscope_kernel.bpf.c). RX queue = recorded queue -
  * rx_queue_base, as at tc ingress; TX queue = the queue the skb was sent on.
  */
-struct ps_kern_qstats { /* per queue, per CPU */
+struct ps_kern_qstats {	    /* per queue, per CPU */
 	__u64 gro_frames;   /* net:napi_gro_receive_entry: frames the driver gave GRO */
 	__u64 stack_skbs;   /* net:netif_receive_skb: skbs entering the stack */
 	__u64 stack_segs;   /* the packets in them (GRO'd skbs count each segment) */

@@ -116,7 +116,7 @@ p0=$(tx 0 sojourn_ns.p50) p1=$(tx 1 sojourn_ns.p50)
 [ "$p0" -gt $((3 * p1)) ] && ps_ok "$mode: the two queues are told apart ($p0 vs $p1 ns)" ||
 	ps_fail "$mode: the two queues are told apart" "$p0 vs $p1 ns"
 ps_check_eq "$mode: table: TX latency section names both queues" \
-	"$(ps_pathscope_a stats vA | awk '/^TX latency/ { s = 1 } s && ($1 == "0" || $1 == "1") { print $1 }' | tr '\n' ' ')" "0 1 "
+	"$(ps_pathscope_a stats vA | awk '/^TX latency/ { s = 1; next } /^[A-Z][a-z]/ { s = 0 } s && ($1 == "0" || $1 == "1") { print $1 }' | tr '\n' ' ')" "0 1 "
 ps_pathscope_a detach vA || ps_fail "$mode: detach" "exit $?"
 ps_check_eq "$mode: detach removes the tracepoint links" "$(tplinks)" "$links0"
 done

@@ -44,7 +44,8 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: udpsend [-6] [-r] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST PORT\n"
+	    "usage: udpsend [-6] [-r] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST "
+	    "PORT\n"
 	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS]\n"
 	    "\n"
 	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"

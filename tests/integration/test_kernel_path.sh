@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The kernel path view (feature kernel) and `pathscope check`, on a 2-queue
+# veth with known workloads:
+#   - N UDP datagrams and N TCP SYNs to closed ports are N drops with the
+#     kernel's NO_SOCKET reason (named from its BTF) on vB, RX; datagrams to
+#     a listening socket are no drops;
+#   - NAPI polls appear for vB, on the queue the traffic arrives on (XPS pins
+#     the sender's TX queue, veth maps it to the same RX queue), and the work
+#     they report equals the frames sent; frames into GRO and packets into
+#     the stack likewise;
+#   - net_dev_xmit counts per TX queue equal what was sent;
+#   - check: agreement on a clean workload, and a difference of exactly the
+#     frames that bypass the qdisc layer (AF_PACKET PACKET_QDISC_BYPASS), which
+#     tc egress and net_dev_xmit never see but the driver counts.
+# The probes run as tp_btf and as classic tracepoints (--probe-mode).
+. "$(dirname "$0")/lib.sh"
+RAWSEND=${RAWSEND:-$PS_ROOT/build/tests/rawsend}
+ps_require_root kernel_path
+ps_require_file kernel_path "$PATHSCOPE"
+ps_require_file kernel_path "$UDPSEND"
+ps_require_file kernel_path "$RAWSEND"
+ps_require_cmd kernel_path bpftool jq
+
+ps_testbed_create 2 || { ps_fail kernel_path "testbed setup failed"; ps_done; }
+ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
+
+# Links whose program is one of the kernel probes.
+klinks() {
+	local ids
+	ids=$(bpftool prog show -j | jq -c '[.[] | select(.name // "" | test("^pathscope_kt?_")) | .id]')
+	bpftool link show -j | jq --argjson ids "$ids" '[.[] | select(.prog_id as $p | $ids | index($p))] | length'
+}
+js() { ps_pathscope_b stats vB --json; }
+# Drops of vB with reason $2 (all reasons: "") in direction rx, from stats JSON $1.
+drops() { jq --arg r "$2" '[.interfaces[0].kernel.drops[] | select(.direction == "rx" and ($r == "" or .reason == $r)) | .count] | add // 0' <<<"$1"; }
+kq() { jq ".interfaces[0].queues[$2].kernel.$3" <<<"$1"; }
+napi_work() { jq "[.interfaces[0].kernel.napi[] | select(.queue == $2) | .work] | add // 0" <<<"$1"; }
+napi_queues() { jq -c '[.interfaces[0].kernel.napi[].queue] | unique' <<<"$1"; }
+
+no_socket=$(bpftool btf dump file /sys/kernel/btf/vmlinux format c | awk '$1 == "SKB_DROP_REASON_NO_SOCKET" { gsub(",", "", $3); print $3 }')
+links0=$(klinks)
+
+for mode in tp_btf tracepoint; do
+	ps_pathscope_b attach vB --features default,kernel --probe-mode "$mode" ||
+		ps_fail "$mode: attach vB with kernel probes" "exit $?"
+	ps_check_eq "$mode: nine probe links" "$(klinks)" $((links0 + 9))
+	ps_check_eq "$mode: stats report the probe mode" \
+		"$(js | jq -r '.interfaces[0].probe_mode')" "$mode"
+	ps_wait_quiet 5
+
+	# Drops: UDP to a closed port (-r: exactly N reach it despite the ICMP
+	# errors coming back), then TCP SYNs to a closed port (each answered by
+	# a RST, so no retransmission).
+	N=200 S=10
+	j0=$(js)
+	ps_in_a "$UDPSEND" -r -n "$N" "$PS_IP4_B" 9999 || ps_fail "$mode: udpsend to a closed port" "exit $?"
+	j1=$(js)
+	ps_check_eq "$mode: $N UDP datagrams to a closed port are $N NO_SOCKET drops on vB rx" \
+		$(($(drops "$j1" NO_SOCKET) - $(drops "$j0" NO_SOCKET))) "$N"
+	ps_check_eq "$mode: the reason id is the kernel's (BTF)" \
+		"$(jq '[.interfaces[0].kernel.drops[] | select(.reason == "NO_SOCKET") | .reason_id][0]' <<<"$j1")" "$no_socket"
+	ps_check_eq "$mode: and no other drops" $(($(drops "$j1" "") - $(drops "$j0" ""))) "$N"
+	for i in $(seq "$S"); do
+		ps_in_a timeout 2 bash -c "echo > /dev/tcp/$PS_IP4_B/9998" 2>/dev/null
+	done
+	j2=$(js)
+	ps_check_eq "$mode: $S TCP SYNs to a closed port are $S NO_SOCKET drops" \
+		$(($(drops "$j2" NO_SOCKET) - $(drops "$j1" NO_SOCKET))) "$S"
+	ps_check_eq "$mode: the table lists the drops by reason" \
+		"$(ps_pathscope_b stats vB | awk '/^Drops/ { s = 1 } s && $1 == "rx" && $3 == "NO_SOCKET" { print "yes" }' | head -1)" yes
+
+	# Normal traffic: no drops. RX queue 1, then 0, with exact NAPI work.
+	ps_wait_quiet 5
+	for q in 1 0; do
+		M=$((q == 1 ? 300 : 150))
+		ps_txq_pin "$NS_A" vA "$q"
+		j0=$(js)
+		ps_sink_start "$NS_B" 9000 --expect "$M" --timeout 10
+		ps_in_a "$UDPSEND" -n "$M" "$PS_IP4_B" 9000 || ps_fail "$mode: udpsend to the sink" "exit $?"
+		ps_check_eq "$mode: rxq $q: the sink got every datagram" "$(ps_sink_wait)" "$M"
+		j1=$(js)
+		ps_check_eq "$mode: rxq $q: $M datagrams to a listener are no drops" \
+			$(($(drops "$j1" "") - $(drops "$j0" ""))) 0
+		ps_check_eq "$mode: rxq $q: NAPI work on queue $q = $M frames" \
+			$(($(napi_work "$j1" "$q") - $(napi_work "$j0" "$q"))) "$M"
+		ps_check_eq "$mode: rxq $q: frames into GRO = $M" \
+			$(($(kq "$j1" "$q" rx.gro_frames) - $(kq "$j0" "$q" rx.gro_frames))) "$M"
+		ps_check_eq "$mode: rxq $q: packets into the stack = $M" \
+			$(($(kq "$j1" "$q" rx.stack_packets) - $(kq "$j0" "$q" rx.stack_packets))) "$M"
+		ps_check_eq "$mode: rxq $q: XDP counted the same $M" \
+			$(($(jq ".interfaces[0].queues[$q].xdp.total.packets" <<<"$j1") - $(jq ".interfaces[0].queues[$q].xdp.total.packets" <<<"$j0"))) "$M"
+	done
+	ps_txq_unpin "$NS_A" vA
+	ps_check_eq "$mode: NAPI instances of vB serve queues 0 and 1" "$(napi_queues "$j1")" "[0,1]"
+	sirq=$(jq '[.interfaces[0].kernel.softirq[].net_rx_count] | add' <<<"$j1")
+	[ "$sirq" -gt 0 ] && ps_ok "$mode: NET_RX softirq runs counted ($sirq)" ||
+		ps_fail "$mode: NET_RX softirq runs counted" "$sirq"
+
+	# TX: pings from B leave vB; net_dev_xmit on the queue XPS picks.
+	ps_txq_pin "$NS_B" vB 1
+	j0=$(js)
+	ps_in_b ping -c 20 -i 0.01 -q "$PS_IP4_A" >/dev/null || ps_fail "$mode: ping from B" "exit $?"
+	j1=$(js)
+	ps_check_eq "$mode: 20 echo requests are 20 xmit_ok on vB tx queue 1" \
+		$(($(kq "$j1" 1 tx.xmit_ok) - $(kq "$j0" 1 tx.xmit_ok))) 20
+	ps_check_eq "$mode: and none on tx queue 0" \
+		$(($(kq "$j1" 0 tx.xmit_ok) - $(kq "$j0" 0 tx.xmit_ok))) 0
+	ps_txq_unpin "$NS_B" vB
+
+	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
+	ps_check_eq "$mode: detach removes the probe links" "$(klinks)" "$links0"
+done
+
+# check on a clean workload: vB with its pinned kernel probes.
+ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
+ps_wait_quiet 5
+ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
+(sleep 0.5 && ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000) &
+out=$(ps_pathscope_b check vB --duration 2.5 --json)
+rc=$?
+wait
+ps_check_eq "check: the sink got the workload" "$(ps_sink_wait)" 300
+ps_check_eq "check: a clean workload agrees (exit 0)" "$rc" 0
+ps_check_eq "check: XDP counted the 300 datagrams" \
+	"$(jq '.pairs[] | select(.layer == "xdp" and .vs_layer == "netif_receive_skb") | .count' <<<"$out")" 300
+ps_check_eq "check: every comparable pair agrees" \
+	"$(jq '[.pairs[] | select(.agree != null) | .agree] | all' <<<"$out")" true
+ps_check_eq "check: comparable pairs on veth (no per-queue driver stats)" \
+	"$(jq '[.pairs[] | select(.agree != null)] | length' <<<"$out")" 6
+ps_check_eq "check: n/a pairs say why" \
+	"$(jq -r '[.pairs[] | select(.agree == null) | .na] | unique | join(";")' <<<"$out")" \
+	"the driver has no per-queue stats"
+
+# check with traffic one layer misses: vA without kernel probes (check starts
+# them for the interval); 50 frames bypass the qdisc, 100 datagrams do not.
+ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
+ps_wait_quiet 5
+links1=$(klinks)
+(sleep 0.5 && ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
+	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000) &
+ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
+out=$(ps_pathscope_a check vA --duration 2.5 --json)
+rc=$?
+wait
+ps_check_eq "check: the sink got both kinds" "$(ps_sink_wait)" 150
+ps_check_eq "check: a missed path is reported (exit 3)" "$rc" 3
+pair() { jq -c ".pairs[] | select(.layer == \"tc egress\" and .vs_layer == \"$1\") | [.count, .vs_count, .agree, .difference]" <<<"$out"; }
+ps_check_eq "check: tc egress and net_dev_xmit both miss the bypass" "$(pair net_dev_xmit)" "[100,100,true,0]"
+ps_check_eq "check: the link counts 50 more than tc egress" "$(pair "link tx_packets")" "[100,150,false,50]"
+ps_check_eq "check: the table, on an idle link" \
+	"$(ps_pathscope_a check vA --duration 0.2 | awk '/link tx_packets/ { print $NF }')" "agree"
+ps_check_eq "check: its temporary probes are gone" "$(klinks)" "$links1"
+err=$(ps_pathscope_a check vA --duration x 2>&1 >/dev/null)
+ps_check_eq "check: a bad duration is a usage error (exit 2)" "$? $err" \
+	"2 pathscope: bad --duration 'x' (seconds, 0 < S <= 3600)"
+err=$(ps_pathscope_a check lo 2>&1 >/dev/null)
+ps_check_eq "check: an unattached interface is an error (exit 1)" "$? $err" \
+	"1 pathscope: 'lo' is not attached; run 'pathscope attach lo' first"
+ps_done

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `pathscope nic`: NIC facts from netlink against the kernel's own tools, on
+# the testbed's 4-queue veth: channels and offloads equal `ethtool -l/-k`
+# (also after changing them), rings are n/a on veth, the queue list follows
+# the channel count with no NAPI ids and no qstats (n/a, not 0), link stats64
+# equal `ip -s -j link` read at the same moment, softnet has one entry per
+# CPU, and bad input gets one line and the documented exit status.
+. "$(dirname "$0")/lib.sh"
+ps_require_root nic
+ps_require_cmd nic ip ethtool jq ping nsenter getconf
+ps_require_file nic "$PATHSCOPE"
+
+ps_testbed_create 4 || {
+	ps_fail nic "testbed setup failed"
+	ps_done
+}
+
+# One jq filter over `pathscope nic vA --json`; "no output" when it fails.
+jn() {
+	local out
+	out=$(ps_pathscope_a nic vA --json) && jq -c "$1" <<<"$out" || echo "no output"
+}
+
+# `ethtool -l vA` as [rx, tx, other, combined, rx_max, tx_max, other_max,
+# combined_max], n/a as null: the order of jn's channels filter below.
+ethtool_channels() {
+	ps_in_a ethtool -l vA | awk '
+		/^Pre-set maximums/ { s = "max" }
+		/^Current hardware settings/ { s = "cur" }
+		/^(RX|TX|Other|Combined):/ { k = tolower($1); sub(":", "", k); v[s, k] = $2 == "n/a" ? "null" : $2 }
+		END {
+			printf "[%s,%s,%s,%s,%s,%s,%s,%s]\n", v["cur", "rx"], v["cur", "tx"], v["cur", "other"],
+				v["cur", "combined"], v["max", "rx"], v["max", "tx"], v["max", "other"], v["max", "combined"]
+		}'
+}
+NIC_CHANNELS='.channels | [.rx, .tx, .other, .combined, .rx_max, .tx_max, .other_max, .combined_max]'
+
+# `ethtool -k vA` as [[state, fixed]] for gro, lro, gso, tso, rx-hashing.
+# tcp-segmentation-offload has no [fixed] of its own: it is fixed when every
+# tx-tcp*-segmentation feature under it is.
+ethtool_features() {
+	ps_in_a ethtool -k vA | awk '
+		function one(name) { return "[\"" st[name] "\"," (fx[name] ? "true" : "false") "]" }
+		/^[a-z-]+: / { k = $1; sub(":", "", k); st[k] = $2; fx[k] = /\[fixed\]/ }
+		/^\ttx-tcp.*-segmentation: / { tso_n++; tso_fixed += /\[fixed\]/ }
+		END {
+			fx["tcp-segmentation-offload"] = tso_n > 0 && tso_fixed == tso_n
+			printf "[%s,%s,%s,%s,%s]\n", one("generic-receive-offload"), one("large-receive-offload"),
+				one("generic-segmentation-offload"), one("tcp-segmentation-offload"), one("receive-hashing")
+		}'
+}
+NIC_FEATURES='.features | [.gro, .lro, .gso, .tso, .rx_hashing] | map([.state, .fixed])'
+
+# [rx queues, tx queues]
+NIC_QUEUES='[([.queues[] | select(.type == "rx")] | length), ([.queues[] | select(.type == "tx")] | length)]'
+
+# ---- link stats64 against ip -s -j link -------------------------------------------
+# First, while the link carries only our pings: changing channels later
+# bounces the carrier and brings MLD reports.
+LINK='[.link.rx_packets, .link.rx_bytes, .link.tx_packets, .link.tx_bytes, .link.rx_errors,
+	.link.rx_dropped, .link.multicast, .link.tx_errors, .link.tx_dropped, .link.collisions]'
+ip_link() {
+	ps_in_a ip -s -j link show vA | jq -c '.[0].stats64 | [.rx.packets, .rx.bytes, .tx.packets,
+		.tx.bytes, .rx.errors, .rx.dropped, .rx.multicast, .tx.errors, .tx.dropped, .tx.collisions]'
+}
+before=$(jn "$LINK")
+ps_in_a ping -q -c 10 -i 0.05 -W 1 "$PS_IP4_B" >/dev/null || ps_fail "ping" "exit $?"
+ps_wait_quiet 5 || ps_fail "quiet link after ping" "vA<->vB still busy"
+after=$(jn "$LINK")
+ps_check_eq "link stats64 equal ip -s -j link (no traffic running)" "$after" "$(ip_link)"
+ps_check_eq "10 pings: rx and tx packets +10" \
+	"$(jq -nc --argjson a "$after" --argjson b "$before" '[$a[0] - $b[0], $a[2] - $b[2]]')" "[10,10]"
+ps_check_eq "link: rx_nohandler is a number" "$(jn '.link.rx_nohandler | type')" '"number"'
+
+# ---- channels and features, as created ----------------------------------------
+ps_check_eq "channels equal ethtool -l" "$(jn "$NIC_CHANNELS")" "$(ethtool_channels)"
+ps_check_eq "channels: rx 4 tx 4 of 4, other and combined n/a" "$(jn "$NIC_CHANNELS")" \
+	"[4,4,null,null,4,4,null,null]"
+ps_check_eq "features equal ethtool -k" "$(jn "$NIC_FEATURES")" "$(ethtool_features)"
+ps_check_eq "features: gro on (testbed turns it on)" "$(jn '.features.gro.state')" '"on"'
+
+# ---- rings: veth has none ------------------------------------------------------
+ps_check_eq "rings null on veth" "$(jn '.rings')" null
+ps_check_eq "rings_na says EOPNOTSUPP" "$(jn '.rings_na | test("EOPNOTSUPP")')" true
+
+# ---- queues: 4 + 4, no NAPI ids, no qstats ---------------------------------------
+ps_check_eq "queues: 4 rx, 4 tx" "$(jn "$NIC_QUEUES")" "[4,4]"
+ps_check_eq "queues: ids 0-3 each" "$(jn '[.queues[] | .id]')" "[0,1,2,3,0,1,2,3]"
+ps_check_eq "queues: napi ids null (veth reports none)" "$(jn '[.queues[].napi_id] | unique')" "[null]"
+ps_check_eq "queues: qstats null" "$(jn '[.queues[].qstats] | unique')" "[null]"
+ps_check_eq "qstats_na has a reason" "$(jn '.qstats_na | type')" '"string"'
+ps_check_eq "queues_na null" "$(jn '.queues_na')" null
+
+# ---- after ethtool -K / -L -------------------------------------------------------
+ps_in_a ethtool -K vA gro off || ps_fail "ethtool -K vA gro off" "exit $?"
+ps_check_eq "gro off: features equal ethtool -k" "$(jn "$NIC_FEATURES")" "$(ethtool_features)"
+ps_check_eq "gro off: reported off" "$(jn '.features.gro.state')" '"off"'
+ps_in_a ethtool -K vA tso off || ps_fail "ethtool -K vA tso off" "exit $?"
+ps_check_eq "tso off: features equal ethtool -k" "$(jn "$NIC_FEATURES")" "$(ethtool_features)"
+ps_check_eq "tso off: reported off" "$(jn '.features.tso.state')" '"off"'
+ps_in_a ethtool -K vA gro on tso on || ps_fail "ethtool -K vA gro on tso on" "exit $?"
+
+ps_in_a ethtool -L vA rx 2 || ps_fail "ethtool -L vA rx 2" "exit $?"
+ps_check_eq "rx 2: channels equal ethtool -l" "$(jn "$NIC_CHANNELS")" "$(ethtool_channels)"
+ps_check_eq "rx 2: channels" "$(jn "$NIC_CHANNELS")" "[2,4,null,null,4,4,null,null]"
+ps_check_eq "rx 2: queues 2 rx, 4 tx" "$(jn "$NIC_QUEUES")" "[2,4]"
+ps_in_a ethtool -L vA rx 4 || ps_fail "ethtool -L vA rx 4" "exit $?"
+ps_check_eq "rx 4 again: queues 4 rx, 4 tx" "$(jn "$NIC_QUEUES")" "[4,4]"
+
+# ---- softnet: one entry per online CPU -----------------------------------------------
+ncpu=$(getconf _NPROCESSORS_ONLN)
+ps_check_eq "softnet: one entry per CPU ($ncpu)" "$(jn '.softnet | length')" "$ncpu"
+ps_check_eq "softnet: cpu ids 0..$((ncpu - 1))" "$(jn '[.softnet[].cpu] == ([range(0; .softnet | length)])')" \
+	true
+ps_check_eq "softnet: processed is a number" "$(jn '.softnet[0].processed | type')" '"number"'
+
+# ---- the table ------------------------------------------------------------------------
+table=$(ps_pathscope_a nic vA)
+ps_check_eq "table: exit 0" "$?" 0
+ps_check_eq "table: channels line" \
+	"$(grep -c '^channels: rx 4 (max 4), tx 4 (max 4), other n/a, combined n/a$' <<<"$table")" 1
+ps_check_eq "table: rings n/a with the reason" "$(grep -c '^rings:    n/a (EOPNOTSUPP' <<<"$table")" 1
+ps_check_eq "table: 8 queue rows" "$(grep -cE '^  (rx|tx)-[0-3] ' <<<"$table")" 8
+ps_check_eq "table: one softnet row per CPU" "$(grep -cE '^ +[0-9]+ +[0-9]+ ' <<<"$table")" "$ncpu"
+
+# ---- errors ---------------------------------------------------------------------------
+# status, number of stderr lines, first stderr line
+run() {
+	local err rc=0
+	err=$(ps_pathscope_a "$@" 2>&1 >/dev/null) || rc=$?
+	echo "$rc $(grep -c . <<<"$err") ${err%%$'\n'*}"
+}
+ps_check_eq "unknown interface: exit 1, one line" "$(run nic nosuch0)" \
+	"1 1 pathscope: unknown interface 'nosuch0' (in this network namespace)"
+ps_check_eq "no interface: exit 2" "$(run nic | cut -d' ' -f1-2)" "2 1"
+ps_check_eq "two interfaces: exit 2" "$(run nic vA lo | cut -d' ' -f1-2)" "2 1"
+ps_check_eq "unknown option: exit 2" "$(run nic --bogus vA | cut -d' ' -f1)" 2
+ps_check_eq "--help: exit 0 with examples" \
+	"$(ps_pathscope_a nic --help | grep -c '^examples:')" 1
+
+# ---- a down interface lists no queues ------------------------------------------------
+ip -n "$NS_A" link set vA down
+ps_check_eq "down: queues null" "$(jn '.queues')" null
+ps_check_eq "down: queues_na" "$(jn '.queues_na')" '"interface is down"'
+ps_check_eq "down: channels still read" "$(jn '.channels.rx')" 4
+
+ps_done

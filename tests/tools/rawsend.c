@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rawsend: send exactly COUNT IPv4/UDP frames out of one interface through
+ * an AF_PACKET socket. With --bypass (PACKET_QDISC_BYPASS) the frames go
+ * straight to the driver: no qdisc, no tc egress, no net_dev_xmit
+ * tracepoint, while the driver still counts them. The pathscope tests use it
+ * to make traffic that one layer misses, for `pathscope check`.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: rawsend [--bypass] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP PORT\n"
+		   "Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
+		   "AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS).\n"
+		   "example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
+		   "9000\n");
+}
+
+static uint16_t csum(const void *p, size_t len)
+{
+	const uint16_t *w = p;
+	uint32_t s = 0;
+
+	for (; len > 1; len -= 2)
+		s += *w++;
+	if (len)
+		s += *(const uint8_t *)w;
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bypass", no_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	unsigned char frame[sizeof(struct ether_header) + sizeof(struct iphdr) +
+			    sizeof(struct udphdr) + 64] = {};
+	struct ether_header *eth = (void *)frame;
+	struct iphdr *ip = (void *)(eth + 1);
+	struct udphdr *udp = (void *)(ip + 1);
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
+	unsigned int mac[6];
+	long count = 1, i;
+	int bypass = 0, one = 1, fd, opt, k;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'b':
+			bypass = 1;
+			break;
+		case 'n':
+			errno = 0;
+			count = strtol(optarg, &end, 10);
+			if (errno || *end || count < 0) {
+				fprintf(stderr, "rawsend: bad COUNT '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 5) {
+		usage(stderr);
+		return 2;
+	}
+	sll.sll_ifindex = (int)if_nametoindex(argv[optind]);
+	if (!sll.sll_ifindex) {
+		fprintf(stderr, "rawsend: no interface '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (sscanf(argv[optind + 1], "%x:%x:%x:%x:%x:%x", &mac[0], &mac[1], &mac[2], &mac[3],
+		   &mac[4], &mac[5]) != 6) {
+		fprintf(stderr, "rawsend: bad MAC '%s'\n", argv[optind + 1]);
+		return 2;
+	}
+	for (k = 0; k < 6; k++)
+		eth->ether_dhost[k] = sll.sll_addr[k] = (unsigned char)mac[k];
+	sll.sll_halen = 6;
+	eth->ether_type = htons(ETHERTYPE_IP);
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->tot_len = htons(sizeof(frame) - sizeof(*eth));
+	if (inet_pton(AF_INET, argv[optind + 2], &ip->saddr) != 1 ||
+	    inet_pton(AF_INET, argv[optind + 3], &ip->daddr) != 1) {
+		fprintf(stderr, "rawsend: bad IPv4 address\n");
+		return 2;
+	}
+	ip->check = csum(ip, sizeof(*ip));
+	udp->source = htons(40000);
+	udp->dest = htons((uint16_t)atoi(argv[optind + 4]));
+	udp->len = htons(sizeof(frame) - sizeof(*eth) - sizeof(*ip));
+	udp->check = 0; /* optional for IPv4 */
+
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0) {
+		perror("rawsend: socket");
+		return 1;
+	}
+	if (bypass && setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one))) {
+		perror("rawsend: PACKET_QDISC_BYPASS");
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
+		 * not care, a zero source MAC is delivered like any other. */
+		while (sendto(fd, frame, sizeof(frame), 0, (struct sockaddr *)&sll, sizeof(sll)) <
+		       0) {
+			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
+				usleep(100);
+				continue;
+			}
+			fprintf(stderr, "rawsend: send %ld of %ld failed: %s\n", i + 1, count,
+				strerror(errno));
+			return 1;
+		}
+	}
+	close(fd);
+	return 0;
+}
