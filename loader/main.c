@@ -79,7 +79,7 @@ static int parse_features(const char *list, __u32 *out)
 		if (i == sizeof(names) / sizeof(names[0]))
 			return ps_error(
 			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-			    "txlat, d2s, all, none)",
+			    "txlat, d2s, kernel, default, all, none)",
 			    tok);
 		*out |= names[i].bit;
 	}

@@ -59,9 +59,8 @@ const char *ps_tc_mode_name(__u32 mode)
 
 void ps_features_format(__u32 features, char *buf, size_t len)
 {
-	static const char *const names[] = {
-		"class", "ecn", "sizes", "gro", "icmp", "txlat", "d2s"
-	};
+	static const char *const names[] = { "class", "ecn",   "sizes", "gro",
+					     "icmp",  "txlat", "d2s",	"kernel" };
 	size_t used = 0;
 	unsigned int i;
 

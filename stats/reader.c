@@ -12,6 +12,7 @@
 
 #include "kern_reader.h"
 #include "nic.h"
+#include "qdisc.h"
 #include "softnet.h"
 #include "../loader/iface.h"
 #include "../loader/pins.h"
@@ -152,6 +153,11 @@ static void read_nic(struct ps_snapshot *s)
 			free(s->nic);
 			s->nic = NULL;
 		}
+		s->qdiscs = calloc(1, sizeof(*s->qdiscs));
+		if (s->qdiscs && ps_qdisc_read((int)s->meta.ifindex, s->qdiscs)) {
+			free(s->qdiscs);
+			s->qdiscs = NULL;
+		}
 	}
 	s->nsoftnet = ps_softnet_read(&s->softnet);
 	if (s->nsoftnet < 0) {
@@ -228,6 +234,10 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		ps_nic_free(s->nic);
 	free(s->nic);
 	s->nic = NULL;
+	if (s->qdiscs)
+		ps_qdisc_free(s->qdiscs);
+	free(s->qdiscs);
+	s->qdiscs = NULL;
 	free(s->softnet);
 	s->softnet = NULL;
 	s->nsoftnet = 0;

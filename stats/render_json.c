@@ -7,6 +7,7 @@
 #include "hist_stats.h"
 #include "kern_reader.h"
 #include "nic.h"
+#include "qdisc.h"
 #include "softnet.h"
 #include "names.h"
 #include "render_json.h"
@@ -171,6 +172,11 @@ static json_object *hooks_of(const struct ps_report *r, unsigned int q, json_obj
 		json_object_object_add(o, "kernel", ps_kernel_queue_json(r->cur, q));
 	if (r->cur->nic && q < r->cur->meta.nqueues)
 		json_object_object_add(o, "nic", ps_nic_queue_json(r->cur, q));
+	if (r->cur->qdiscs && q < r->cur->meta.nqueues) {
+		const struct ps_qdisc *qd = ps_qdisc_of_txq(r->cur->qdiscs, q);
+
+		json_object_object_add(o, "qdisc", qd ? ps_qdisc_json(qd) : NULL);
+	}
 	return o;
 }
 
@@ -233,6 +239,10 @@ static json_object *iface_obj(const struct ps_report *r)
 	if (c->kern)
 		json_object_object_add(o, "kernel", ps_kernel_json(c));
 	json_object_object_add(o, "nic", c->nic ? ps_nic_json(c->nic) : NULL);
+	if (c->qdiscs)
+		json_object_object_add(
+		    o, "qdisc_root",
+		    c->qdiscs->root >= 0 ? ps_qdisc_json(&c->qdiscs->q[c->qdiscs->root]) : NULL);
 	json_object_object_add(o, "softnet",
 			       c->softnet ? ps_softnet_json(c->softnet, c->nsoftnet) : NULL);
 	return o;

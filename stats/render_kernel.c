@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "drop_reasons.h"
+#include "qdisc.h"
 #include "kern_reader.h"
 #include "render_json.h"
 #include "report.h"
@@ -74,18 +75,27 @@ static void tx_row(FILE *out, const struct ps_report *r, const struct ps_kern_sn
 		   unsigned int q, const char *label)
 {
 	const struct ps_snapshot *c = r->cur;
+	const struct ps_qdisc *qd = q < c->meta.nqueues ? ps_qdisc_of_txq(c->qdiscs, q) : NULL;
 	struct ps_qstats tce = {};
+
+	if (q == c->nslots && c->qdiscs && c->qdiscs->root >= 0)
+		qd = &c->qdiscs->q[c->qdiscs->root]; /* all queues: the root */
 	struct ps_kern_qstats kq;
-	char t[24], s[24];
+	char t[24], s[24], kind[16] = "-", backlog[24] = "-", drops[24] = "-";
 
 	if (c->hook[PS_HOOK_TC_EGRESS])
 		ps_report_window(r, PS_HOOK_TC_EGRESS, q, &tce);
 	ps_per_queue_total(k->q, sizeof(kq), k->nslots, q, &kq);
 	fmt_u64(t, sizeof(t), tce.packets, c->hook[PS_HOOK_TC_EGRESS]);
 	fmt_u64(s, sizeof(s), ps_segments(&tce), c->hook[PS_HOOK_TC_EGRESS]);
-	fprintf(out, "%-6s %12s %12s %12llu %10llu %10llu\n", label, t, s,
+	if (qd) {
+		snprintf(kind, sizeof(kind), "%s", qd->kind);
+		fmt_u64(backlog, sizeof(backlog), qd->backlog, qd->has_stats);
+		fmt_u64(drops, sizeof(drops), qd->drops, qd->has_stats);
+	}
+	fprintf(out, "%-6s %12s %12s %12llu %10llu %10llu  %-8s %10s %10s\n", label, t, s,
 		(unsigned long long)kq.xmit_ok, (unsigned long long)kq.xmit_busy,
-		(unsigned long long)kq.xmit_dropped);
+		(unsigned long long)kq.xmit_dropped, kind, backlog, drops);
 }
 
 static bool rx_active(const struct ps_snapshot *c, const struct ps_kern_snapshot *k, unsigned int q)
@@ -119,11 +129,15 @@ void ps_render_kernel_table(FILE *out, const struct ps_report *r)
 	}
 	rx_row(out, r, &k, c->nslots, "all");
 
-	fprintf(out, "Kernel path, TX queues\n");
-	fprintf(out, "%-6s %12s %12s %12s %10s %10s\n", "QUEUE", "TC_OUT_SKBS", "TC_OUT_PKTS",
-		"XMIT_OK", "BUSY", "XMIT_DROP");
+	fprintf(out, "Kernel path, TX queues (qdisc: backlog now, drops since it was created)\n");
+	fprintf(out, "%-6s %12s %12s %12s %10s %10s  %-8s %10s %10s\n", "QUEUE", "TC_OUT_SKBS",
+		"TC_OUT_PKTS", "XMIT_OK", "BUSY", "XMIT_DROP", "QDISC", "Q_BACKLOG", "Q_DROPS");
 	for (q = 0; q < c->nslots; q++) {
-		if (!k.q[q].xmit_ok && !k.q[q].xmit_busy && !k.q[q].xmit_dropped)
+		const struct ps_qdisc *qd =
+		    q < c->meta.nqueues ? ps_qdisc_of_txq(c->qdiscs, q) : NULL;
+
+		if (!k.q[q].xmit_ok && !k.q[q].xmit_busy && !k.q[q].xmit_dropped &&
+		    !(qd && qd->txq >= 0 && (qd->packets || qd->drops)))
 			continue;
 		ps_queue_label(c, q, label, sizeof(label));
 		tx_row(out, r, &k, q, label);

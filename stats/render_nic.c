@@ -8,6 +8,7 @@
 
 #include "kern_reader.h"
 #include "nic.h"
+#include "qdisc.h"
 #include "render_json.h"
 #include "report.h"
 #include "softnet.h"
@@ -80,6 +81,19 @@ void ps_render_nic_table(FILE *out, const struct ps_snapshot *c)
 			(unsigned long long)f->link.v[PS_LINK_TX_PACKETS],
 			(unsigned long long)f->link.v[PS_LINK_TX_DROPPED],
 			(unsigned long long)f->link.v[PS_LINK_TX_ERRORS]);
+	if (c->qdiscs && c->qdiscs->root >= 0) {
+		const struct ps_qdisc *root = &c->qdiscs->q[c->qdiscs->root];
+		const char *sep = ";";
+
+		fprintf(out, "     qdisc root %s", root->kind);
+		for (i = 0; i < c->qdiscs->n; i++) {
+			if (c->qdiscs->q[i].txq < 0)
+				continue;
+			fprintf(out, "%s tx-%d %s", sep, c->qdiscs->q[i].txq, c->qdiscs->q[i].kind);
+			sep = ",";
+		}
+		fprintf(out, "\n");
+	}
 	if (!f->queues.qstats_valid) {
 		fprintf(out, "     driver per-queue stats: n/a (%s)\n",
 			f->queues.qstats_why[0] ? f->queues.qstats_why : "not reported");

@@ -111,6 +111,25 @@ for mode in tp_btf tracepoint; do
 	ps_check_eq "$mode: detach removes the probe links" "$(klinks)" "$links0"
 done
 
+# XDP exceptions: someone else's XDP program aborts UDP to port 7777;
+# pathscope measures at tc only (--no-xdp) with its kernel probes.
+ABORT_XDP=$PS_ROOT/build/tests/standin_abort.bpf.o
+ip -n "$NS_B" link set dev vB xdp obj "$ABORT_XDP" sec xdp || ps_fail "xdp_exception: load the aborting stand-in" "exit $?"
+ps_pathscope_b attach vB --no-xdp --features default,kernel || ps_fail "xdp_exception: attach --no-xdp" "exit $?"
+ps_wait_quiet 5
+j0=$(js)
+ps_in_a "$UDPSEND" -n 25 "$PS_IP4_B" 7777 || ps_fail "xdp_exception: udpsend" "exit $?"
+sleep 0.2
+j1=$(js)
+ps_check_eq "xdp_exception: 25 aborted frames are 25 XDP_ABORTED exceptions" \
+	$(($(jq .interfaces[0].kernel.xdp_exceptions.aborted <<<"$j1") - $(jq .interfaces[0].kernel.xdp_exceptions.aborted <<<"$j0"))) 25
+ps_check_eq "xdp_exception: and no other action" \
+	"$(jq -c '.interfaces[0].kernel.xdp_exceptions | [.drop, .pass, .tx, .redirect, .other]' <<<"$j1")" "[0,0,0,0,0]"
+ps_check_eq "xdp_exception: none reached GRO or the stack" \
+	$(($(kq "$j1" 0 rx.gro_frames) + $(kq "$j1" 1 rx.gro_frames) - $(kq "$j0" 0 rx.gro_frames) - $(kq "$j0" 1 rx.gro_frames))) 0
+ps_pathscope_b detach vB || ps_fail "xdp_exception: detach" "exit $?"
+ip -n "$NS_B" link set dev vB xdp off
+
 # check on a clean workload: vB with its pinned kernel probes.
 ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
 ps_wait_quiet 5

@@ -56,7 +56,12 @@ for mode in tp_btf tracepoint sampled; do
 	s1=$!
 	wait "$s0" || ps_fail "sender on tx-0" "exit $?"
 	wait "$s1" || ps_fail "sender on tx-1" "exit $?"
-	sleep 0.5 # let both queues drain
+	# Let both queues drain (the tbf's timer may lag on a busy CPU): at
+	# most 5 s until both backlogs are empty.
+	for i in $(seq 50); do
+		[ "$(ps_in_a tc -s -j qdisc show dev vA | jq '[.[] | select(.kind == "tbf") | .qlen] | add')" = 0 ] && break
+		sleep 0.1
+	done
 	ps_sink_stop >/dev/null
 
 	js=$(ps_pathscope_a stats vA --json)
@@ -106,12 +111,32 @@ for mode in tp_btf tracepoint sampled; do
 			ps_fail "$mode: tx-$i: sojourn samples cover the packets sent" "$n samples, $sent sent"
 		ps_check_eq "$mode: tx-$i: no completion time on veth" "$(tx "$i" completion_ns)" "n/a"
 		ps_check_eq "$mode: tx-$i: no stale entries" "$(tx "$i" stale)" 0
+		# The kernel path view (feature kernel, in "all") joins the qdisc
+		# of each TX queue (rtnetlink) and the driver's xmit return codes.
+		ps_check_eq "$mode: tx-$i: the queue's qdisc is the tbf $handle: with its drops" \
+			"$(jq -c ".interfaces[0].queues[$i].qdisc | [.kind, .handle, .parent, .drops]" <<<"$js")" \
+			"[\"tbf\",\"$handle:0\",\"1:$((i + 1))\",$(jq ".[] | select(.handle == \"$handle:\") | .drops" <<<"$q")]"
+		# Every packet the tbf sent passed net_dev_xmit (ok, or dropped by
+		# veth when its peer's ring is full). Under this saturation the
+		# kernel skips the BPF program for a few events: perf counted all
+		# 12500 net_dev_start_xmit events of this workload while the
+		# program ran 12414 times (README, Known limits). Within 2%.
+		kx() { jq ".interfaces[0].queues[$i].kernel.tx | .xmit_ok + .xmit_dropped + .xmit_busy" <<<"$1"; }
+		got=$(($(kx "$js") - $(kx "$js0"))) sent=$(qdisc "$handle" packets)
+		[ "$got" -le "$sent" ] && [ $((sent - got)) -le $((sent / 50)) ] &&
+			ps_ok "$mode: tx-$i: net_dev_xmit calls ($got) = the packets the tbf sent ($sent), within 2%" ||
+			ps_fail "$mode: tx-$i: net_dev_xmit calls = the packets the tbf sent" "$got vs $sent"
 done
-# Every skb's entry ends at start_xmit (veth) or at its drop: once the
-# queues are drained the in-flight map is empty, whatever was dropped.
+ps_check_eq "$mode: the root qdisc is mq" "$(jq -r '.interfaces[0].qdisc_root.kind' <<<"$js")" mq
+# Every skb's entry ends at start_xmit (veth) or at its drop, so once the
+# queues are drained the in-flight map is about empty: without the cleanup at
+# kfree_skb every drop would leave its entry. A few may remain where the
+# kernel skipped the program for an event under load (README, Known limits).
 pin=$(ps_pathscope_a status --json | jq -r '.[0].pin_dir')
-ps_check_eq "$mode: in-flight map empty after the drain (no leak from $((drops)) drops)" \
-	"$(bpftool map dump pinned "$pin/tx_inflight" -j | jq length)" 0
+left=$(bpftool map dump pinned "$pin/tx_inflight" -j | jq length)
+[ "$left" -le $((drops / 100)) ] &&
+	ps_ok "$mode: in-flight map about empty after the drain ($left left after $drops drops)" ||
+	ps_fail "$mode: in-flight map about empty after the drain" "$left entries left after $drops drops"
 p0=$(tx 0 sojourn_ns.p50) p1=$(tx 1 sojourn_ns.p50)
 [ "$p0" -gt $((3 * p1)) ] && ps_ok "$mode: the two queues are told apart ($p0 vs $p1 ns)" ||
 	ps_fail "$mode: the two queues are told apart" "$p0 vs $p1 ns"
