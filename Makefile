@@ -7,7 +7,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)
-LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm
+LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD)
 
 BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c probes/pathscope_txlat.bpf.c \
@@ -35,6 +35,7 @@ help:
 	@echo "make deps       install build and test dependencies (Debian 12, apt-get, root)"
 	@echo "make demo       throwaway two-namespace testbed, 10 s of traffic, per-queue report"
 	@echo "make test       all tests (unit, BPF_PROG_TEST_RUN, namespaces); ends 'N passed, N failed'"
+	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~12 min)"
 	@echo "make install    install pathscope to $(DESTDIR)/usr/local/sbin"
 	@echo "make format     clang-format every C source and header"
 
@@ -80,6 +81,19 @@ demo: deps all
 
 test: deps all
 	@bash tests/run.sh
+
+# make bench: the micro benchmark (bench/micro.c, BPF_PROG_TEST_RUN beside
+# bench/empty.bpf.c) and the live one (namespaces); see bench/README.md.
+bench: deps all $(BUILD)/bench/micro $(BUILD)/bench/empty.bpf.o
+	@PS_BENCH_BUILD=$(BUILD) bash bench/run.sh
+
+$(BUILD)/bench/empty.bpf.o: bench/empty.bpf.c $(BUILD)/vmlinux.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/bench/micro: bench/micro.c $(ABI_HDRS) $(SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 install: $(BUILD)/pathscope
 	install -D -m 0755 $(BUILD)/pathscope $(DESTDIR)/usr/local/sbin/pathscope

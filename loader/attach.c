@@ -20,6 +20,7 @@
 #include "tc_clsact.h"
 #include "tracepoints.h"
 #include "util.h"
+#include "xdp_chain.h"
 #include "pathscope_tc.skel.h"
 #include "pathscope_txlat.skel.h"
 #include "pathscope_xdp.skel.h"
@@ -131,6 +132,52 @@ static int check_no_xdp(const struct ps_iface *ifc)
 			q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
 }
 
+static int pin_xdp_state(struct attach_state *st, int prog_fd)
+{
+	int err;
+
+	err = ps_pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
+	if (!err)
+		err = pin_echo_maps(st->dir, st->xdp->maps.echo_pending, st->xdp->maps.echo_stats,
+				    st->xdp->maps.echo_peers);
+	if (!err)
+		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
+	if (!err)
+		err = ps_pin_fd(st->dir, "xdp_prog", prog_fd);
+	if (err)
+		return ps_error("cannot pin XDP state under %s: %s", st->dir, strerror(-err));
+	return 0;
+}
+
+/* Chain and join modes (xdp_chain.h): the skeleton loads the program itself,
+ * with its tail calls switched on; libxdp is not involved. */
+static int attach_xdp_chained(struct attach_state *st)
+{
+	struct pathscope_xdp *x = st->xdp;
+	int err;
+
+	if (ps_xdp_chain_prepare(x->maps.xdp_chain, &x->rodata->ps_chain,
+				 &x->rodata->ps_chain_first, &st->meta))
+		return -1;
+	err = pathscope_xdp__load(x);
+	if (err)
+		return ps_error("cannot load the XDP program: %s (PATHSCOPE_DEBUG=1 shows the "
+				"verifier log)",
+				strerror(-err));
+	/* A program array is emptied when its last file descriptor or pin
+	 * goes, whatever programs still use it: the pin keeps the chain. */
+	if (st->meta.xdp_mode == PS_XDP_CHAIN) {
+		err = ps_pin_fd(st->dir, "xdp_chain", bpf_map__fd(x->maps.xdp_chain));
+		if (err)
+			return ps_error("cannot pin the XDP chain under %s: %s", st->dir,
+					strerror(-err));
+	}
+	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
+				bpf_map__fd(x->maps.xdp_chain), &st->meta))
+		return -1;
+	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
+}
+
 static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -150,6 +197,9 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->xdp->maps.echo_stats, m->nqueues + 1);
 	bpf_map__set_max_entries(st->xdp->maps.d2s_stats, m->nqueues + 1);
+
+	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
+		return attach_xdp_chained(st);
 
 	/* libxdp loads the object: through its dispatcher where the kernel
 	 * supports freplace, as the single program otherwise. */
@@ -176,17 +226,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	else
 		m->xdp_mode = PS_XDP_NATIVE;
 
-	err = ps_pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
-	if (!err)
-		err = pin_echo_maps(st->dir, st->xdp->maps.echo_pending, st->xdp->maps.echo_stats,
-				    st->xdp->maps.echo_peers);
-	if (!err)
-		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
-	if (!err)
-		err = ps_pin_fd(st->dir, "xdp_prog", xdp_program__fd(st->xdp_prog));
-	if (err)
-		return ps_error("cannot pin XDP state under %s: %s", st->dir, strerror(-err));
-	return 0;
+	return pin_xdp_state(st, xdp_program__fd(st->xdp_prog));
 }
 
 static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_program *prog)
@@ -397,7 +437,9 @@ static void detach_tc(const char *dir, const struct ps_meta *m)
  * Detach runs in the network namespace of the attachment. */
 static int detach_meta(const char *dir, const struct ps_meta *m)
 {
-	if (m->xdp_mode != PS_XDP_NONE)
+	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
+		ps_xdp_chain_detach(m);
+	else if (m->xdp_mode != PS_XDP_NONE)
 		detach_xdp(m);
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
@@ -435,10 +477,14 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 		return true; /* an attach that died before it pinned meta */
 	if (strcmp(old.ifname, ifc->name) != 0)
 		return true;
-	if (old.xdp_mode != PS_XDP_NONE &&
-	    (bpf_xdp_query(ifc->ifindex, 0, &q) ||
-	     (q.attach_mode != XDP_ATTACHED_MULTI && q.prog_id != old.xdp_prog_id)))
+	if (old.xdp_mode == PS_XDP_CHAIN || old.xdp_mode == PS_XDP_JOIN) {
+		if (!ps_xdp_chain_live(&old))
+			return true;
+	} else if (old.xdp_mode != PS_XDP_NONE &&
+		   (bpf_xdp_query(ifc->ifindex, 0, &q) ||
+		    (q.attach_mode != XDP_ATTACHED_MULTI && q.prog_id != old.xdp_prog_id))) {
 		return true;
+	}
 	if (old.tc_mode == PS_TC_TCX) {
 		fd = ps_pin_open(dir, "tci_link");
 		if (fd < 0)
@@ -509,8 +555,15 @@ int ps_attach(const struct ps_attach_opts *o)
 			st.dir);
 		detach_dir(st.dir, NULL);
 	}
-	if (!o->no_xdp && check_no_xdp(&ifc))
+	if (!o->no_xdp && o->xdp_join) {
+		m->xdp_mode = PS_XDP_JOIN;
+		if (ps_xdp_join_parse(o->xdp_join, m))
+			return -1;
+	} else if (!o->no_xdp && o->xdp_chain) {
+		m->xdp_mode = PS_XDP_CHAIN;
+	} else if (!o->no_xdp && check_no_xdp(&ifc)) {
 		return -1;
+	}
 	err = ps_pin_dir_create(st.dir); /* the lock: only one attach wins */
 	if (err == -EEXIST)
 		return already_attached(m, st.dir);

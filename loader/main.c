@@ -9,7 +9,9 @@
 #include "status.h"
 #include "util.h"
 #include "../stats/check_cmd.h"
+#include "../stats/names.h"
 #include "../stats/nic_cmd.h"
+#include "../stats/serve_cmd.h"
 #include "../stats/stats_cmd.h"
 
 #ifndef PATHSCOPE_VERSION
@@ -31,6 +33,7 @@ static void usage(FILE *out)
 	    "  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
 	    "  check IFACE [options]    compare what each layer counted over an interval\n"
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
+	    "  serve IFACE... [options]  attach and export: Prometheus /metrics, JSON lines\n"
 	    "  features [--json]        what this kernel supports, what pathscope uses\n"
 	    "  help, version\n"
 	    "\n"
@@ -45,45 +48,6 @@ static void usage(FILE *out)
 	    "Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
 	    "'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides "
 	    "/sys/fs/bpf).\n");
-}
-
-static int parse_features(const char *list, __u32 *out)
-{
-	static const struct {
-		const char *name;
-		__u32 bit;
-	} names[] = {
-		{ "class", PS_F_CLASS },
-		{ "ecn", PS_F_ECN },
-		{ "sizes", PS_F_SIZES },
-		{ "gro", PS_F_GRO },
-		{ "icmp", PS_F_ICMP },
-		{ "txlat", PS_F_TXLAT },
-		{ "d2s", PS_F_D2S },
-		{ "kernel", PS_F_KERNEL },
-		{ "default", PS_F_DEFAULT },
-		{ "all", PS_F_ALL },
-		{ "none", 0 },
-	};
-	char buf[256], *tok, *save = NULL;
-	unsigned int i;
-
-	if (strlen(list) >= sizeof(buf))
-		return ps_error("bad feature list: too long");
-	snprintf(buf, sizeof(buf), "%s", list);
-	*out = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strcmp(tok, names[i].name) == 0)
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
-			return ps_error(
-			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-			    "txlat, d2s, kernel, default, all, none)",
-			    tok);
-		*out |= names[i].bit;
-	}
-	return 0;
 }
 
 static void attach_usage(FILE *out)
@@ -103,10 +67,17 @@ static void attach_usage(FILE *out)
 		"                         (default: tp_btf\n"
 		"                         where the kernel has it, else classic tracepoints)\n"
 		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
+		"  --xdp-chain            the interface runs another XDP program: put pathscope in\n"
+		"                         front of it and tail-call it (its verdicts unchanged;\n"
+		"                         detach puts it back)\n"
+		"  --xdp-join ARRAY:SLOT  join the pinned root program array of a balancer at an\n"
+		"                         empty SLOT; pathscope tail-calls the slots after it\n"
 		"examples:\n"
 		"  pathscope attach eth1\n"
 		"  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n"
-		"  pathscope attach eth1 --features default,kernel,txlat\n",
+		"  pathscope attach eth1 --features default,kernel,txlat\n"
+		"  pathscope attach eth1 --xdp-chain             # next to a load balancer\n"
+		"  pathscope attach eth1 --xdp-join /sys/fs/bpf/lb/root_array:0\n",
 		PS_TC_DEFAULT_PRIO);
 }
 
@@ -122,6 +93,8 @@ static int cmd_attach(int argc, char **argv)
 		{ "no-tc", no_argument, NULL, 'T' },
 		{ "probe-mode", required_argument, NULL, 'P' },
 		{ "sample", required_argument, NULL, 'S' },
+		{ "xdp-chain", no_argument, NULL, 'C' },
+		{ "xdp-join", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -135,7 +108,7 @@ static int cmd_attach(int argc, char **argv)
 			o.queues = optarg;
 			break;
 		case 'f':
-			if (parse_features(optarg, &o.features))
+			if (ps_features_parse(optarg, &o.features))
 				return 2;
 			break;
 		case 'x':
@@ -180,6 +153,12 @@ static int cmd_attach(int argc, char **argv)
 		case 'T':
 			o.no_tc = true;
 			break;
+		case 'C':
+			o.xdp_chain = true;
+			break;
+		case 'J':
+			o.xdp_join = optarg;
+			break;
 		case 'h':
 			attach_usage(stdout);
 			return 0;
@@ -194,6 +173,12 @@ static int cmd_attach(int argc, char **argv)
 		       2;
 	if (o.no_xdp && o.no_tc)
 		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
+	if ((o.xdp_chain || o.xdp_join) && (o.no_xdp || o.xdp_mode != PS_XDP_REQ_AUTO))
+		return ps_error("attach: --xdp-chain and --xdp-join take the XDP mode of the program "
+				"they chain to; no --no-xdp or --xdp-mode with them"),
+		       2;
+	if (o.xdp_chain && o.xdp_join)
+		return ps_error("attach: --xdp-chain or --xdp-join, not both"), 2;
 	o.ifname = argv[optind];
 	return ps_attach(&o) ? 1 : 0;
 }
@@ -257,6 +242,8 @@ int main(int argc, char **argv)
 		return ps_cmd_check(argc, argv);
 	if (strcmp(cmd, "nic") == 0)
 		return ps_cmd_nic(argc, argv);
+	if (strcmp(cmd, "serve") == 0)
+		return ps_cmd_serve(argc, argv);
 	ps_error("unknown command '%s' (see 'pathscope help')", cmd);
 	return 2;
 }

@@ -22,6 +22,7 @@
 #include "pins.h"
 #include "queues.h"
 #include "util.h"
+#include "xdp_chain.h"
 #include "../stats/names.h"
 
 struct status_ctx {
@@ -49,7 +50,12 @@ static const char *health(const char *dir, const struct ps_meta *m, bool *in_rea
 		    ps_iface_get(NULL, m->ifindex, &ifc) ? "interface gone" : "interface renamed";
 		goto out;
 	}
-	if (m->xdp_mode != PS_XDP_NONE) {
+	if ((m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN) && !ps_xdp_chain_live(m)) {
+		state = m->xdp_mode == PS_XDP_CHAIN ? "xdp chain replaced by someone else"
+						    : "xdp join slot changed by someone else";
+		goto out;
+	}
+	if (m->xdp_mode == PS_XDP_NATIVE || m->xdp_mode == PS_XDP_SKB) {
 		if (bpf_xdp_query(m->ifindex, 0, &q) || q.attach_mode == XDP_ATTACHED_NONE) {
 			state = "xdp detached by someone else";
 			goto out;

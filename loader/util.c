@@ -193,3 +193,25 @@ void ps_netns_leave(int self)
 		ps_error("cannot return to the original network namespace: %s", strerror(errno));
 	close(self);
 }
+
+volatile sig_atomic_t ps_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	ps_stop = 1;
+}
+
+void ps_stop_on_signals(void)
+{
+	signal(SIGINT, on_stop_signal);
+	signal(SIGTERM, on_stop_signal);
+}
+
+void ps_sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (!ps_stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}

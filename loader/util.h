@@ -3,6 +3,7 @@
 #ifndef PATHSCOPE_UTIL_H
 #define PATHSCOPE_UTIL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,6 +25,13 @@ int ps_require_btf(void);
 int ps_tracefs_ensure(void);
 
 uint64_t ps_now_ns(int clock);
+
+/* Set by SIGINT and SIGTERM once ps_stop_on_signals() is called, for
+ * commands that run until told to stop. */
+extern volatile sig_atomic_t ps_stop;
+void ps_stop_on_signals(void);
+/* Sleep s seconds, or less when ps_stop is set meanwhile. */
+void ps_sleep_s(double s);
 uint64_t ps_netns_ino(void);
 
 /* An open fd of the named network namespace (/var/run/netns/NAME) whose

@@ -27,14 +27,6 @@
 #include "../loader/tracepoints.h"
 #include "../loader/util.h"
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -304,14 +296,6 @@ static void print_json(const struct pair *p, int n, const struct layers *a, doub
 	json_object_put(root);
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 int ps_cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -386,12 +370,11 @@ int ps_cmd_check(int argc, char **argv)
 			return 1;
 		ps_kernel_probes_fds(kp, &fds);
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	ps_stop_on_signals();
 	err = read_layers(dir, &fds, &before);
 	if (!err) {
 		t0 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
-		sleep_s(secs);
+		ps_sleep_s(secs);
 		t1 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
 		err = read_layers(dir, &fds, &after);
 		if (err)

@@ -2,6 +2,9 @@
 #include "names.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "../loader/util.h"
 
 const char *const ps_l3_names[PS_L3_COUNT] = {
 	[PS_L3_IPV4] = "ipv4",	 [PS_L3_IPV6] = "ipv6",		  [PS_L3_ARP] = "arp",
@@ -49,7 +52,17 @@ const char *const ps_hook_dirs[PS_HOOK_COUNT] = {
 
 const char *ps_xdp_mode_name(__u32 mode)
 {
-	return mode == PS_XDP_NATIVE ? "native" : mode == PS_XDP_SKB ? "skb" : "none";
+	switch (mode) {
+	case PS_XDP_NATIVE:
+		return "native";
+	case PS_XDP_SKB:
+		return "skb";
+	case PS_XDP_CHAIN:
+		return "chain";
+	case PS_XDP_JOIN:
+		return "join";
+	}
+	return "none";
 }
 
 const char *ps_tc_mode_name(__u32 mode)
@@ -57,15 +70,52 @@ const char *ps_tc_mode_name(__u32 mode)
 	return mode == PS_TC_TCX ? "tcx" : mode == PS_TC_CLSACT ? "clsact" : "none";
 }
 
+/* Feature bit i is named feature_names[i]. */
+static const char *const feature_names[] = { "class", "ecn",   "sizes", "gro",
+					     "icmp",  "txlat", "d2s",	"kernel" };
+#define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
+
+int ps_features_parse(const char *list, __u32 *out)
+{
+	char buf[256], *tok, *save = NULL;
+	unsigned int i;
+
+	if (strlen(list) >= sizeof(buf))
+		return ps_error("bad feature list: too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	*out = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "default") == 0) {
+			*out |= PS_F_DEFAULT;
+			continue;
+		}
+		if (strcmp(tok, "all") == 0) {
+			*out |= PS_F_ALL;
+			continue;
+		}
+		if (strcmp(tok, "none") == 0)
+			continue;
+		for (i = 0; i < NFEATURES; i++)
+			if (strcmp(tok, feature_names[i]) == 0)
+				break;
+		if (i == NFEATURES)
+			return ps_error(
+			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
+			    "txlat, d2s, kernel, default, all, none)",
+			    tok);
+		*out |= 1U << i;
+	}
+	return 0;
+}
+
 void ps_features_format(__u32 features, char *buf, size_t len)
 {
-	static const char *const names[] = { "class", "ecn",   "sizes", "gro",
-					     "icmp",  "txlat", "d2s",	"kernel" };
+	const char *const *names = feature_names;
 	size_t used = 0;
 	unsigned int i;
 
 	buf[0] = '\0';
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < NFEATURES; i++) {
 		if (!(features & (1U << i)))
 			continue;
 		used += snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? "," : "",

@@ -16,6 +16,10 @@ extern const char *const ps_ipver_names[PS_IPVER_COUNT];
 extern const char *const ps_hook_names[PS_HOOK_COUNT];
 extern const char *const ps_hook_dirs[PS_HOOK_COUNT];
 
+/* Parse a --features list (names, default, all, none, comma-separated) into
+ * feature bits; -1 after one line on stderr for an unknown name. */
+int ps_features_parse(const char *list, __u32 *out);
+
 const char *ps_xdp_mode_name(__u32 mode);
 const char *ps_tc_mode_name(__u32 mode);
 

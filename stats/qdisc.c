@@ -50,9 +50,10 @@ static int qdisc_attr_cb(const struct nlattr *attr, void *data)
 	switch (mnl_attr_get_type(attr)) {
 	case TCA_KIND:
 		if (mnl_attr_validate(attr, MNL_TYPE_STRING) == 0)
-			snprintf(q->kind, sizeof(q->kind), "%.*s",
-				 (int)strnlen(mnl_attr_get_str(attr), mnl_attr_get_payload_len(attr)),
-				 mnl_attr_get_str(attr));
+			snprintf(
+			    q->kind, sizeof(q->kind), "%.*s",
+			    (int)strnlen(mnl_attr_get_str(attr), mnl_attr_get_payload_len(attr)),
+			    mnl_attr_get_str(attr));
 		break;
 	case TCA_STATS2:
 		if (mnl_attr_validate(attr, MNL_TYPE_NESTED) == 0)
@@ -172,7 +173,8 @@ const struct ps_qdisc *ps_qdisc_of_txq(const struct ps_qdiscs *qs, unsigned int 
 			return &qs->q[i];
 		mq |= qs->q[i].txq >= 0;
 	}
-	mq |= strcmp(qs->q[qs->root].kind, "mq") == 0 || strcmp(qs->q[qs->root].kind, "mqprio") == 0;
+	mq |=
+	    strcmp(qs->q[qs->root].kind, "mq") == 0 || strcmp(qs->q[qs->root].kind, "mqprio") == 0;
 	return mq ? NULL : &qs->q[qs->root];
 }
 

@@ -17,7 +17,7 @@ struct ps_qdisc {
 	uint32_t handle, parent;
 	int txq; /* the TX queue it serves; -1: the root, or not directly under mq */
 	bool has_stats;
-	uint64_t bytes, packets;			/* TCA_STATS_BASIC */
+	uint64_t bytes, packets;			     /* TCA_STATS_BASIC */
 	uint32_t qlen, backlog, drops, requeues, overlimits; /* TCA_STATS_QUEUE */
 };
 

@@ -15,14 +15,6 @@
 
 #define MAX_IFACES 64
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -54,14 +46,6 @@ static int collect_dir(const char *dir, void *ctx)
 	if (c->n < MAX_IFACES && ps_meta_read(dir, &m) == 0 && m.netns_ino == c->netns)
 		snprintf(c->dirs[c->n++], 256, "%s", dir);
 	return 0;
-}
-
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
-
-	while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
@@ -171,8 +155,7 @@ int ps_cmd_stats(int argc, char **argv)
 	if (!count)
 		count = interval ? UINT64_MAX : 1;
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	ps_stop_on_signals();
 	if (!interval) {
 		if (read_all(dirs, n, cur))
 			return 1;
@@ -184,9 +167,9 @@ int ps_cmd_stats(int argc, char **argv)
 	if (read_all(dirs, n, prev))
 		return 1;
 	have_prev = true;
-	for (done = 0; done < count && !stop; done++) {
-		sleep_s(interval);
-		if (stop)
+	for (done = 0; done < count && !ps_stop; done++) {
+		ps_sleep_s(interval);
+		if (ps_stop)
 			break;
 		if (read_all(dirs, n, cur)) {
 			err = 1;

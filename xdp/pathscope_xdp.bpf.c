@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Driver ingress: count and classify every frame per RX queue, match ICMP
  * echo replies and requests, sample for driver-to-stack latency, then pass
- * the frame on. */
+ * the frame on: XDP_PASS, or in chain mode a tail call to the program that
+ * decides its fate (the one attached before, or the next slot of someone's
+ * root program array), so that program's verdict is the frame's. */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -9,6 +11,29 @@
 #include "pathscope/echo.bpf.h"
 
 PS_QSTATS_MAP(xdp_stats);
+
+/* Chain mode (set by the loader): tail-call the first program found in
+ * xdp_chain from slot ps_chain_first on; XDP_PASS when there is none. */
+const volatile __u32 ps_chain = 0;
+const volatile __u32 ps_chain_first = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, PS_XDP_CHAIN_SLOTS); /* join mode: the loader reuses the root array */
+	__type(key, __u32);
+	__type(value, __u32);
+} xdp_chain SEC(".maps");
+
+static __always_inline int ps_xdp_next(struct xdp_md *ctx)
+{
+	__u32 i;
+
+	if (!ps_chain)
+		return XDP_PASS;
+	for (i = 0; i < PS_XDP_CHAIN_SLOTS; i++)
+		bpf_tail_call(ctx, &xdp_chain, ps_chain_first + i); /* returns only if empty */
+	return XDP_PASS;
+}
 
 SEC("xdp")
 int pathscope_xdp(struct xdp_md *ctx)
@@ -21,15 +46,15 @@ int pathscope_xdp(struct xdp_md *ctx)
 	struct ps_pkt pkt;
 
 	if (idx < 0)
-		return XDP_PASS;
+		return ps_xdp_next(ctx);
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
 	if (!s || !ps_count(s, data, data_end, data_end - data, &pkt))
-		return XDP_PASS;
+		return ps_xdp_next(ctx);
 	if (ps_features & PS_F_ICMP)
 		ps_echo_rx(data, data_end, &pkt, key);
 	if (ps_features & PS_F_D2S)
 		ps_d2s_xdp(data, data_end, &pkt, data_end - data, key);
-	return XDP_PASS;
+	return ps_xdp_next(ctx);
 }
 
 char LICENSE[] SEC("license") = "GPL";

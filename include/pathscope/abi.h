@@ -20,6 +20,10 @@
 #define PS_QUEUE_UNKNOWN 0xffffffffU
 #define PS_QMASK_WORDS	 (PS_MAX_QUEUES / 64)
 
+/* XDP chain mode: slots of pathscope's own program array, and how many slots
+ * of a joined root array it tries after its own. */
+#define PS_XDP_CHAIN_SLOTS 8
+
 /* Feature bits (--features). Packets and bytes are always counted. */
 enum ps_feature {
 	PS_F_CLASS = 1U << 0,  /* L3/L4 class and parse-error counters */

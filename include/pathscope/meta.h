@@ -10,7 +10,10 @@
 
 #include "abi.h"
 
-enum ps_xdp_mode { PS_XDP_NONE, PS_XDP_NATIVE, PS_XDP_SKB };
+/* CHAIN: pathscope's XDP program took over the interface from another one,
+ * which it tail-calls; JOIN: it sits in a slot of someone's root program
+ * array and tail-calls the slots after it. */
+enum ps_xdp_mode { PS_XDP_NONE, PS_XDP_NATIVE, PS_XDP_SKB, PS_XDP_CHAIN, PS_XDP_JOIN };
 enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 
 #define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
@@ -36,7 +39,10 @@ struct ps_meta {
 	__u64 attach_monotonic_ns; /* CLOCK_MONOTONIC at attach, for rates */
 	__u64 queue_mask[PS_QMASK_WORDS];
 	__u32 tx_sample_every; /* txlat: 1 in N transmitted skbs timed (1: all) */
-	__u32 pad;
+	__u32 chain_prog_id;   /* chain: the program pathscope took over from */
+	__u32 chain_flags;     /* chain: the XDP_FLAGS_*_MODE both are attached with */
+	__u32 join_slot;       /* join: pathscope's slot in the root program array */
+	char join_path[128];   /* join: the pinned root program array */
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

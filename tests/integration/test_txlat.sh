@@ -120,11 +120,12 @@ for mode in tp_btf tracepoint sampled; do
 		# veth when its peer's ring is full). Under this saturation the
 		# kernel skips the BPF program for a few events: perf counted all
 		# 12500 net_dev_start_xmit events of this workload while the
-		# program ran 12414 times (README, Known limits). Within 2%.
+		# program ran 12414 times, up to 2.6% short on a busy machine
+		# (README, Known limits). Within 5%.
 		kx() { jq ".interfaces[0].queues[$i].kernel.tx | .xmit_ok + .xmit_dropped + .xmit_busy" <<<"$1"; }
 		got=$(($(kx "$js") - $(kx "$js0"))) sent=$(qdisc "$handle" packets)
-		[ "$got" -le "$sent" ] && [ $((sent - got)) -le $((sent / 50)) ] &&
-			ps_ok "$mode: tx-$i: net_dev_xmit calls ($got) = the packets the tbf sent ($sent), within 2%" ||
+		[ "$got" -le "$sent" ] && [ $((sent - got)) -le $((sent / 20)) ] &&
+			ps_ok "$mode: tx-$i: net_dev_xmit calls ($got) = the packets the tbf sent ($sent), within 5%" ||
 			ps_fail "$mode: tx-$i: net_dev_xmit calls = the packets the tbf sent" "$got vs $sent"
 done
 ps_check_eq "$mode: the root qdisc is mq" "$(jq -r '.interfaces[0].qdisc_root.kind' <<<"$js")" mq

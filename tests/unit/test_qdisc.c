@@ -19,8 +19,11 @@ static void add_qdisc(int ifindex, __u32 handle, __u32 parent, const char *kind,
 	struct tcmsg *tcm;
 	struct nlattr *nest;
 	struct gnet_stats_basic basic = { .bytes = 1000 * (handle >> 16), .packets = handle >> 16 };
-	struct gnet_stats_queue q = { .qlen = 1, .backlog = 1500, .drops = 7 * (handle >> 16),
-				      .requeues = 2, .overlimits = 3 };
+	struct gnet_stats_queue q = { .qlen = 1,
+				      .backlog = 1500,
+				      .drops = 7 * (handle >> 16),
+				      .requeues = 2,
+				      .overlimits = 3 };
 
 	nlh->nlmsg_type = RTM_NEWQDISC;
 	nlh->nlmsg_flags = NLM_F_MULTI;

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * XDP chain mode, for interfaces that already run someone's XDP program
+ * (a load balancer) on kernels where libxdp's dispatcher cannot work (no
+ * freplace):
+ *   chain  pathscope's program replaces the attached one atomically and
+ *          tail-calls it, so its verdicts stay exactly as they were; detach
+ *          puts it back.
+ *   join   pathscope's program goes into an empty slot of the balancer's
+ *          pinned root program array (Katran's shared mode) and tail-calls
+ *          the slots after it; detach empties the slot.
+ */
+#ifndef PATHSCOPE_XDP_CHAIN_H
+#define PATHSCOPE_XDP_CHAIN_H
+
+#include <bpf/libbpf.h>
+#include <stdbool.h>
+
+#include "pathscope/meta.h"
+
+/* Parse "PATH:SLOT" of --xdp-join into m->join_path and m->join_slot. */
+int ps_xdp_join_parse(const char *spec, struct ps_meta *m);
+
+/* Before load: point the program's chain map at the root array (join) and
+ * set where its tail calls start. chain_map is the program's xdp_chain. */
+int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain,
+			 volatile __u32 *chain_first, struct ps_meta *m);
+
+/* After load: put pathscope's program prog_fd in front of the other one
+ * (m->xdp_mode says how); fills m->xdp_prog_id and the chain fields. */
+int ps_xdp_chain_attach(int prog_fd, int chain_map_fd, struct ps_meta *m);
+
+/* Undo: restore the original program, or empty the slot; only where
+ * pathscope's program is still the one in place. */
+void ps_xdp_chain_detach(const struct ps_meta *m);
+
+/* Is pathscope's program still where it was put? */
+bool ps_xdp_chain_live(const struct ps_meta *m);
+
+#endif /* PATHSCOPE_XDP_CHAIN_H */

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "prog_stats.h"
+
+#include <bpf/bpf.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../loader/pins.h"
+
+int ps_bpf_stats_enabled(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v < 0 ? -1 : v != 0;
+}
+
+/* What a bpffs pin holds, from its fd's anon inode name (as bpftool does). */
+static bool fd_is(int fd, const char *kind)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, kind) == 0;
+}
+
+/* The program of a pinned program or link; -1 for maps and on failure. */
+static int prog_fd_of(int fd)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (fd_is(fd, "anon_inode:bpf-prog"))
+		return dup(fd);
+	if (!fd_is(fd, "anon_inode:bpf-link") || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	return bpf_prog_get_fd_by_id(info.prog_id); /* EPERM without CAP_SYS_ADMIN */
+}
+
+static int by_program(const void *a, const void *b)
+{
+	return strcmp(((const struct ps_prom_prog *)a)->program,
+		      ((const struct ps_prom_prog *)b)->program);
+}
+
+int ps_prog_stats_read(const char *dir, const char *ifname, struct ps_prom_prog *out, int max)
+{
+	struct bpf_prog_info info;
+	struct dirent *de;
+	__u32 len;
+	int n = 0, fd, pfd;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		fd = ps_pin_open(dir, de->d_name);
+		if (fd < 0)
+			continue;
+		pfd = prog_fd_of(fd);
+		close(fd);
+		if (pfd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(pfd, &info, &len)) {
+			snprintf(out[n].ifname, sizeof(out[n].ifname), "%s", ifname);
+			snprintf(out[n].program, sizeof(out[n].program), "%.63s", de->d_name);
+			out[n].run_time_ns = info.run_time_ns;
+			out[n].run_cnt = info.run_cnt;
+			n++;
+		}
+		close(pfd);
+	}
+	closedir(d);
+	qsort(out, (size_t)n, sizeof(*out), by_program);
+	return n;
+}

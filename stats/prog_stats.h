@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* BPF run time of an attachment's programs (kernel.bpf_stats_enabled). */
+#ifndef PATHSCOPE_PROG_STATS_H
+#define PATHSCOPE_PROG_STATS_H
+
+#include "render_prom.h"
+
+/* kernel.bpf_stats_enabled: 1, 0, or -1 when it cannot be read. */
+int ps_bpf_stats_enabled(void);
+
+/* Append to out (room for max) the run time and count of every program
+ * pinned in the attachment directory dir, and of the program behind every
+ * pinned link, sorted by pin name. Programs behind links are opened by id,
+ * which needs CAP_SYS_ADMIN: without it they are left out. Returns how many
+ * were added. */
+int ps_prog_stats_read(const char *dir, const char *ifname, struct ps_prom_prog *out, int max);
+
+#endif /* PATHSCOPE_PROG_STATS_H */

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The HTTP side of `pathscope serve`: libmicrohttpd on its own thread, a
+ * few GET routes, 404 for anything else. */
+#ifndef PATHSCOPE_SERVE_HTTP_H
+#define PATHSCOPE_SERVE_HTTP_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+/* A route handler: sets *body (malloc'd; freed by the server), *len and
+ * *ctype, and returns the HTTP status. Runs on the server's thread. */
+typedef int (*ps_http_fn)(void *ctx, char **body, size_t *len, const char **ctype);
+
+struct ps_http_route {
+	const char *path; /* exact match, e.g. "/metrics" */
+	ps_http_fn fn;
+};
+
+struct ps_http;
+
+/* Parse "A.B.C.D:PORT" or "[IPV6]:PORT" (numeric, port 1..65535). */
+int ps_http_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len);
+
+/* Bind and listen (before anything is attached, so a busy port fails
+ * early). Returns the socket or -errno. */
+int ps_http_listen(const struct sockaddr_storage *ss, socklen_t len);
+
+/* Serve routes on the listening socket fd until ps_http_stop(), which
+ * closes fd (on failure, NULL: fd is still the caller's). The routes array
+ * must outlive the server. */
+struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nroutes, void *ctx);
+
+/* Stop: waits for a request being handled, then closes every connection
+ * and the listening socket. */
+void ps_http_stop(struct ps_http *h);
+
+#endif /* PATHSCOPE_SERVE_HTTP_H */

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# pathscope next to a load balancer's own XDP and tc programs
+# (tests/standins/standin_lb.bpf.c, standin_lbtc.bpf.c). A known mix is sent
+# from A: 100 UDP datagrams to a VIP the balancer answers with XDP_TX, 60 to
+# a VIP it drops, 40 to B's own address, which it passes. With pathscope in
+# chain mode (it takes over the interface and tail-calls the balancer), in
+# join mode (it takes a slot of the balancer's pinned root program array),
+# and with a tc program that drops a port, the balancer's counters and what
+# each peer receives must be exactly what they are without pathscope, while
+# pathscope counts every packet. Detach must leave the balancer as it was.
+. "$(dirname "$0")/lib.sh"
+LB=$PS_ROOT/build/tests/standin_lb.bpf.o
+LBTC=$PS_ROOT/build/tests/standin_lbtc.bpf.o
+ps_require_root coexist
+ps_require_file coexist "$PATHSCOPE"
+ps_require_file coexist "$UDPSEND"
+[ -r "$LB" ] && [ -r "$LBTC" ] || { ps_skip coexist "stand-ins not built (make)"; ps_done; }
+ps_require_cmd coexist bpftool jq tc
+
+VIP_TX=198.18.0.100 VIP_DROP=198.18.0.101
+N_TX=100 N_DROP=60 N_PASS=40
+ps_testbed_create 2 || { ps_fail coexist "testbed setup failed"; ps_done; }
+PIN=/sys/fs/bpf/pathscope-test-$$
+ps_at_exit "ps_pathscope_b detach vB >/dev/null 2>&1; ip -n $NS_B link set dev vB xdp off 2>/dev/null; rm -rf $PIN"
+for vip in "$VIP_TX" "$VIP_DROP"; do
+	ps_in_a ip neigh add "$vip" lladdr "$PS_MAC_B" dev vA nud permanent
+done
+# The balancer's programs and maps, pinned as a balancer would pin them.
+mkdir -p "$PIN"
+bpftool prog loadall "$LB" "$PIN/progs" pinmaps "$PIN/maps" || ps_fail coexist "bpftool loadall"
+
+# Values of an array map of u64, in key order, from bpftool's JSON (with BTF
+# "formatted", without it little-endian hex bytes).
+U64S='def hex: ascii_downcase | ltrimstr("0x") | explode | reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end));
+	[.[] | if .formatted then .formatted.value else (.value | map(hex) | reverse | reduce .[] as $b (0; . * 256 + $b)) end] | map(tostring) | join(" ")'
+KEYS='def hex: ascii_downcase | ltrimstr("0x") | explode | reduce .[] as $c (0; . * 16 + (if $c >= 97 then $c - 87 else $c - 48 end));
+	[.[] | if .formatted then .formatted.key else (.key[0] | hex) end]'
+verdicts() { # pass drop tx
+	bpftool map dump pinned "$PIN/maps/lb_verdicts" -j | jq -r "$U64S"
+}
+# What A receives: IPv4 packets reaching its stack. (The balancer's XDP_TX
+# answers reach a veth peer only when the peer runs XDP itself: A runs a
+# pass-everything stand-in for that. Their UDP checksums are partial, as
+# the sender's offload left them, so they end in A's UDP layer.)
+rx_a() { ip netns exec "$NS_A" nstat -asz IpInReceives | awk '$1 == "IpInReceives" { print $2 }'; }
+ip -n "$NS_A" link set dev vA xdpdrv obj "$PS_ROOT/build/tests/standin_xdp.bpf.o" sec xdp ||
+	ps_fail coexist "the pass-through XDP program on A"
+xdp_total() { ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.packets'; }
+
+# One run of the mix: prints "balancer-deltas vA-rx-delta sink-count".
+mix() {
+	local v0 r0 got
+	ps_wait_quiet 5 >/dev/null
+	v0=$(verdicts) r0=$(rx_a)
+	ps_sink_start "$NS_B" 9000 --expect "$N_PASS" --timeout 10
+	ps_in_a "$UDPSEND" -n "$N_TX" "$VIP_TX" 9000 || ps_fail "udpsend to $VIP_TX" "exit $?"
+	ps_in_a "$UDPSEND" -n "$N_DROP" "$VIP_DROP" 9000 || ps_fail "udpsend to $VIP_DROP" "exit $?"
+	ps_in_a "$UDPSEND" -n "$N_PASS" "$PS_IP4_B" 9000 || ps_fail "udpsend to B" "exit $?"
+	got=$(ps_sink_wait)
+	sleep 0.2
+	# shellcheck disable=SC2086
+	set -- $v0 $(verdicts)
+	echo "pass+$(($4 - $1)) drop+$(($5 - $2)) tx+$(($6 - $3)) a_rx+$(($(rx_a) - r0)) b_sink=$got"
+}
+WANT="pass+$N_PASS drop+$N_DROP tx+$N_TX a_rx+$N_TX b_sink=$N_PASS"
+
+# ---- chain mode --------------------------------------------------------------
+ip_b() { nsenter --net="/var/run/netns/$NS_B" ip "$@"; } # ip -n hides /sys/fs/bpf
+ip_b link set dev vB xdpdrv pinned "$PIN/progs/standin_lb" || ps_fail coexist "attach the balancer"
+lb_id=$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')
+ps_check_eq "chain: the balancer alone" "$(mix)" "$WANT"
+ps_pathscope_b attach vB --xdp-chain || ps_fail "chain: attach --xdp-chain" "exit $?"
+ps_check_eq "chain: status says chain" "$(ps_pathscope_b status --json | jq -r '.[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
+x0=$(xdp_total)
+ps_check_eq "chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+ps_check_eq "chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+ps_check_eq "chain: its XDP program replaced the balancer's on the interface" \
+	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id != '"$lb_id")" true
+ps_pathscope_b detach vB || ps_fail "chain: detach" "exit $?"
+ps_check_eq "chain: detach puts the balancer back (same program id)" \
+	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$lb_id"
+ps_check_eq "chain: the balancer alone again" "$(mix)" "$WANT"
+err=$(ps_pathscope_b attach vB 2>&1)
+ps_check_eq "chain: without --xdp-chain attach still refuses (exit 1)" "$? ${err%%(*}" \
+	"1 pathscope: 'vB' already has an XDP program "
+ip -n "$NS_B" link set dev vB xdp off
+
+# ---- join mode (Katran's shared mode) ---------------------------------------------
+bpftool map update pinned "$PIN/maps/lb_root" key 1 0 0 0 value pinned "$PIN/progs/standin_lb" ||
+	ps_fail "join: put the balancer in slot 1" "bpftool"
+ip_b link set dev vB xdpdrv pinned "$PIN/progs/standin_root" || ps_fail "join: attach the root" "ip"
+root_id=$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')
+ps_check_eq "join: the root and the balancer alone" "$(mix)" "$WANT"
+err=$(ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:1" 2>&1)
+ps_check_eq "join: a taken slot is refused (exit 1)" "$? ${err%% holds*}" "1 pathscope: slot 1 of '$PIN/maps/lb_root'"
+ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:0" || ps_fail "join: attach --xdp-join" "exit $?"
+ps_check_eq "join: status says join" "$(ps_pathscope_b status --json | jq -r '.[0] | "\(.xdp_mode) \(.state)"')" "join ok"
+x0=$(xdp_total)
+ps_check_eq "join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+ps_check_eq "join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+ps_check_eq "join: the root program stays on the interface" \
+	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$root_id"
+ps_pathscope_b detach vB || ps_fail "join: detach" "exit $?"
+ps_check_eq "join: detach empties slot 0 and leaves slot 1" \
+	"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS")" "[1]"
+ps_check_eq "join: the root and the balancer alone again" "$(mix)" "$WANT"
+ip -n "$NS_B" link set dev vB xdp off
+
+# ---- tc: the balancer's tc program drops UDP to port 9001 ------------------------------
+lbtc() { # unspec shot
+	bpftool map dump id "$(bpftool map show -j | jq '[.[] | select(.name == "lbtc_verdicts") | .id][0]')" -j |
+		jq -r "$U64S"
+}
+tcmix() { # prints "unspec+ shot+ sink"
+	local v0 got
+	ps_wait_quiet 5 >/dev/null
+	v0=$(lbtc)
+	ps_sink_start "$NS_B" 9000 --expect 30 --timeout 10
+	ps_in_a "$UDPSEND" -n 30 "$PS_IP4_B" 9000 || ps_fail "udpsend to 9000" "exit $?"
+	ps_in_a "$UDPSEND" -n 20 "$PS_IP4_B" 9001 || ps_fail "udpsend to 9001" "exit $?"
+	got=$(ps_sink_wait)
+	sleep 0.2
+	# shellcheck disable=SC2086
+	set -- $v0 $(lbtc)
+	echo "unspec+$(($3 - $1)) shot+$(($4 - $2)) sink=$got"
+}
+tc -n "$NS_B" qdisc add dev vB clsact
+tc -n "$NS_B" filter add dev vB ingress prio 10 handle 1 bpf da obj "$LBTC" sec tc || ps_fail "tc: the balancer's filter" "tc"
+TCWANT="unspec+30 shot+20 sink=30"
+ps_check_eq "tc: the balancer's filter alone" "$(tcmix)" "$TCWANT"
+for mode in tcx clsact; do
+	ps_pathscope_b attach vB --no-xdp --tc-mode "$mode" || ps_fail "tc: attach --tc-mode $mode" "exit $?"
+	t0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp')
+	ps_check_eq "tc $mode: the balancer's verdicts and the sink are unchanged" "$(tcmix)" "$TCWANT"
+	ps_check_eq "tc $mode: pathscope saw all 50 datagrams first" \
+		$(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp') - t0)) 50
+	ps_pathscope_b detach vB || ps_fail "tc $mode: detach" "exit $?"
+	ps_check_eq "tc $mode: the balancer's qdisc and filter stay" \
+		"$(tc -n "$NS_B" qdisc show dev vB | grep -c clsact) $(tc -n "$NS_B" filter show dev vB ingress | grep -c standin_lbtc)" "1 1"
+done
+ps_check_eq "tc: the balancer's filter alone again" "$(tcmix)" "$TCWANT"
+ps_done

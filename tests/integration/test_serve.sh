@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# pathscope serve: a known UDP workload read back exactly through /metrics,
+# through a real Prometheus server scraping it (counter query and a
+# histogram quantile), and through the JSON lines (also across SIGHUP
+# rotation); /healthz; SIGTERM detaches with nothing left behind, also with
+# scrapes in flight; --keep and adoption; usage and runtime errors. The
+# servers run inside namespace B, bound to its loopback.
+. "$(dirname "$0")/lib.sh"
+ps_require_root serve
+ps_require_file serve "$PATHSCOPE"
+ps_require_file serve "$UDPSEND"
+ps_require_cmd serve curl jq bpftool promtool prometheus
+
+ps_testbed_create 4 || { ps_fail serve "testbed setup failed"; ps_done; }
+TMP=$(mktemp -d)
+PORT=9464 PROM_PORT=9090 # namespace B's loopback: no clash with anything else
+LISTEN=127.0.0.1:$PORT URL=http://127.0.0.1:$PORT
+SERVE_PID='' PROM_PID='' LOOP_PID=''
+ps_at_exit 'for p in $SERVE_PID $PROM_PID $LOOP_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
+
+in_b() { ip netns exec "$NS_B" "$@"; }
+get() { in_b curl -gs --max-time 5 "$URL$1"; }
+code() { in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL$1"; }
+# Sum of the samples of metric NAME whose labels contain every LABEL="VALUE" given.
+msum() {
+	local text=$1 name=$2 l
+	shift 2
+	text=$(grep -E "^$name(\{| )" <<<"$text")
+	for l in "$@"; do text=$(grep -F "$l" <<<"$text"); done
+	awk '{ s += $NF } END { printf "%.0f\n", s }' <<<"$text"
+}
+# One instant query against the Prometheus server: its first value, or "none".
+promq() {
+	in_b curl -s --max-time 5 --data-urlencode "query=$1" \
+		"http://127.0.0.1:$PROM_PORT/api/v1/query" |
+		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null || echo none
+}
+# Run CMD; expect exit status WANT and exactly one line on stderr matching RE.
+expect_exit() {
+	local name=$1 want=$2 re=$3 err rc
+	shift 3
+	err=$("$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+	if [ "$rc" -eq "$want" ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qE "$re" <<<"$err"; then
+		ps_ok "$name"
+	else
+		ps_fail "$name" "exit $rc (want $want), stderr '$err'"
+	fi
+}
+# Start serve in namespace B in the background (sets SERVE_PID) and wait
+# (at most 10 s) until /healthz answers.
+serve_start() {
+	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "$LISTEN" "$@" \
+		>"$TMP/serve.out" 2>"$TMP/serve.err" &
+	SERVE_PID=$!
+	local i
+	for i in $(seq 100); do
+		[ "$(code /healthz)" != 000 ] && return 0
+		kill -0 "$SERVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	ps_fail "serve $*" "not answering: $(cat "$TMP/serve.err")"
+	return 1
+}
+# SIGTERM serve and wait (at most 10 s); its exit status goes to SERVE_RC
+# ("timeout" if it is still running). Not from $(...): serve is our child.
+serve_stop() {
+	local i
+	SERVE_RC=timeout
+	kill -TERM "$SERVE_PID"
+	for i in $(seq 100); do
+		kill -0 "$SERVE_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! kill -0 "$SERVE_PID" 2>/dev/null; then
+		SERVE_RC=0
+		wait "$SERVE_PID" || SERVE_RC=$?
+	fi
+	SERVE_PID=
+}
+# pathscope's programs by name (as test_attach_detach counts them) and TCX links.
+OURS='^(pathscope|pathscop\.)'
+census() {
+	echo "progs=$(bpftool prog show -j | jq --arg re "$OURS" '[.[] | select(.name // "" | test($re))] | length')" \
+		"xdp=$(ip -n "$NS_B" -d link show vB | grep -c 'prog/xdp')" \
+		"pins=$(find "$PIN_NS" 2>/dev/null | wc -l)"
+}
+census_is() { # the kernel frees programs asynchronously: wait (5 s) for WANT
+	local i now
+	for i in $(seq 50); do
+		now=$(census)
+		[ "$now" = "$1" ] && break
+		sleep 0.1
+	done
+	echo "$now"
+}
+PIN_NS=/sys/fs/bpf/pathscope/$(stat -Lc %i "/var/run/netns/$NS_B")
+before=$(census_is "$(census)")
+
+# 1. Usage and runtime errors: one line each, exit 2 / 1, nothing attached.
+expect_exit "no interface: usage error" 2 "expected at least one interface" ps_pathscope_b serve
+expect_exit "bad --listen (no port): usage error" 2 "bad --listen '127.0.0.1'" \
+	ps_pathscope_b serve vB --listen 127.0.0.1
+expect_exit "bad --listen (a name): usage error" 2 "bad --listen 'localhost:9464'" \
+	ps_pathscope_b serve vB --listen localhost:9464
+expect_exit "bad --listen (port 0): usage error" 2 "bad --listen" \
+	ps_pathscope_b serve vB --listen '[::1]:0'
+expect_exit "bad --interval: usage error" 2 "bad --interval" ps_pathscope_b serve vB --interval 0
+expect_exit "unknown option: usage error" 2 "unknown option '--frob'" ps_pathscope_b serve vB --frob
+expect_exit "unknown feature: usage error" 2 "unknown feature 'bogus'" \
+	ps_pathscope_b serve vB --features bogus
+expect_exit "unknown interface: runtime error" 1 "unknown interface 'nosuch0'" \
+	ps_pathscope_b serve nosuch0 --listen "127.0.0.1:$PORT"
+expect_exit "second interface fails: one line, exit 1" 1 "unknown interface 'nosuch0'" \
+	ps_pathscope_b serve vB nosuch0 --listen "127.0.0.1:$PORT"
+ps_check_eq "a failed serve undid its attach of vB" "$(census_is "$before")" "$before"
+ps_check_eq "serve --help shows examples" "$("$PATHSCOPE" serve --help | grep -c 'pathscope serve eth1')" 3
+
+# 2. Serve vB; an exact workload from A: 500 UDP datagrams of 1000 B = 1042 B frames.
+serve_start --jsonl "$TMP/serve.jsonl" --interval 1 || ps_done
+ps_check_eq "serve says it attached vB" "$(cat "$TMP/serve.out")" \
+	"serving vB (attached) on http://127.0.0.1:$PORT/metrics"
+ps_check_eq "/healthz: 200 ok" "$(code /healthz) $(get /healthz)" "200 ok"
+ps_check_eq "anything else: 404" "$(code /nope) $(code /metrics/x)" "404 404"
+ps_check_eq "/metrics content type" \
+	"$(in_b curl -s -o /dev/null -w '%{content_type}' "$URL/metrics")" \
+	"text/plain; version=0.0.4; charset=utf-8"
+DIR=$(find "$PIN_NS" -mindepth 1 -maxdepth 1)
+PROG_IDS=$(bpftool prog show pinned "$DIR/xdp_prog" -j | jq .id)
+LINK_IDS=$(for l in tci_link tce_link; do bpftool link show pinned "$DIR/$l" -j | jq .id; done)
+LINK_PROGS=$(for l in tci_link tce_link; do bpftool link show pinned "$DIR/$l" -j | jq .prog_id; done)
+ps_check_eq "found the xdp program and two tc links of the attachment" \
+	"$(echo "$PROG_IDS" "$LINK_IDS" "$LINK_PROGS" | wc -w)" 5
+
+# Prometheus inside B, scraping every second.
+cat >"$TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: pathscope
+    static_configs:
+      - targets: ['127.0.0.1:$PORT']
+EOF
+in_b prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
+PROM_PID=$!
+for i in $(seq 300); do # up to 30 s: ready, and two scrapes of pathscope
+	[ "$(promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
+	sleep 0.1
+done
+ps_check_eq "prometheus scrapes serve: pathscope_up" "$(promq 'pathscope_up{iface="vB"}')" 1
+
+ps_txq_pin "$NS_A" vA 2 # every datagram leaves vA on TX queue 2, arrives on vB RX queue 2
+ps_wait_quiet 5
+m0=$(get /metrics)
+sleep 1.5 # a Prometheus scrape of this quiet baseline, before T0
+T0=$(date +%s.%3N)
+N=500
+ps_sink_start "$NS_B" 9000 --expect "$N" --timeout 20
+ps_in_a "$UDPSEND" -n "$N" -s 1000 "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
+ps_check_eq "sink received every datagram" "$(ps_sink_wait)" "$N"
+ps_wait_quiet 5
+m1=$(get /metrics)
+delta() { echo $(($(msum "$m1" "$@") - $(msum "$m0" "$@"))); }
+X='hook="xdp"' TI='hook="tc_ingress"' Q2='queue="2"'
+ps_check_eq "/metrics: xdp packets = workload" "$(delta pathscope_packets_total "$X")" "$N"
+ps_check_eq "/metrics: all of them on RX queue 2" "$(delta pathscope_packets_total "$X" "$Q2")" "$N"
+ps_check_eq "/metrics: tc_ingress packets = workload" "$(delta pathscope_packets_total "$TI")" "$N"
+ps_check_eq "/metrics: xdp bytes = 500 x 1042" "$(delta pathscope_bytes_total "$X")" $((N * 1042))
+ps_check_eq "/metrics: UDP class" "$(delta pathscope_l4_packets_total "$X" 'class="udp"')" "$N"
+ps_check_eq "/metrics: Not-ECT IPv4" \
+	"$(delta pathscope_ecn_packets_total "$X" 'ipver="ipv4"' 'codepoint="not_ect"')" "$N"
+ps_check_eq "/metrics: size buckets le=1023 +0, le=2047 +500, +Inf +500" \
+	"$(delta pathscope_frame_size_bytes_bucket "$X" 'le="1023"') $(delta pathscope_frame_size_bytes_bucket "$X" 'le="2047"') $(delta pathscope_frame_size_bytes_bucket "$X" 'le="+Inf"')" \
+	"0 $N $N"
+ps_check_eq "/metrics: size _sum is the bytes counter" \
+	"$(msum "$m1" pathscope_frame_size_bytes_sum "$X")" "$(msum "$m1" pathscope_bytes_total "$X")"
+ps_check_eq "/metrics: the same as stats --json" "$(msum "$m1" pathscope_packets_total "$X")" \
+	"$(ps_pathscope_b stats vB --json | jq .interfaces[0].totals.xdp.total.packets)"
+lint=$(promtool check metrics <<<"$m1" 2>&1) && rc=0 || rc=$?
+ps_check_eq "promtool check metrics accepts /metrics" "$rc $lint" "0 "
+
+# The same numbers through Prometheus (wait, at most 15 s, for a scrape after the workload).
+Q="sum(pathscope_packets_total{iface=\"vB\",hook=\"xdp\"}) - sum(pathscope_packets_total{iface=\"vB\",hook=\"xdp\"} @ $T0)"
+for i in $(seq 150); do
+	got=$(promq "$Q")
+	[ "$got" = "$N" ] && break
+	sleep 0.1
+done
+ps_check_eq "prometheus: xdp packets since T0 = workload" "$got" "$N"
+ps_check_eq "prometheus: median frame size from the buckets: 1535, the middle of (1023, 2047]" \
+	"$(promq 'histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{iface="vB",hook="xdp"}[5m])))')" 1535
+kill "$PROM_PID"
+_ps_reap "$PROM_PID"
+PROM_PID=
+
+# 3. JSON lines: one per second, each what stats --json prints; SIGHUP reopens.
+sleep 1.2 # a line after the workload
+keys=$(ps_pathscope_b stats vB --json | jq -c '[keys, (.interfaces[0] | keys)]')
+last=$(tail -n 1 "$TMP/serve.jsonl")
+ps_check_eq "jsonl: the last line has the workload" \
+	"$(jq .interfaces[0].totals.xdp.total.packets <<<"$last")" "$(msum "$m1" pathscope_packets_total "$X")"
+n1=$(wc -l <"$TMP/serve.jsonl")
+ps_check_eq "jsonl: every line parses, same keys as stats --json" \
+	"$(jq -c '[keys, (.interfaces[0] | keys)]' "$TMP/serve.jsonl" | sort -u)" "$keys"
+ps_check_eq "jsonl: about one line per second" "$([ "$n1" -ge 5 ] && echo yes)" yes
+mv "$TMP/serve.jsonl" "$TMP/serve.jsonl.1"
+kill -HUP "$SERVE_PID"
+for i in $(seq 50); do
+	[ "$(cat "$TMP/serve.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+n2=$(wc -l <"$TMP/serve.jsonl.1")
+ps_check_eq "SIGHUP: new lines go to a new file at the same path" \
+	"$(jq -c '[keys, (.interfaces[0] | keys)]' "$TMP/serve.jsonl" | sort -u)" "$keys"
+sleep 1.2
+ps_check_eq "SIGHUP: the renamed file gets no more lines" "$(wc -l <"$TMP/serve.jsonl.1")" "$n2"
+ps_check_eq "SIGHUP: serve still serves" "$(code /healthz)" 200
+
+# 4. SIGTERM with scrapes in flight: exit 0, nothing left behind.
+(for _ in $(seq 300); do in_b curl -s --max-time 2 -o /dev/null "$URL/metrics"; done) &
+LOOP_PID=$!
+sleep 0.5
+serve_stop
+ps_check_eq "SIGTERM during scrapes: exit 0" "$SERVE_RC" 0
+kill "$LOOP_PID" 2>/dev/null
+_ps_reap "$LOOP_PID"
+LOOP_PID=
+ps_check_eq "SIGTERM: stderr empty" "$(cat "$TMP/serve.err")" ""
+ps_check_eq "SIGTERM: status says nothing is attached" \
+	"$(ps_pathscope_b status --json | jq --arg ns "${PIN_NS##*/}" '[.[] | select(.netns == ($ns | tonumber))] | length')" 0
+left=0
+for id in $PROG_IDS $LINK_PROGS; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+for id in $LINK_IDS; do bpftool link show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
+ps_check_eq "SIGTERM: the attachment's programs and links are gone (by id)" "$left" 0
+ps_check_eq "SIGTERM: programs, XDP and pins as before serve" "$(census_is "$before")" "$before"
+
+# 5. Adopt an attachment, --keep it, over IPv6; a second serve on the busy port
+# fails; /healthz and pathscope_up when XDP is removed under serve.
+LISTEN="[::1]:$PORT" URL="http://[::1]:$PORT"
+ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
+serve_start --keep || ps_done
+ps_check_eq "serve says it adopted vB (IPv6 listener)" "$(cat "$TMP/serve.out")" \
+	"serving vB (adopted) on http://[::1]:$PORT/metrics"
+expect_exit "busy port: runtime error" 1 "cannot listen on \\[::1\\]:$PORT: Address already in use" \
+	ps_pathscope_b serve vB --listen "[::1]:$PORT"
+ip -n "$NS_B" link set vB xdp off
+ps_check_eq "/healthz: 503 with the reason" "$(code /healthz) $(get /healthz)" \
+	"503 vB: xdp detached by someone else"
+ps_check_eq "pathscope_up 0" "$(msum "$(get /metrics)" pathscope_up 'iface="vB"')" 0
+serve_stop
+ps_check_eq "--keep: SIGTERM exits 0, the listener is gone" "$SERVE_RC $(code /healthz)" "0 000"
+ps_check_eq "--keep: still attached" \
+	"$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB") | .state')" \
+	"xdp detached by someone else"
+ps_pathscope_b detach vB || ps_fail "detach after --keep" "exit $?"
+ps_check_eq "after --keep and detach: as before serve" "$(census_is "$before")" "$before"
+ps_done
