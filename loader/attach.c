@@ -173,7 +173,7 @@ static int attach_xdp_chained(struct attach_state *st)
 					strerror(-err));
 	}
 	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
-				bpf_map__fd(x->maps.xdp_chain), &st->meta))
+				bpf_map__fd(x->maps.xdp_chain), st->dir, &st->meta))
 		return -1;
 	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
 }
@@ -366,13 +366,43 @@ static int attach_kernel(struct attach_state *st, enum ps_probe_request req)
 	return kp ? 0 : -1;
 }
 
-static void detach_xdp(const struct ps_meta *m)
+/* A single program (no dispatcher) that is still pathscope's: detach it by
+ * the pinned program, with XDP_FLAGS_REPLACE so that nothing attached
+ * meanwhile is removed. Unlike libxdp, which opens the attached program by
+ * id, this needs no CAP_SYS_ADMIN. Returns false when it does not apply. */
+static bool detach_xdp_pinned(const char *dir, const struct ps_meta *m)
 {
-	bool absent = libxdp_dir_absent();
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	LIBBPF_OPTS(bpf_xdp_attach_opts, a);
+	__u32 flags;
+	int fd, err;
+
+	if (bpf_xdp_query((int)m->ifindex, 0, &q) ||
+	    (q.attach_mode != XDP_ATTACHED_DRV && q.attach_mode != XDP_ATTACHED_SKB) ||
+	    q.prog_id != m->xdp_prog_id)
+		return false;
+	fd = ps_pin_open(dir, "xdp_prog");
+	if (fd < 0)
+		return false;
+	flags = q.attach_mode == XDP_ATTACHED_SKB ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
+	a.old_prog_fd = fd;
+	err = bpf_xdp_detach((int)m->ifindex, flags | XDP_FLAGS_REPLACE, &a);
+	close(fd);
+	if (err)
+		ps_error("cannot detach XDP from '%s': %s", m->ifname, strerror(-err));
+	return true;
+}
+
+static void detach_xdp(const char *dir, const struct ps_meta *m)
+{
+	bool absent;
 	struct xdp_multiprog *mp;
 	struct xdp_program *p;
 	int err;
 
+	if (detach_xdp_pinned(dir, m))
+		return;
+	absent = libxdp_dir_absent();
 	mp = xdp_multiprog__get_from_ifindex(m->ifindex);
 	if (libxdp_get_error(mp))
 		return; /* nothing attached (or the interface is gone) */
@@ -438,9 +468,9 @@ static void detach_tc(const char *dir, const struct ps_meta *m)
 static int detach_meta(const char *dir, const struct ps_meta *m)
 {
 	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
-		ps_xdp_chain_detach(m);
+		ps_xdp_chain_detach(dir, m);
 	else if (m->xdp_mode != PS_XDP_NONE)
-		detach_xdp(m);
+		detach_xdp(dir, m);
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
 	if (m->features & PS_F_TXLAT)

@@ -13,10 +13,8 @@
 #include "../stats/nic_cmd.h"
 #include "../stats/serve_cmd.h"
 #include "../stats/stats_cmd.h"
+#include "version.h"
 
-#ifndef PATHSCOPE_VERSION
-#define PATHSCOPE_VERSION "0.1.0"
-#endif
 
 static void usage(FILE *out)
 {
@@ -33,7 +31,7 @@ static void usage(FILE *out)
 	    "  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
 	    "  check IFACE [options]    compare what each layer counted over an interval\n"
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
-	    "  serve IFACE... [options]  attach and export: Prometheus /metrics, JSON lines\n"
+	    "  serve IFACE... [options] attach and export: Prometheus /metrics, JSON lines\n"
 	    "  features [--json]        what this kernel supports, what pathscope uses\n"
 	    "  help, version\n"
 	    "\n"

@@ -31,8 +31,7 @@ struct status_ctx {
 	int count;
 };
 
-/* One word for the state of an attachment, checked in its own namespace. */
-static const char *health(const char *dir, const struct ps_meta *m, bool *in_reach)
+const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct ps_iface ifc;
@@ -108,7 +107,7 @@ static int status_one(const char *dir, void *arg)
 		c->count++;
 		return 0;
 	}
-	state = health(dir, &m, &reach);
+	state = ps_attachment_health(dir, &m, &reach);
 	ps_features_format(m.features, feats, sizeof(feats));
 	if (m.all_queues)
 		snprintf(queues, sizeof(queues), "all");

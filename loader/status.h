@@ -2,7 +2,17 @@
 #ifndef PATHSCOPE_STATUS_H
 #define PATHSCOPE_STATUS_H
 
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "pathscope/meta.h"
+
 /* `pathscope status [--json]`: every attachment, in every namespace. */
 int ps_cmd_status(int argc, char **argv);
+
+/* The state of an attachment in a few words ("ok", "ok (interface down)",
+ * "interface gone", "xdp replaced by someone else", ...), checked in its own
+ * network namespace; *in_reach is false when that cannot be entered. */
+const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach);
 
 #endif /* PATHSCOPE_STATUS_H */

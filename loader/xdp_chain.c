@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pins.h"
 #include "util.h"
 
 int ps_xdp_join_parse(const char *spec, struct ps_meta *m)
@@ -75,7 +76,7 @@ static __u32 prog_id_of_fd(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
-static int attach_chain(int prog_fd, int chain_map_fd, struct ps_meta *m)
+static int attach_chain(int prog_fd, int chain_map_fd, const char *dir, struct ps_meta *m)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	LIBBPF_OPTS(bpf_xdp_attach_opts, a);
@@ -108,6 +109,12 @@ static int attach_chain(int prog_fd, int chain_map_fd, struct ps_meta *m)
 		return ps_error("cannot chain XDP program %u: %s (a program of another kind, "
 				"or device-bound?)",
 				q.prog_id, strerror(-err));
+	}
+	err = ps_pin_fd(dir, "xdp_chained", old_fd);
+	if (err) {
+		close(old_fd);
+		return ps_error("cannot pin XDP program %u under %s: %s", q.prog_id, dir,
+				strerror(-err));
 	}
 	a.old_prog_fd = old_fd;
 	err = bpf_xdp_attach((int)m->ifindex, prog_fd, m->chain_flags | XDP_FLAGS_REPLACE, &a);
@@ -143,10 +150,10 @@ static int attach_join(int prog_fd, struct ps_meta *m)
 	return 0;
 }
 
-int ps_xdp_chain_attach(int prog_fd, int chain_map_fd, struct ps_meta *m)
+int ps_xdp_chain_attach(int prog_fd, int chain_map_fd, const char *dir, struct ps_meta *m)
 {
 	int err = m->xdp_mode == PS_XDP_JOIN ? attach_join(prog_fd, m)
-					     : attach_chain(prog_fd, chain_map_fd, m);
+					     : attach_chain(prog_fd, chain_map_fd, dir, m);
 
 	if (!err)
 		m->xdp_prog_id = prog_id_of_fd(prog_fd); /* what detach will undo */
@@ -171,7 +178,7 @@ bool ps_xdp_chain_live(const struct ps_meta *m)
 	return id == m->xdp_prog_id;
 }
 
-void ps_xdp_chain_detach(const struct ps_meta *m)
+void ps_xdp_chain_detach(const char *dir, const struct ps_meta *m)
 {
 	LIBBPF_OPTS(bpf_xdp_attach_opts, a);
 	int fd, old_fd, err;
@@ -192,12 +199,13 @@ void ps_xdp_chain_detach(const struct ps_meta *m)
 			close(fd);
 		return;
 	}
-	/* Put the original program back, atomically, in place of ours. */
-	old_fd = bpf_prog_get_fd_by_id(m->chain_prog_id);
-	fd = bpf_prog_get_fd_by_id(m->xdp_prog_id);
+	/* Put the original program back, atomically, in place of ours; both
+	 * are pinned (opening them by id would need CAP_SYS_ADMIN). */
+	old_fd = ps_pin_open(dir, "xdp_chained");
+	fd = ps_pin_open(dir, "xdp_prog");
 	if (old_fd < 0 || fd < 0) {
 		ps_error("'%s': cannot reopen the chained XDP programs: %s", m->ifname,
-			 strerror(errno));
+			 strerror(-(old_fd < 0 ? old_fd : fd)));
 	} else {
 		a.old_prog_fd = fd;
 		err =

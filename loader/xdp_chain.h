@@ -27,12 +27,14 @@ int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain,
 			 volatile __u32 *chain_first, struct ps_meta *m);
 
 /* After load: put pathscope's program prog_fd in front of the other one
- * (m->xdp_mode says how); fills m->xdp_prog_id and the chain fields. */
-int ps_xdp_chain_attach(int prog_fd, int chain_map_fd, struct ps_meta *m);
+ * (m->xdp_mode says how); fills m->xdp_prog_id and the chain fields. In
+ * chain mode the original program is pinned in dir ("xdp_chained"), so that
+ * detach can put it back without CAP_SYS_ADMIN. */
+int ps_xdp_chain_attach(int prog_fd, int chain_map_fd, const char *dir, struct ps_meta *m);
 
 /* Undo: restore the original program, or empty the slot; only where
  * pathscope's program is still the one in place. */
-void ps_xdp_chain_detach(const struct ps_meta *m);
+void ps_xdp_chain_detach(const char *dir, const struct ps_meta *m);
 
 /* Is pathscope's program still where it was put? */
 bool ps_xdp_chain_live(const struct ps_meta *m);

@@ -25,3 +25,9 @@ echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# On a systemd host the prometheus package starts its own server on :9090. The
+# tests run their own inside a test namespace: stop the one apt just started.
+if printf '%s\n' "${missing[@]}" | grep -qx prometheus && [ -d /run/systemd/system ]; then
+	systemctl disable --now prometheus >/dev/null 2>&1 || true
+	echo "deps: stopped and disabled the prometheus service the package started"
+fi

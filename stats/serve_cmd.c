@@ -31,10 +31,8 @@
 #include "../loader/attach.h"
 #include "../loader/pins.h"
 #include "../loader/util.h"
+#include "../loader/version.h"
 
-#ifndef PATHSCOPE_VERSION
-#define PATHSCOPE_VERSION "0.1.0" /* as loader/main.c */
-#endif
 
 #define MAX_IFACES	  64
 #define MAX_PROGS	  (MAX_IFACES * 32)
