@@ -117,17 +117,29 @@ static void set_rodata(volatile __u32 *features, volatile __u32 *nqueues, volati
 		mask[i] = m->queue_mask[i];
 }
 
+#define PS_XDP_RUN_PRIO 1 /* libxdp's default is 50 */
+
 /* Refuse when any XDP program is attached: pathscope never replaces one. */
 static int check_no_xdp(const struct ps_iface *ifc)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct xdp_multiprog *mp;
 
 	if (bpf_xdp_query(ifc->ifindex, 0, &q))
 		return ps_error("cannot query XDP state of '%s': %s", ifc->name, strerror(errno));
 	if (q.attach_mode == XDP_ATTACHED_NONE)
 		return 0;
+	/* A libxdp dispatcher takes one more program: libxdp adds pathscope's
+	 * in front of the others (kernels with freplace; not this test kernel). */
+	mp = xdp_multiprog__get_from_ifindex(ifc->ifindex);
+	if (!libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp)) {
+		xdp_multiprog__close(mp);
+		return 0;
+	}
+	if (!libxdp_get_error(mp))
+		xdp_multiprog__close(mp);
 	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
-			"(use --no-xdp to measure at tc only)",
+			"(--xdp-chain chains to it, --no-xdp measures at tc only)",
 			ifc->name,
 			q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
 }
@@ -210,6 +222,10 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		st->xdp_prog = NULL;
 		return ps_error("cannot prepare the XDP program: %s", strerror(-err));
 	}
+	/* In a dispatcher, run before every other program (lowest priority
+	 * number) and go on to them after XDP_PASS, libxdp's default chain
+	 * action: their verdicts stay theirs. */
+	xdp_program__set_run_prio(st->xdp_prog, PS_XDP_RUN_PRIO);
 	absent = libxdp_dir_absent();
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
 	libxdp_dir_tidy(absent);
