@@ -175,3 +175,28 @@ int ps_pin_foreach(int (*fn)(const char *dir, void *ctx), void *ctx)
 	closedir(root);
 	return ret;
 }
+
+bool ps_pin_is(int fd, const char *kind)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return false;
+	target[n] = '\0';
+	return strcmp(target, kind) == 0;
+}
+
+int ps_pin_prog_fd(int fd)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+
+	if (ps_pin_is(fd, PS_PIN_PROG))
+		return dup(fd);
+	if (!ps_pin_is(fd, PS_PIN_LINK) || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	return bpf_prog_get_fd_by_id(info.prog_id); /* EPERM without CAP_SYS_ADMIN */
+}

@@ -15,6 +15,7 @@
 #ifndef PATHSCOPE_PINS_H
 #define PATHSCOPE_PINS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,16 @@ int ps_pin_fd(const char *dir, const char *name, int fd);
 
 /* Open a pinned object of dir; -errno when absent. */
 int ps_pin_open(const char *dir, const char *name);
+
+/* What an open pin is, from its fd's anon inode name (as bpftool tells). */
+#define PS_PIN_PROG "anon_inode:bpf-prog"
+#define PS_PIN_LINK "anon_inode:bpf-link"
+#define PS_PIN_MAP  "anon_inode:bpf-map"
+bool ps_pin_is(int fd, const char *kind);
+
+/* The program of an open pinned program or link (a new fd); -1 for maps and
+ * on failure (a link's program is opened by id: CAP_SYS_ADMIN). */
+int ps_pin_prog_fd(int fd);
 
 /* Remove every pin in dir, then dir and its empty parents. */
 int ps_pin_dir_remove(const char *dir);

@@ -22,6 +22,7 @@
 #include "pins.h"
 #include "queues.h"
 #include "util.h"
+#include "map_memory.h"
 #include "xdp_chain.h"
 #include "../stats/names.h"
 
@@ -82,7 +83,8 @@ out:
 static int status_one(const char *dir, void *arg)
 {
 	struct status_ctx *c = arg;
-	char feats[64], queues[128], since[32];
+	char feats[64], queues[128], since[32], memtxt[16];
+	struct ps_map_memory mem;
 	struct ps_meta m;
 	const char *state;
 	bool reach;
@@ -108,6 +110,7 @@ static int status_one(const char *dir, void *arg)
 		return 0;
 	}
 	state = ps_attachment_health(dir, &m, &reach);
+	ps_map_memory(dir, &mem);
 	ps_features_format(m.features, feats, sizeof(feats));
 	if (m.all_queues)
 		snprintf(queues, sizeof(queues), "all");
@@ -135,12 +138,16 @@ static int status_one(const char *dir, void *arg)
 		json_object_object_add(o, "nqueues", json_object_new_int(m.nqueues));
 		json_object_object_add(o, "attached_at", json_object_new_string(since));
 		json_object_object_add(o, "state", json_object_new_string(state));
+		json_object_object_add(o, "map_memory_bytes", json_object_new_uint64(mem.bytes));
+		json_object_object_add(o, "maps", json_object_new_uint64(mem.nmaps));
+		json_object_object_add(o, "maps_not_readable", json_object_new_uint64(mem.nmissed));
 		json_object_object_add(o, "pin_dir", json_object_new_string(dir));
 		json_object_array_add(c->list, o);
 	} else {
-		printf("%-16s %-8u %-12llu %-6s %-6s %-20s %-10s %-20s %s\n", m.ifname, m.ifindex,
-		       (unsigned long long)m.netns_ino, ps_xdp_mode_name(m.xdp_mode),
-		       ps_tc_mode_name(m.tc_mode), feats, queues, since, state);
+		snprintf(memtxt, sizeof(memtxt), "%.1f MiB", (double)mem.bytes / (1 << 20));
+		printf("%-16s %-8u %-12llu %-6s %-6s %-20s %-10s %-20s %-10s %s\n", m.ifname,
+		       m.ifindex, (unsigned long long)m.netns_ino, ps_xdp_mode_name(m.xdp_mode),
+		       ps_tc_mode_name(m.tc_mode), feats, queues, since, memtxt, state);
 	}
 	c->count++;
 	return 0;
@@ -173,8 +180,8 @@ int ps_cmd_status(int argc, char **argv)
 	if (c.json)
 		c.list = json_object_new_array();
 	else
-		printf("%-16s %-8s %-12s %-6s %-6s %-20s %-10s %-20s %s\n", "IFACE", "IFINDEX",
-		       "NETNS", "XDP", "TC", "FEATURES", "QUEUES", "ATTACHED", "STATE");
+		printf("%-16s %-8s %-12s %-6s %-6s %-20s %-10s %-20s %-10s %s\n", "IFACE", "IFINDEX",
+		       "NETNS", "XDP", "TC", "FEATURES", "QUEUES", "ATTACHED", "MAPMEM", "STATE");
 	ps_pin_foreach(status_one, &c);
 	if (c.json) {
 		printf("%s\n", json_object_to_json_string_ext(c.list, JSON_C_TO_STRING_PLAIN));

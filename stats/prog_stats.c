@@ -23,33 +23,6 @@ int ps_bpf_stats_enabled(void)
 	return v < 0 ? -1 : v != 0;
 }
 
-/* What a bpffs pin holds, from its fd's anon inode name (as bpftool does). */
-static bool fd_is(int fd, const char *kind)
-{
-	char path[64], target[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return false;
-	target[n] = '\0';
-	return strcmp(target, kind) == 0;
-}
-
-/* The program of a pinned program or link; -1 for maps and on failure. */
-static int prog_fd_of(int fd)
-{
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
-
-	if (fd_is(fd, "anon_inode:bpf-prog"))
-		return dup(fd);
-	if (!fd_is(fd, "anon_inode:bpf-link") || bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -1;
-	return bpf_prog_get_fd_by_id(info.prog_id); /* EPERM without CAP_SYS_ADMIN */
-}
-
 static int by_program(const void *a, const void *b)
 {
 	return strcmp(((const struct ps_prom_prog *)a)->program,
@@ -72,7 +45,7 @@ int ps_prog_stats_read(const char *dir, const char *ifname, struct ps_prom_prog 
 		fd = ps_pin_open(dir, de->d_name);
 		if (fd < 0)
 			continue;
-		pfd = prog_fd_of(fd);
+		pfd = ps_pin_prog_fd(fd);
 		close(fd);
 		if (pfd < 0)
 			continue;
