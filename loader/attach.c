@@ -187,6 +187,7 @@ static int attach_xdp_chained(struct attach_state *st)
 	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
 				bpf_map__fd(x->maps.xdp_chain), st->dir, &st->meta))
 		return -1;
+	ps_meta_write(st->dir, &st->meta); /* what detach needs, at once */
 	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
 }
 
@@ -226,6 +227,8 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 	 * number) and go on to them after XDP_PASS, libxdp's default chain
 	 * action: their verdicts stay theirs. */
 	xdp_program__set_run_prio(st->xdp_prog, PS_XDP_RUN_PRIO);
+	if (ps_fallback_forced("dispatcher"))
+		setenv("LIBXDP_SKIP_DISPATCHER", "1", 1); /* libxdp's own switch */
 	absent = libxdp_dir_absent();
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
 	libxdp_dir_tidy(absent);
@@ -241,6 +244,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		m->xdp_mode = PS_XDP_SKB;
 	else
 		m->xdp_mode = PS_XDP_NATIVE;
+	ps_meta_write(st->dir, m); /* what detach needs, at once */
 
 	return pin_xdp_state(st, xdp_program__fd(st->xdp_prog));
 }
@@ -382,6 +386,23 @@ static int attach_kernel(struct attach_state *st, enum ps_probe_request req)
 	return kp ? 0 : -1;
 }
 
+/* Is program id one of pathscope's (by name)? For an attach killed before
+ * it could record the id; opening a program by id needs CAP_SYS_ADMIN. */
+static bool prog_is_ours(__u32 id, const char *prefix)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd = id ? bpf_prog_get_fd_by_id(id) : -1;
+	bool ours;
+
+	if (fd < 0)
+		return false;
+	ours = bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+	       strncmp(info.name, prefix, strlen(prefix)) == 0;
+	close(fd);
+	return ours;
+}
+
 /* A single program (no dispatcher) that is still pathscope's: detach it by
  * the pinned program, with XDP_FLAGS_REPLACE so that nothing attached
  * meanwhile is removed. Unlike libxdp, which opens the attached program by
@@ -394,10 +415,16 @@ static bool detach_xdp_pinned(const char *dir, const struct ps_meta *m)
 	int fd, err;
 
 	if (bpf_xdp_query((int)m->ifindex, 0, &q) ||
-	    (q.attach_mode != XDP_ATTACHED_DRV && q.attach_mode != XDP_ATTACHED_SKB) ||
-	    q.prog_id != m->xdp_prog_id)
+	    (q.attach_mode != XDP_ATTACHED_DRV && q.attach_mode != XDP_ATTACHED_SKB))
 		return false;
-	fd = ps_pin_open(dir, "xdp_prog");
+	if (!m->xdp_prog_id && (m->flags & PS_META_ATTACHING) &&
+	    prog_is_ours(q.prog_id, "pathscope_xdp")) {
+		fd = bpf_prog_get_fd_by_id(q.prog_id); /* killed before it recorded the id */
+	} else {
+		if (q.prog_id != m->xdp_prog_id)
+			return false;
+		fd = ps_pin_open(dir, "xdp_prog");
+	}
 	if (fd < 0)
 		return false;
 	flags = q.attach_mode == XDP_ATTACHED_SKB ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
@@ -461,8 +488,15 @@ static void detach_tc(const char *dir, const struct ps_meta *m)
 				bpf_link_detach(fd);
 				close(fd);
 			}
-		} else if (m->tc_prog_id[i]) {
-			err = ps_clsact_detach(m->ifindex, ingress, m->tc_prio, m->tc_prog_id[i]);
+		} else if (m->tc_prog_id[i] || (m->flags & PS_META_ATTACHING)) {
+			__u32 id = m->tc_prog_id[i];
+
+			/* Killed between adding the filter and recording it. */
+			if (!id)
+				id = ps_clsact_prog_id(m->ifindex, ingress, m->tc_prio);
+			if (!m->tc_prog_id[i] && !prog_is_ours(id, "pathscope_tc"))
+				continue;
+			err = ps_clsact_detach(m->ifindex, ingress, m->tc_prio, id);
 			if (err == -ESTALE)
 				ps_error(
 				    "'%s': the tc filter at priority %u is no longer pathscope's; "
@@ -507,9 +541,34 @@ static void attach_state_close(struct attach_state *st)
 
 static int detach_dir(const char *dir, void *ctx);
 
+/* After an attach step: record what it did in the pinned meta. */
+static int step_done(struct attach_state *st, int err)
+{
+	int werr = ps_meta_write(st->dir, &st->meta);
+
+	if (werr && !err)
+		return ps_error("cannot update the meta map under %s: %s", st->dir, strerror(-werr));
+	return err;
+}
+
 /* Is the attachment pinned in dir dead: its interface deleted (and the
  * ifindex perhaps reused, even in a new namespace with a reused inode), or
  * its programs gone from the interface? Then its pins are only leftovers. */
+/* The meta of dir; an attach that has just created dir pins it right after,
+ * so give it a moment (at most 1 s) before calling dir a leftover. */
+static int read_meta_settled(const char *dir, struct ps_meta *m)
+{
+	struct timespec pause = { .tv_nsec = 50 * 1000 * 1000 };
+	int i, err = -ENOENT;
+
+	for (i = 0; i < 20 && err == -ENOENT; i++) {
+		err = ps_meta_read(dir, m);
+		if (err == -ENOENT)
+			nanosleep(&pause, NULL);
+	}
+	return err;
+}
+
 static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -519,8 +578,10 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 	bool stale = false;
 	int fd;
 
-	if (ps_meta_read(dir, &old))
+	if (read_meta_settled(dir, &old))
 		return true; /* an attach that died before it pinned meta */
+	if (old.flags & PS_META_ATTACHING)
+		return !ps_loader_alive(&old); /* killed midway, or still at work */
 	if (strcmp(old.ifname, ifc->name) != 0)
 		return true;
 	if (old.xdp_mode == PS_XDP_CHAIN || old.xdp_mode == PS_XDP_JOIN) {
@@ -547,6 +608,12 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 
 static int already_attached(const struct ps_meta *m, const char *dir)
 {
+	struct ps_meta old;
+
+	if (ps_meta_read(dir, &old) == 0 && (old.flags & PS_META_ATTACHING) &&
+	    ps_loader_alive(&old))
+		return ps_error("'%s' is being attached by another pathscope (pid %u)", m->ifname,
+				old.loader_pid);
 	return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' first",
 			m->ifname, dir, m->ifname);
 }
@@ -616,19 +683,30 @@ int ps_attach(const struct ps_attach_opts *o)
 	if (err)
 		return ps_error("cannot create %s: %s", st.dir, strerror(-err));
 
-	err = 0;
+	/* meta is pinned first and rewritten after every step, so that a
+	 * loader killed midway leaves a record that status shows and detach
+	 * undoes (see detach_xdp() and detach_tc() for the steps' own windows). */
+	m->flags |= PS_META_ATTACHING;
+	m->loader_pid = (__u32)getpid();
+	if (!o->no_xdp && m->xdp_mode == PS_XDP_NONE)
+		m->xdp_mode = PS_XDP_NATIVE; /* until attach_xdp() knows */
+	err = ps_meta_pin(st.dir, m);
+	if (err) {
+		ps_error("cannot pin the meta map under %s: %s", st.dir, strerror(-err));
+		ps_pin_dir_remove(st.dir);
+		return -1;
+	}
 	if (!o->no_xdp)
-		err = attach_xdp(&st, o->xdp_mode);
+		err = step_done(&st, attach_xdp(&st, o->xdp_mode));
 	if (!err && !o->no_tc)
-		err = attach_tc(&st, o->tc_mode);
+		err = step_done(&st, attach_tc(&st, o->tc_mode));
 	if (!err && (m->features & PS_F_TXLAT))
-		err = attach_txlat(&st, o->probe_mode);
+		err = step_done(&st, attach_txlat(&st, o->probe_mode));
 	if (!err && (m->features & PS_F_KERNEL))
-		err = attach_kernel(&st, o->probe_mode);
+		err = step_done(&st, attach_kernel(&st, o->probe_mode));
 	if (!err) {
-		err = ps_meta_pin(st.dir, m);
-		if (err)
-			ps_error("cannot pin the meta map under %s: %s", st.dir, strerror(-err));
+		m->flags &= ~PS_META_ATTACHING;
+		err = step_done(&st, 0);
 	}
 	if (err)
 		detach_meta(st.dir, m); /* leave nothing half-attached */

@@ -13,6 +13,7 @@
 #include <getopt.h>
 #include <linux/bpf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -96,9 +97,12 @@ out:
 
 bool ps_tp_btf_supported(void)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct btf *vmlinux;
 	bool ok;
 
+	if (ps_fallback_forced("tp_btf"))
+		return false;
+	vmlinux = btf__load_vmlinux_btf();
 	if (libbpf_get_error(vmlinux) || !vmlinux)
 		return false;
 	ok = probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF, BPF_TRACE_RAW_TP);
@@ -133,11 +137,11 @@ void ps_features_probe(struct ps_features *f)
 	v = read_int_file("/proc/sys/kernel/bpf_stats_enabled");
 	f->bpf_stats_available = v >= 0;
 	f->bpf_stats_enabled = v > 0;
-	f->freplace = probe_freplace();
+	f->freplace = !ps_fallback_forced("dispatcher") && probe_freplace();
 
 	vmlinux = f->btf ? btf__load_vmlinux_btf() : NULL;
 	if (!libbpf_get_error(vmlinux) && vmlinux) {
-		f->tp_btf = probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF,
+		f->tp_btf = !ps_fallback_forced("tp_btf") && probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF,
 					  BPF_TRACE_RAW_TP);
 		f->fentry =
 		    probe_tracing(vmlinux, "netif_receive_skb", BTF_KIND_FUNC, BPF_TRACE_FENTRY);
@@ -219,5 +223,8 @@ int ps_cmd_features(int argc, char **argv)
 	printf("%-28s %-4s %s\n", "bpf_stats", yes_no(f.bpf_stats_available),
 	       f.bpf_stats_enabled ? "enabled: program run time is reported"
 				   : "off (sysctl kernel.bpf_stats_enabled=1 to measure cost)");
+	if (getenv("PATHSCOPE_FORCE_FALLBACK"))
+		printf("(PATHSCOPE_FORCE_FALLBACK=%s: those capabilities read \"no\")\n",
+		       getenv("PATHSCOPE_FORCE_FALLBACK"));
 	return 0;
 }

@@ -82,6 +82,19 @@ int ps_meta_pin(const char *dir, const struct ps_meta *meta)
 	return err;
 }
 
+int ps_meta_write(const char *dir, const struct ps_meta *meta)
+{
+	__u32 key = 0;
+	int fd, err;
+
+	fd = ps_pin_open(dir, "meta");
+	if (fd < 0)
+		return fd;
+	err = bpf_map_update_elem(fd, &key, meta, BPF_ANY) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
 int ps_meta_read(const char *dir, struct ps_meta *meta)
 {
 	__u32 key = 0;
@@ -199,4 +212,22 @@ int ps_pin_prog_fd(int fd)
 	if (!ps_pin_is(fd, PS_PIN_LINK) || bpf_obj_get_info_by_fd(fd, &info, &len))
 		return -1;
 	return bpf_prog_get_fd_by_id(info.prog_id); /* EPERM without CAP_SYS_ADMIN */
+}
+
+bool ps_loader_alive(const struct ps_meta *m)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (!m->loader_pid)
+		return false;
+	/* The pid could have been reused: it must still be a pathscope. */
+	snprintf(path, sizeof(path), "/proc/%u/comm", m->loader_pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return strncmp(comm, "pathscope", 9) == 0;
 }

@@ -36,6 +36,11 @@ int ps_pin_dir_create(const char *dir);
 /* Create, fill and pin the meta map in dir. */
 int ps_meta_pin(const char *dir, const struct ps_meta *meta);
 int ps_meta_read(const char *dir, struct ps_meta *meta);
+/* Is the loader recorded in m (PS_META_ATTACHING) still running? */
+bool ps_loader_alive(const struct ps_meta *m);
+
+/* Update the pinned meta map of dir (attach records each step in it). */
+int ps_meta_write(const char *dir, const struct ps_meta *meta);
 
 /* Pin the object fd as dir/name; -errno on failure. */
 int ps_pin_fd(const char *dir, const char *name, int fd);

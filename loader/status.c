@@ -40,6 +40,9 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 	const char *state = "ok";
 
 	*in_reach = true;
+	if (m->flags & PS_META_ATTACHING)
+		return ps_loader_alive(m) ? "attaching"
+					  : "attach interrupted (loader gone); detach removes it";
 	self = ps_netns_enter(m->netns_ino);
 	if (self == -2) {
 		*in_reach = false;

@@ -11,12 +11,15 @@
 #include <time.h>
 
 #include "compat.h"
+#include "util.h"
 #include "pathscope/meta.h"
 
 bool ps_tcx_supported(int ifindex)
 {
 	__u32 cnt = 0;
 
+	if (ps_fallback_forced("tcx"))
+		return false;
 	/* Kernels without TCX reject the attach type with EINVAL. */
 	return bpf_prog_query(ifindex, PS_BPF_TCX_INGRESS, 0, NULL, NULL, &cnt) == 0;
 }
@@ -54,6 +57,15 @@ int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio, 
 	if (!err)
 		*created = true;
 	return bpf_tc_attach(&hook, &opts);
+}
+
+unsigned int ps_clsact_prog_id(int ifindex, bool ingress, unsigned int prio)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PS_TC_HANDLE, .priority = prio);
+	struct bpf_tc_hook hook;
+
+	tc_hook_init(&hook, ifindex, ingress);
+	return bpf_tc_query(&hook, &opts) ? 0 : opts.prog_id;
 }
 
 int ps_clsact_detach(int ifindex, bool ingress, unsigned int prio, unsigned int prog_id)

@@ -17,6 +17,9 @@ int ps_tcx_attach(int ifindex, int prog_fd, bool ingress);
 int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio, bool *created);
 
 /* Remove pathscope's filter if it is still the program prog_id. */
+/* The program of pathscope's filter (handle PS_TC_HANDLE) at prio; 0: none. */
+unsigned int ps_clsact_prog_id(int ifindex, bool ingress, unsigned int prio);
+
 int ps_clsact_detach(int ifindex, bool ingress, unsigned int prio, unsigned int prog_id);
 
 /* Number of tc filters left on clsact ingress + egress (rtnetlink dump);

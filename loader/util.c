@@ -215,3 +215,15 @@ void ps_sleep_s(double s)
 	while (!ps_stop && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
+
+bool ps_fallback_forced(const char *what)
+{
+	const char *list = getenv("PATHSCOPE_FORCE_FALLBACK"), *p;
+	size_t n = strlen(what);
+
+	for (p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, what, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}

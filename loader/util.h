@@ -44,6 +44,11 @@ int ps_netns_open(uint64_t ino);
 int ps_netns_enter(uint64_t ino);
 void ps_netns_leave(int self);
 
+/* Is a preferred kernel capability forced off for testing the fallbacks?
+ * PATHSCOPE_FORCE_FALLBACK is a comma list of: tcx (use clsact), tp_btf (use
+ * classic tracepoints), dispatcher (libxdp's single-program mode). */
+bool ps_fallback_forced(const char *what);
+
 /* Parse a non-negative decimal (or 0x hex) number; false on junk or overflow. */
 bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out);
 bool ps_parse_seconds(const char *s, double *out);

@@ -19,6 +19,7 @@ enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 #define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
 #define PS_META_NO_COMPLETION  (1U << 1) /* the driver hands skbs on (veth): no TX completion */
 #define PS_META_TRACEPOINTS    (1U << 2) /* txlat probes on classic tracepoints, not tp_btf */
+#define PS_META_ATTACHING      (1U << 3) /* attach in progress by loader_pid (or killed) */
 
 struct ps_meta {
 	__u32 abi_version;
@@ -43,6 +44,8 @@ struct ps_meta {
 	__u32 chain_flags;     /* chain: the XDP_FLAGS_*_MODE both are attached with */
 	__u32 join_slot;       /* join: pathscope's slot in the root program array */
 	char join_path[128];   /* join: the pinned root program array */
+	__u32 loader_pid;      /* the process that attached (PS_META_ATTACHING) */
+	__u32 pad2;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

@@ -407,3 +407,53 @@ ps_testbed_destroy() {
 	done
 	return 0
 }
+
+# ---- census of pathscope's kernel objects ---------------------------------------
+
+# What pathscope (and the stand-ins) have in the kernel, to compare before and
+# after. Programs and maps are counted by name so that unrelated BPF users of
+# the machine do not disturb the census; links, pins, qdiscs, XDP are ours.
+PS_OURS='^(pathscope|pathscop\.|xdp_stats|tci_stats|tce_stats|standin|echo_|d2s_|kern_stats|napi_|drops$|softirq$|xdp_exceptions|xmit_slot|tx_inflight|tx_tick|txlat_stats|xdp_chain)'
+ps_census() {
+	echo "progs=$(bpftool prog show -j | jq --arg re "$PS_OURS" '[.[] | select(.name // "" | test($re))] | length')" \
+		"maps=$(bpftool map show -j | jq --arg re "$PS_OURS" '[.[] | select(.name // "" | test($re))] | length')" \
+		"memlock=$( (bpftool prog show -j; bpftool map show -j) | jq -s --arg re "$PS_OURS" '[.[][] | select(.name // "" | test($re)) | .bytes_memlock // 0] | add // 0')" \
+		"links=$(bpftool link show | grep -c '^[0-9]*:')" \
+		"pins=$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" \
+		"qdiscs=$(tc -n "$NS_B" qdisc show dev vB | wc -l)" \
+		"xdp=$(ip -n "$NS_B" -d link show vB | grep -c 'prog/xdp')"
+}
+# The kernel frees closed programs and maps asynchronously (RCU, work
+# queues): wait until the census settles at WANT (at most 5 s), print it.
+ps_census_is() {
+	local i now
+	for i in $(seq 50); do
+		now=$(ps_census)
+		[ "$now" = "$1" ] && break
+		sleep 0.1
+	done
+	echo "$now"
+}
+# A census that has stopped changing (for a baseline).
+ps_census_stable() {
+	local a b i
+	b=$(ps_census)
+	for i in $(seq 20); do
+		a=$b
+		sleep 0.3
+		b=$(ps_census)
+		[ "$a" = "$b" ] && break
+	done
+	echo "$b"
+}
+# Run CMD, expect exit status != 0 and exactly one line on stderr matching RE.
+ps_expect_error() {
+	local name=$1 re=$2 err rc
+	shift 2
+	err=$("$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qE "$re" <<<"$err"; then
+		ps_ok "$name"
+	else
+		ps_fail "$name" "exit $rc, stderr '$err'"
+	fi
+}

@@ -12,54 +12,8 @@ STANDIN_TC=$PS_ROOT/build/tests/standin_tc.bpf.o
 ps_testbed_create 2 || { ps_fail attach_detach "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
 
-# What pathscope (and the stand-ins) have in the kernel, to compare before and
-# after. Programs and maps are counted by name so that unrelated BPF users of
-# the machine do not disturb the census; links, pins, qdiscs, XDP are ours.
-OURS='^(pathscope|pathscop\.|xdp_stats|tci_stats|tce_stats|standin)'
-census() {
-	echo "progs=$(bpftool prog show -j | jq --arg re "$OURS" '[.[] | select(.name // "" | test($re))] | length')" \
-		"maps=$(bpftool map show -j | jq --arg re "$OURS" '[.[] | select(.name // "" | test($re))] | length')" \
-		"links=$(bpftool link show | grep -c '^[0-9]*:')" \
-		"pins=$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" \
-		"qdiscs=$(tc -n "$NS_B" qdisc show dev vB | wc -l)" \
-		"xdp=$(ip -n "$NS_B" -d link show vB | grep -c 'prog/xdp')"
-}
-# The kernel frees closed programs and maps asynchronously (RCU, work
-# queues): wait until the census settles at WANT (at most 5 s), print it.
-census_is() {
-	local i now
-	for i in $(seq 50); do
-		now=$(census)
-		[ "$now" = "$1" ] && break
-		sleep 0.1
-	done
-	echo "$now"
-}
-# A census that has stopped changing (for a baseline).
-census_stable() {
-	local a b i
-	b=$(census)
-	for i in $(seq 20); do
-		a=$b
-		sleep 0.3
-		b=$(census)
-		[ "$a" = "$b" ] && break
-	done
-	echo "$b"
-}
-# Run CMD, expect exit status != 0 and exactly one line on stderr matching RE.
-expect_error() {
-	local name=$1 re=$2 err rc
-	shift 2
-	err=$("$@" 2>&1 >/dev/null) && rc=0 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$(wc -l <<<"$err")" -eq 1 ] && grep -qE "$re" <<<"$err"; then
-		ps_ok "$name"
-	else
-		ps_fail "$name" "exit $rc, stderr '$err'"
-	fi
-}
 
-before=$(census_stable)
+before=$(ps_census_stable)
 
 # 1. TCX (default) attach: XDP native + 2 TCX links, pinned; detach restores all.
 ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
@@ -74,9 +28,9 @@ ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, xdp prog, 2 links" 
 	"d2s_stats echo_peers echo_pending echo_stats meta tce_link tce_stats tci_link tci_stats xdp_prog xdp_stats "
 ps_check_eq "xdp program attached is pathscope's" \
 	"$(ip -n "$NS_B" -d link show vB | grep -o 'name pathscope_xdp')" "name pathscope_xdp"
-expect_error "second attach refused: already attached" "already attached" ps_pathscope_b attach vB
+ps_expect_error "second attach refused: already attached" "already attached" ps_pathscope_b attach vB
 ps_pathscope_b detach vB || ps_fail "detach vB" "exit $?"
-ps_check_eq "tcx: attach + detach leaves nothing behind" "$(census_is "$before")" "$before"
+ps_check_eq "tcx: attach + detach leaves nothing behind" "$(ps_census_is "$before")" "$before"
 ps_check_eq "no /sys/fs/bpf/pathscope, no libxdp lock dir left" \
 	"$(ls -d /sys/fs/bpf/pathscope /sys/fs/bpf/xdp 2>/dev/null)" ""
 
@@ -89,7 +43,7 @@ ps_check_eq "features: the tc mode it announces is the one attach used" \
 	"$(ps_pathscope_b features --json | jq -r .uses.tc)" \
 	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .tc_mode')"
 ps_pathscope_b detach vB || ps_fail "detach (skb)" "exit $?"
-ps_check_eq "--xdp-mode skb: attach + detach leaves nothing behind" "$(census_is "$before")" "$before"
+ps_check_eq "--xdp-mode skb: attach + detach leaves nothing behind" "$(ps_census_is "$before")" "$before"
 
 # 2. clsact mode on a device without clsact: creates it, removes it again.
 ps_pathscope_b attach vB --tc-mode clsact --no-xdp || ps_fail "attach clsact" "exit $?"
@@ -98,14 +52,14 @@ ps_check_eq "clsact: pathscope filter names" \
 	"$( (tc -n "$NS_B" filter show dev vB ingress; tc -n "$NS_B" filter show dev vB egress) | grep -o 'name pathscope_tc_[a-z]*' | tr '\n' ' ')" \
 	"name pathscope_tc_in name pathscope_tc_eg "
 ps_pathscope_b detach vB || ps_fail "detach clsact" "exit $?"
-ps_check_eq "clsact: attach + detach leaves nothing behind (qdisc removed)" "$(census_is "$before")" "$before"
+ps_check_eq "clsact: attach + detach leaves nothing behind (qdisc removed)" "$(ps_census_is "$before")" "$before"
 
 # 3. Someone else's clsact qdisc and tc filter stay, and keep seeing packets.
 tc -n "$NS_B" qdisc add dev vB clsact
 tc -n "$NS_B" filter add dev vB ingress prio 10 handle 1 bpf da obj "$STANDIN_TC" sec tc ||
 	ps_fail "stand-in tc filter" "tc filter add failed"
 theirs=$(tc -n "$NS_B" filter show dev vB ingress)
-base=$(census_stable)
+base=$(ps_census_stable)
 ps_pathscope_b attach vB --tc-mode clsact || ps_fail "attach next to a foreign filter" "exit $?"
 ps_in_a ping -c 3 -i 0.2 -q "$PS_IP4_B" >/dev/null || ps_fail "ping through both filters" "failed"
 ps_check_eq "pathscope saw the 3 echo requests at tc ingress" \
@@ -114,7 +68,7 @@ ps_pathscope_b detach vB || ps_fail "detach next to a foreign filter" "exit $?"
 ps_check_eq "foreign clsact qdisc and filter untouched" \
 	"$(tc -n "$NS_B" qdisc show dev vB | grep -c clsact) $(tc -n "$NS_B" filter show dev vB ingress)" \
 	"1 $theirs"
-ps_check_eq "foreign clsact: state as before pathscope" "$(census_is "$base")" "$base"
+ps_check_eq "foreign clsact: state as before pathscope" "$(ps_census_is "$base")" "$base"
 # A clsact that pathscope created but someone else put a filter on stays too.
 tc -n "$NS_B" qdisc del dev vB clsact
 ps_pathscope_b attach vB --tc-mode clsact --no-xdp || ps_fail "attach clsact (2)" "exit $?"
@@ -128,15 +82,15 @@ tc -n "$NS_B" qdisc del dev vB clsact
 # 4. Someone else's XDP program: attach refused, their program keeps running.
 ip -n "$NS_B" link set vB xdp obj "$STANDIN_XDP" sec xdp || ps_fail "stand-in xdp" "attach failed"
 theirs=$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*')
-base=$(census_stable)
-expect_error "attach refused next to another XDP program" "already has an XDP program" \
+base=$(ps_census_stable)
+ps_expect_error "attach refused next to another XDP program" "already has an XDP program" \
 	ps_pathscope_b attach vB
 ps_check_eq "refused attach: their XDP program still attached, nothing else changed" \
-	"$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*') $(census_is "$base")" "$theirs $base"
+	"$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*') $(ps_census_is "$base")" "$theirs $base"
 ps_pathscope_b attach vB --no-xdp || ps_fail "attach --no-xdp next to their XDP" "exit $?"
 ps_pathscope_b detach vB
 ps_check_eq "--no-xdp attach + detach: their XDP program still attached" \
-	"$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*') $(census_is "$base")" "$theirs $base"
+	"$(ip -n "$NS_B" -d link show vB | grep -o 'prog/xdp id [0-9]*') $(ps_census_is "$base")" "$theirs $base"
 ip -n "$NS_B" link set vB xdp off
 
 # 4b. Someone removes pathscope's XDP program: status says so, and a new
@@ -150,22 +104,22 @@ err=$(ps_pathscope_b attach vB 2>&1) || ps_fail "attach over leftover state" "ex
 ps_check_eq "attach over leftover state says it cleaned up" \
 	"$(grep -c 'leftover state' <<<"$err")" 1
 ps_pathscope_b detach vB || ps_fail "detach after re-attach" "exit $?"
-ps_check_eq "leftover + re-attach + detach: nothing behind" "$(census_is "$before")" "$before"
+ps_check_eq "leftover + re-attach + detach: nothing behind" "$(ps_census_is "$before")" "$before"
 
 # 5. Bad input: one line, non-zero exit, nothing attached.
-expect_error "unknown interface" "unknown interface 'nosuch0'" ps_pathscope_b attach nosuch0
-expect_error "interface without Ethernet framing" "no Ethernet framing" ps_pathscope_b attach lo
-expect_error "queue beyond the interface's queues" "queue 2 does not exist" \
+ps_expect_error "unknown interface" "unknown interface 'nosuch0'" ps_pathscope_b attach nosuch0
+ps_expect_error "interface without Ethernet framing" "no Ethernet framing" ps_pathscope_b attach lo
+ps_expect_error "queue beyond the interface's queues" "queue 2 does not exist" \
 	ps_pathscope_b attach vB --queues 0-2
-expect_error "malformed queue list" "bad queue list" ps_pathscope_b attach vB --queues 1,,2
-expect_error "unknown feature" "unknown feature 'bogus'" ps_pathscope_b attach vB --features ecn,bogus
-expect_error "bad --xdp-mode" "bad --xdp-mode" ps_pathscope_b attach vB --xdp-mode hw
-expect_error "missing privileges named" "missing privileges: need CAP_BPF .*CAP_NET_ADMIN" \
+ps_expect_error "malformed queue list" "bad queue list" ps_pathscope_b attach vB --queues 1,,2
+ps_expect_error "unknown feature" "unknown feature 'bogus'" ps_pathscope_b attach vB --features ecn,bogus
+ps_expect_error "bad --xdp-mode" "bad --xdp-mode" ps_pathscope_b attach vB --xdp-mode hw
+ps_expect_error "missing privileges named" "missing privileges: need CAP_BPF .*CAP_NET_ADMIN" \
 	nsenter --net="/var/run/netns/$NS_B" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	--inh-caps=-all "$PATHSCOPE" attach vB
-expect_error "detach of an interface that is not attached" "not attached" ps_pathscope_b detach vB
-expect_error "stats of an interface that is not attached" "not attached" ps_pathscope_b stats vB
-expect_error "bad --interval" "bad --interval" ps_pathscope_b stats vB --interval 0
-expect_error "unknown command" "unknown command" "$PATHSCOPE" frobnicate
-ps_check_eq "bad input left nothing behind" "$(census_is "$before")" "$before"
+ps_expect_error "detach of an interface that is not attached" "not attached" ps_pathscope_b detach vB
+ps_expect_error "stats of an interface that is not attached" "not attached" ps_pathscope_b stats vB
+ps_expect_error "bad --interval" "bad --interval" ps_pathscope_b stats vB --interval 0
+ps_expect_error "unknown command" "unknown command" "$PATHSCOPE" frobnicate
+ps_check_eq "bad input left nothing behind" "$(ps_census_is "$before")" "$before"
 ps_done

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Faults: nothing lost or left behind.
+#   - 500 attach/detach cycles (counters only, the fast path of the loader)
+#     and 10 with every feature: programs, maps, links, pins, qdiscs, XDP and
+#     the BPF memory of pathscope's objects return to where they started;
+#   - two attaches at once on one interface: exactly one wins, the other
+#     refuses with one line;
+#   - SIGKILL of the loader at points through attach, and of serve: traffic
+#     still passes, status shows what is left, detach removes it, a new
+#     attach works;
+#   - the preferred kernel features forced off (PATHSCOPE_FORCE_FALLBACK):
+#     clsact, classic tracepoints and libxdp's single-program mode are used;
+#   - the interface goes down and up, changes MTU, loses queues, is deleted.
+. "$(dirname "$0")/lib.sh"
+ps_require_root faults
+ps_require_file faults "$PATHSCOPE"
+ps_require_file faults "$UDPSEND"
+ps_require_cmd faults bpftool jq tc curl
+
+ps_testbed_create 2 || { ps_fail faults "testbed setup failed"; ps_done; }
+ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
+base=$(ps_census_stable)
+
+# ---- attach/detach cycles --------------------------------------------------------------
+fails=0
+for i in $(seq 500); do
+	ps_pathscope_b attach vB --features none >/dev/null 2>&1 || fails=$((fails + 1))
+	ps_pathscope_b detach vB >/dev/null 2>&1 || fails=$((fails + 1))
+done
+ps_check_eq "500 attach/detach cycles: every one succeeded" "$fails" 0
+ps_check_eq "500 cycles: programs, maps, memory, links, pins, qdiscs, XDP as before" \
+	"$(ps_census_is "$base")" "$base"
+for i in $(seq 10); do
+	ps_pathscope_b attach vB --features all >/dev/null 2>&1 || fails=$((fails + 1))
+	ps_pathscope_b detach vB >/dev/null 2>&1 || fails=$((fails + 1))
+done
+ps_check_eq "10 cycles with every feature (tracepoint probes too): all succeeded" "$fails" 0
+ps_check_eq "10 cycles with every feature: everything as before" "$(ps_census_is "$base")" "$base"
+
+# ---- two attaches at once ------------------------------------------------------------------
+out1=$(mktemp) out2=$(mktemp)
+ps_at_exit "rm -f $out1 $out2"
+ps_pathscope_b attach vB 2>"$out1" &
+p1=$!
+ps_pathscope_b attach vB 2>"$out2" &
+p2=$!
+rc1=0 rc2=0
+wait "$p1" || rc1=$?
+wait "$p2" || rc2=$?
+ps_check_eq "two attaches at once: one succeeds, one fails" "$(echo "$rc1 $rc2" | tr ' ' '\n' | sort | tr '\n' ' ')" "0 1 "
+ps_check_eq "the loser says so in one line" \
+	"$(cat "$out1" "$out2" | grep -cE "is already attached|is being attached by another pathscope")$(cat "$out1" "$out2" | wc -l)" "11"
+ps_check_eq "one attachment, live" "$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')" ok
+ps_pathscope_b detach vB || ps_fail "detach after the race" "exit $?"
+
+# ---- SIGKILL through attach -------------------------------------------------------------------
+passes() { ps_in_a ping -c 3 -i 0.05 -W 1 -q "$PS_IP4_B" >/dev/null; }
+killed=0 states=
+for delay in 0.02 0.05 0.1 0.15 0.2 0.3 0.45 0.7; do
+	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" attach vB --features default,kernel >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
+	wait "$pid" 2>/dev/null
+	passes || ps_fail "SIGKILL after ${delay}s: traffic still passes" "ping failed"
+	st=$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')
+	case "$st" in "" | ok | "attach interrupted"*) states="$states|${st%% (*}" ;;
+	*) ps_fail "SIGKILL after ${delay}s: status" "'$st'" ;; esac
+	ps_pathscope_b detach --all >/dev/null 2>&1
+	ps_pathscope_b attach vB >/dev/null 2>&1 || ps_fail "SIGKILL after ${delay}s: a new attach works" "exit $?"
+	ps_pathscope_b detach vB >/dev/null 2>&1 || ps_fail "SIGKILL after ${delay}s: and detaches" "exit $?"
+done
+[ "$killed" -ge 3 ] && ps_ok "SIGKILL: $killed of 8 attaches killed ($states); traffic passed, status said, detach cleaned" ||
+	ps_fail "SIGKILL: enough attaches killed midway" "$killed of 8"
+ps_check_eq "SIGKILL: everything as before" "$(ps_census_is "$base")" "$base"
+
+# SIGKILL of serve: the attachment stays live and keeps counting; status
+# shows it; detach removes it.
+nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen 127.0.0.1:9464 >/dev/null 2>&1 &
+spid=$!
+for i in $(seq 50); do
+	[ "$(ps_in_b curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9464/healthz)" = 200 ] && break
+	sleep 0.1
+done
+kill -KILL "$spid"
+wait "$spid" 2>/dev/null
+ps_check_eq "serve killed: its attachment is left, live" "$(ps_pathscope_b status --json | jq -r '.[0].state')" ok
+ps_wait_quiet 5
+c0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp')
+passes || ps_fail "serve killed: traffic passes" "ping failed"
+ps_check_eq "serve killed: the datapath still counts (3 echo requests)" \
+	$(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp') - c0)) 3
+ps_pathscope_b detach vB || ps_fail "serve killed: detach" "exit $?"
+ps_check_eq "serve killed: everything as before after detach" "$(ps_census_is "$base")" "$base"
+
+# ---- forced fallbacks ------------------------------------------------------------------------
+PATHSCOPE_FORCE_FALLBACK=tcx,tp_btf,dispatcher ps_pathscope_b attach vB --features default,kernel ||
+	ps_fail "fallbacks forced: attach" "exit $?"
+ps_check_eq "fallbacks forced: clsact, classic tracepoints, one XDP program" \
+	"$(ps_pathscope_b stats vB --json | jq -r '.interfaces[0] | "\(.tc_mode) \(.probe_mode) \(.xdp_mode)"') $(tc -n "$NS_B" qdisc show dev vB | grep -c clsact)" \
+	"clsact tracepoint native 1"
+ps_wait_quiet 5
+j0=$(ps_pathscope_b stats vB --json)
+passes || ps_fail "fallbacks forced: traffic passes" "ping failed"
+j1=$(ps_pathscope_b stats vB --json)
+ps_check_eq "fallbacks forced: tc ingress and the stack tracepoint count the 3 requests" \
+	"$(($(jq '.interfaces[0].totals.tc_ingress.total.l4.icmp' <<<"$j1") - $(jq '.interfaces[0].totals.tc_ingress.total.l4.icmp' <<<"$j0"))) $(($(jq '.interfaces[0].totals.kernel.rx.stack_packets' <<<"$j1") - $(jq '.interfaces[0].totals.kernel.rx.stack_packets' <<<"$j0")))" \
+	"3 3"
+ps_pathscope_b detach vB || ps_fail "fallbacks forced: detach" "exit $?"
+ps_check_eq "fallbacks forced: everything as before (clsact removed)" "$(ps_census_is "$base")" "$base"
+
+# ---- the interface changes under pathscope --------------------------------------------------------
+ps_pathscope_b attach vB --features default,kernel || ps_fail "changes: attach" "exit $?"
+ip -n "$NS_B" link set vB down
+ps_check_eq "down: status says so" "$(ps_pathscope_b status --json | jq -r '.[0].state')" "ok (interface down)"
+ip -n "$NS_B" link set vB up
+for i in $(seq 50); do [ "$(ps_in_b cat /sys/class/net/vB/operstate)" = up ] && break; sleep 0.1; done
+ps_wait_quiet 5
+c0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp')
+passes || ps_fail "up again: traffic passes" "ping failed"
+ps_check_eq "up again: ok, and counting (3 echo requests)" \
+	"$(ps_pathscope_b status --json | jq -r '.[0].state') $(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp') - c0))" "ok 3"
+
+# MTU: native XDP on a veth (without multi-buffer support) caps what its
+# peer may send at a page, so the kernel refuses MTU 9000 on the peer; with
+# generic XDP 9000 works and the jumbo frames are counted whole.
+err=$(ps_in_a ip link set vA mtu 9000 2>&1)
+ps_check_eq "MTU 9000 toward native XDP: the kernel refuses, pathscope unharmed" \
+	"$? $(ps_pathscope_b status --json | jq -r '.[0].state')" "2 ok"
+ps_pathscope_b detach vB
+ps_in_a ip link set vA mtu 9000
+ps_in_b ip link set vB mtu 9000
+ps_pathscope_b attach vB --xdp-mode skb || ps_fail "MTU 9000: attach in generic mode" "exit $?"
+ps_wait_quiet 5
+j0=$(ps_pathscope_b stats vB --json)
+ps_sink_start "$NS_B" 9000 --expect 20 --timeout 10
+ps_in_a "$UDPSEND" -n 20 -s 8900 "$PS_IP4_B" 9000 || ps_fail "MTU 9000: jumbo datagrams" "exit $?"
+ps_check_eq "MTU 9000: every jumbo datagram arrived" "$(ps_sink_wait)" 20
+j1=$(ps_pathscope_b stats vB --json)
+ps_check_eq "MTU 9000: 20 frames of 8942 bytes counted at XDP" \
+	"$(($(jq '.interfaces[0].totals.xdp.total.packets' <<<"$j1") - $(jq '.interfaces[0].totals.xdp.total.packets' <<<"$j0"))) $(($(jq '.interfaces[0].totals.xdp.total.bytes' <<<"$j1") - $(jq '.interfaces[0].totals.xdp.total.bytes' <<<"$j0")))" \
+	"20 $((20 * 8942))"
+ps_pathscope_b detach vB
+ps_in_a ip link set vA mtu 1500
+ps_in_b ip link set vB mtu 1500
+
+# Queues: fewer RX queues while attached; the counts still add up.
+ps_pathscope_b attach vB || ps_fail "channels: attach" "exit $?"
+# (veth wants the peer's TX queues to fit into the RX queues: A first.)
+ps_in_a ethtool -L vA tx 1 && ps_in_b ethtool -L vB rx 1 ||
+	ps_fail "channels: ethtool -L vA tx 1, vB rx 1" "exit $?"
+ps_wait_quiet 5
+j0=$(ps_pathscope_b stats vB --json)
+ps_sink_start "$NS_B" 9000 --expect 100 --timeout 10
+ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000 || ps_fail "channels: udpsend" "exit $?"
+ps_check_eq "channels: the sink got all 100" "$(ps_sink_wait)" 100
+j1=$(ps_pathscope_b stats vB --json)
+ps_check_eq "channels: all 100 counted at XDP, summed over queues" \
+	$(($(jq '.interfaces[0].totals.xdp.total.l4.udp' <<<"$j1") - $(jq '.interfaces[0].totals.xdp.total.l4.udp' <<<"$j0"))) 100
+ps_in_b ethtool -L vB rx 2
+ps_in_a ethtool -L vA tx 2
+ps_check_eq "channels: status ok" "$(ps_pathscope_b status --json | jq -r '.[0].state')" ok
+
+# Deleted while attached: status says so, detach removes the leftovers.
+ps_in_b ip link del vB
+ps_check_eq "deleted: status says the interface is gone" \
+	"$(ps_pathscope_b status --json | jq -r '.[0].state')" "interface gone"
+ps_pathscope_b detach --all >/dev/null 2>&1
+ps_check_eq "deleted: detach --all leaves no pins" "$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" 0
+ps_check_eq "deleted: no pathscope program is left" \
+	"$(bpftool prog show -j | jq '[.[] | select(.name // "" | test("^pathscope"))] | length')" 0
+ps_done
