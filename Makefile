@@ -6,7 +6,7 @@ BUILD    := build
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)
 LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD)
 
@@ -26,7 +26,7 @@ BPF_TESTS  := $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(wildcard tests/bpf/*.c
 TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(wildcard tests/tools/*.c))
 STANDINS   := $(patsubst tests/standins/%.bpf.c,$(BUILD)/tests/%.bpf.o,$(wildcard tests/standins/*.bpf.c))
 
-.PHONY: all deps demo test bench format clean help install
+.PHONY: all deps demo test test-asan test-valgrind fuzz fuzzers bench format clean help install
 .SECONDARY:
 all: $(BUILD)/pathscope $(UNIT_TESTS) $(BPF_TESTS) $(TEST_TOOLS) $(STANDINS)
 
@@ -35,6 +35,9 @@ help:
 	@echo "make deps       install build and test dependencies (Debian 12, apt-get, root)"
 	@echo "make demo       throwaway two-namespace testbed, 10 s of traffic, per-queue report"
 	@echo "make test       all tests (unit, BPF_PROG_TEST_RUN, namespaces); ends 'N passed, N failed'"
+	@echo "make test-asan  the whole suite against a clang ASan+UBSan build (build-asan/)"
+	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
+	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
 	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~12 min)"
 	@echo "make install    install pathscope to $(DESTDIR)/usr/local/sbin"
 	@echo "make format     clang-format every C source and header"
@@ -82,6 +85,38 @@ demo: deps all
 test: deps all
 	@bash tests/run.sh
 
+# Sanitizers: user space built by clang with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build-asan/; any report fails the test
+# that triggered it (halt_on_error, a non-zero exit).
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+test-asan: deps
+	$(MAKE) BUILD=build-asan CC=clang CFLAGS="$(SAN_FLAGS)" all
+	@PS_BUILD=build-asan ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=99 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 bash tests/run.sh
+
+# libFuzzer targets (tests/fuzz/), built with ASan + UBSan into build-fuzz/;
+# tests/fuzz/run.sh runs each for FUZZ_SECONDS from its seed corpus.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(SAN_FLAGS) -fsanitize=fuzzer-no-link" fuzzers
+	@bash tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+fuzzers: $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/*.c))
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+# valgrind memcheck: the C tests run under it, and every pathscope command of
+# the integration tests goes through a wrapper that runs it under it.
+VALGRIND := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+test-valgrind: deps
+	$(MAKE) BUILD=build-valgrind all
+	@printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(VALGRIND)" "$(CURDIR)/build-valgrind/pathscope" \
+		> build-valgrind/pathscope-valgrind && chmod +x build-valgrind/pathscope-valgrind
+	@PS_BUILD=build-valgrind PATHSCOPE=$(CURDIR)/build-valgrind/pathscope-valgrind \
+		PS_WRAP="$(VALGRIND)" bash tests/run.sh
+
 # make bench: the micro benchmark (bench/micro.c, BPF_PROG_TEST_RUN beside
 # bench/empty.bpf.c) and the live one (namespaces); see bench/README.md.
 bench: deps all $(BUILD)/bench/micro $(BUILD)/bench/empty.bpf.o
@@ -102,4 +137,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-asan build-valgrind build-fuzz

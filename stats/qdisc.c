@@ -15,28 +15,29 @@
 static int stats2_cb(const struct nlattr *attr, void *data)
 {
 	struct ps_qdisc *q = data;
-	const struct gnet_stats_queue *sq;
-	const struct gnet_stats_basic *sb;
+	struct gnet_stats_queue sq;
+	struct gnet_stats_basic sb = {};
 
+	/* Netlink attributes are only 4-byte aligned: copy before reading. */
 	switch (mnl_attr_get_type(attr)) {
 	case TCA_STATS_BASIC:
-		/* 12 bytes of data, padded to 16 by the kernel. */
+		/* 12 bytes of data (the struct's 16 with padding). */
 		if (mnl_attr_get_payload_len(attr) < 12)
 			break;
-		sb = mnl_attr_get_payload(attr);
-		memcpy(&q->bytes, &sb->bytes, sizeof(q->bytes));
-		q->packets = sb->packets;
+		memcpy(&sb, mnl_attr_get_payload(attr), 12);
+		q->bytes = sb.bytes;
+		q->packets = sb.packets;
 		q->has_stats = true;
 		break;
 	case TCA_STATS_QUEUE:
-		if (mnl_attr_get_payload_len(attr) < sizeof(*sq))
+		if (mnl_attr_get_payload_len(attr) < sizeof(sq))
 			break;
-		sq = mnl_attr_get_payload(attr);
-		q->qlen = sq->qlen;
-		q->backlog = sq->backlog;
-		q->drops = sq->drops;
-		q->requeues = sq->requeues;
-		q->overlimits = sq->overlimits;
+		memcpy(&sq, mnl_attr_get_payload(attr), sizeof(sq));
+		q->qlen = sq.qlen;
+		q->backlog = sq.backlog;
+		q->drops = sq.drops;
+		q->requeues = sq.requeues;
+		q->overlimits = sq.overlimits;
 		q->has_stats = true;
 		break;
 	}

@@ -28,7 +28,9 @@ static int parse_line(const char *s, const char *end, uint64_t *col)
 		char tok[20], *e;
 		size_t len = 0;
 
-		while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+		/* Every kind of space, or a \v or \f would stop the token loop
+		 * below without consuming it, for ever (found by fuzz_softnet). */
+		while (s < end && isspace((unsigned char)*s))
 			s++;
 		if (s == end)
 			break;

@@ -28,9 +28,10 @@ run_one() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 }
 
-for t in build/tests/test_*; do
+for t in "${PS_BUILD:-build}"/tests/test_*; do
 	[ -x "$t" ] || continue
-	case "$t" in *"$pattern"*) run_one "$t" "$t" ;; esac
+	# PS_WRAP: a command to run the C tests under (make test-valgrind).
+	case "$t" in *"$pattern"*) run_one "$t" ${PS_WRAP:-} "$t" ;; esac
 done
 for t in tests/integration/test_*.sh; do
 	[ -f "$t" ] || continue

@@ -1867,7 +1867,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 /* in its chain (a stand-in load balancer); the verdict and the frame are  */
 /* the balancer's, exactly.                                                */
 
-#define STANDIN_LB "build/tests/standin_lb.bpf.o"
+/* The stand-in balancer object, under $PS_BUILD (default build). */
+static const char *standin_lb_path(void)
+{
+	static char path[256];
+	const char *b = getenv("PS_BUILD");
+
+	snprintf(path, sizeof(path), "%s/tests/standin_lb.bpf.o", b && *b ? b : "build");
+	return path;
+}
 
 /* A UDP frame to 198.18.0.<last>. */
 static void lb_frame(struct frame *f, __u8 last)
@@ -1926,13 +1934,14 @@ static void chain_case(int prog_fd, int map_fd, __u8 last, __u32 want_verdict, b
 static void test_chain(void)
 {
 	struct pathscope_xdp *x = pathscope_xdp__open();
-	struct bpf_object *lb = bpf_object__open_file(STANDIN_LB, NULL);
+	struct bpf_object *lb = bpf_object__open_file(standin_lb_path(), NULL);
 	struct bpf_program *lbprog;
 	int prog_fd, map_fd, chain_fd, lb_fd, err;
 	__u32 zero = 0;
 
 	if (!x || libbpf_get_error(lb)) {
-		check_report(0, "chain: open pathscope_xdp and " STANDIN_LB, "%s", strerror(errno));
+		check_report(0, "chain: open pathscope_xdp and the stand-in balancer", "%s %s",
+			     standin_lb_path(), strerror(errno));
 		goto out;
 	}
 	x->rodata->ps_features = PS_F_DEFAULT;

@@ -6,8 +6,8 @@
 ps_require_root attach_detach
 ps_require_file attach_detach "$PATHSCOPE"
 ps_require_cmd attach_detach bpftool tc setpriv
-STANDIN_XDP=$PS_ROOT/build/tests/standin_xdp.bpf.o
-STANDIN_TC=$PS_ROOT/build/tests/standin_tc.bpf.o
+STANDIN_XDP=$PS_BIN/tests/standin_xdp.bpf.o
+STANDIN_TC=$PS_BIN/tests/standin_tc.bpf.o
 
 ps_testbed_create 2 || { ps_fail attach_detach "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'

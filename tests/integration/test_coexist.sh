@@ -9,8 +9,8 @@
 # each peer receives must be exactly what they are without pathscope, while
 # pathscope counts every packet. Detach must leave the balancer as it was.
 . "$(dirname "$0")/lib.sh"
-LB=$PS_ROOT/build/tests/standin_lb.bpf.o
-LBTC=$PS_ROOT/build/tests/standin_lbtc.bpf.o
+LB=$PS_BIN/tests/standin_lb.bpf.o
+LBTC=$PS_BIN/tests/standin_lbtc.bpf.o
 ps_require_root coexist
 ps_require_file coexist "$PATHSCOPE"
 ps_require_file coexist "$UDPSEND"
@@ -43,7 +43,7 @@ verdicts() { # pass drop tx
 # pass-everything stand-in for that. Their UDP checksums are partial, as
 # the sender's offload left them, so they end in A's UDP layer.)
 rx_a() { ip netns exec "$NS_A" nstat -asz IpInReceives | awk '$1 == "IpInReceives" { print $2 }'; }
-ip -n "$NS_A" link set dev vA xdpdrv obj "$PS_ROOT/build/tests/standin_xdp.bpf.o" sec xdp ||
+ip -n "$NS_A" link set dev vA xdpdrv obj "$PS_BIN/tests/standin_xdp.bpf.o" sec xdp ||
 	ps_fail coexist "the pass-through XDP program on A"
 xdp_total() { ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.packets'; }
 

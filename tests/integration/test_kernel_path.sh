@@ -14,7 +14,7 @@
 #     tc egress and net_dev_xmit never see but the driver counts.
 # The probes run as tp_btf and as classic tracepoints (--probe-mode).
 . "$(dirname "$0")/lib.sh"
-RAWSEND=${RAWSEND:-$PS_ROOT/build/tests/rawsend}
+RAWSEND=${RAWSEND:-$PS_BIN/tests/rawsend}
 ps_require_root kernel_path
 ps_require_file kernel_path "$PATHSCOPE"
 ps_require_file kernel_path "$UDPSEND"
@@ -113,7 +113,7 @@ done
 
 # XDP exceptions: someone else's XDP program aborts UDP to port 7777;
 # pathscope measures at tc only (--no-xdp) with its kernel probes.
-ABORT_XDP=$PS_ROOT/build/tests/standin_abort.bpf.o
+ABORT_XDP=$PS_BIN/tests/standin_abort.bpf.o
 ip -n "$NS_B" link set dev vB xdp obj "$ABORT_XDP" sec xdp || ps_fail "xdp_exception: load the aborting stand-in" "exit $?"
 ps_pathscope_b attach vB --no-xdp --features default,kernel || ps_fail "xdp_exception: attach --no-xdp" "exit $?"
 ps_wait_quiet 5

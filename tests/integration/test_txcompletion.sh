@@ -8,7 +8,7 @@
 ps_require_root txcompletion
 ps_require_file txcompletion "$PATHSCOPE"
 ps_require_file txcompletion "$UDPSEND"
-TAPWIRE=$PS_ROOT/build/tests/tapwire
+TAPWIRE=$PS_BIN/tests/tapwire
 ps_require_file txcompletion "$TAPWIRE"
 
 NS=pstap-$$ PERIOD_MS=30 N=200

@@ -105,5 +105,14 @@ int main(void)
 		CHECK_EQ_U64("live: one entry per online CPU", n, sysconf(_SC_NPROCESSORS_ONLN));
 		free(live);
 	}
+	/* Regression (fuzz_softnet): a vertical tab or form feed between columns
+	 * made the parser loop for ever; now it is a space like the others. */
+	{
+		struct ps_softnet_cpu c[2];
+
+		CHECK_EQ_U64("vertical tab and form feed separate columns",
+			     ps_softnet_parse("\v0000000a\f00000002 00000003\n", c, 2), 1);
+		CHECK_EQ_U64("and the columns are read", c[0].processed + c[0].dropped, 12);
+	}
 	return check_exit_code();
 }
