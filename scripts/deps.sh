@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
-	valgrind
+	valgrind python3-scapy tcpdump
 )
 
 missing=()
