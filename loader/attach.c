@@ -16,6 +16,7 @@
 #include "iface.h"
 #include "kernel_probes.h"
 #include "pins.h"
+#include "status.h"
 #include "queues.h"
 #include "tc_clsact.h"
 #include "tracepoints.h"
@@ -768,12 +769,29 @@ static int detach_all_one(const char *dir, void *ctx)
 	return 0;
 }
 
-int ps_detach_all(void)
+/* Leftovers only: an attachment whose interface is gone, or whose attach
+ * was interrupted (its loader killed). */
+static int detach_gone_one(const char *dir, void *ctx)
+{
+	struct ps_meta m;
+	const char *state;
+	bool reach;
+
+	if (ps_meta_read(dir, &m) == 0) {
+		state = ps_attachment_health(dir, &m, &reach);
+		if (!reach || (strcmp(state, "interface gone") != 0 &&
+			       strncmp(state, "attach interrupted", 18) != 0))
+			return 0;
+	}
+	return detach_all_one(dir, ctx);
+}
+
+int ps_detach_all(bool gone_only)
 {
 	int failed = 0;
 
 	if (ps_require_privileges())
 		return -1;
-	ps_pin_foreach(detach_all_one, &failed);
+	ps_pin_foreach(gone_only ? detach_gone_one : detach_all_one, &failed);
 	return failed ? -1 : 0;
 }

@@ -34,6 +34,8 @@ int ps_attach(const struct ps_attach_opts *opts);
 /* Detach pathscope from ifname (current network namespace), or everything
  * pathscope pinned in every namespace. */
 int ps_detach_iface(const char *ifname);
-int ps_detach_all(void);
+/* Every attachment (all named network namespaces); gone_only: only those whose
+ * interface is gone or whose attach was interrupted. */
+int ps_detach_all(bool gone_only);
 
 #endif /* PATHSCOPE_ATTACH_H */

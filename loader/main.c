@@ -27,6 +27,7 @@ static void usage(FILE *out)
 	    "commands:\n"
 	    "  attach IFACE [options]   load and attach the programs, pin their state\n"
 	    "  detach IFACE | --all     remove exactly what pathscope attached\n"
+	    "  detach --gone            only leftovers: interface gone, attach interrupted\n"
 	    "  status [--json]          list attachments (all network namespaces)\n"
 	    "  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
 	    "  check IFACE [options]    compare what each layer counted over an interval\n"
@@ -184,30 +185,34 @@ static int cmd_attach(int argc, char **argv)
 static int cmd_detach(int argc, char **argv)
 {
 	static const struct option opts[] = { { "all", no_argument, NULL, 'a' },
+					      { "gone", no_argument, NULL, 'g' },
 					      { "help", no_argument, NULL, 'h' },
 					      {} };
-	bool all = false;
+	bool all = false, gone = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ah", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "agh", opts, NULL)) != -1) {
 		if (c == 'a')
 			all = true;
+		else if (c == 'g')
+			gone = true;
 		else if (c == 'h') {
 			printf(
-			    "usage: pathscope detach IFACE | --all\n"
+			    "usage: pathscope detach IFACE | --all | --gone\n"
 			    "Remove exactly what pathscope attached (programs, links, pins, a "
 			    "clsact\n"
 			    "qdisc it created and nobody else uses). --all: every attachment, in\n"
-			    "every named network namespace.\n");
+			    "every named network namespace. --gone: only the leftovers, whose\n"
+			    "interface is gone or whose attach was interrupted.\n");
 			return 0;
 		} else
 			return 2;
 	}
-	if (all && optind == argc)
-		return ps_detach_all() ? 1 : 0;
-	if (!all && optind == argc - 1)
+	if ((all || gone) && !(all && gone) && optind == argc)
+		return ps_detach_all(gone) ? 1 : 0;
+	if (!all && !gone && optind == argc - 1)
 		return ps_detach_iface(argv[optind]) ? 1 : 0;
-	return ps_error("detach: expected one interface name or --all"), 2;
+	return ps_error("detach: expected one interface name, --all or --gone"), 2;
 }
 
 int main(int argc, char **argv)

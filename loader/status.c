@@ -105,7 +105,7 @@ static int status_one(const char *dir, void *arg)
 			json_object_array_add(c->list, o);
 		} else {
 			printf(
-			    "%-16s %s: incomplete (no meta: %s); 'pathscope detach --all' removes "
+			    "%-16s %s: incomplete (no meta: %s); 'pathscope detach --gone' removes "
 			    "it\n",
 			    "?", dir, strerror(-err));
 		}

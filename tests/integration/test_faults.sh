@@ -66,7 +66,7 @@ for delay in 0.02 0.05 0.1 0.2 0.35 0.6 1.2 3; do
 	st=$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')
 	case "$st" in "" | ok | "attach interrupted"*) states="$states|${st%% (*}" ;;
 	*) ps_fail "SIGKILL after ${delay}s: status" "'$st'" ;; esac
-	ps_pathscope_b detach --all >/dev/null 2>&1
+	ps_pathscope_b detach vB >/dev/null 2>&1
 	ps_pathscope_b attach vB >/dev/null 2>&1 || ps_fail "SIGKILL after ${delay}s: a new attach works" "exit $?"
 	ps_pathscope_b detach vB >/dev/null 2>&1 || ps_fail "SIGKILL after ${delay}s: and detaches" "exit $?"
 done
@@ -165,8 +165,8 @@ ps_check_eq "channels: status ok" "$(ps_pathscope_b status --json | jq -r '.[0].
 ps_in_b ip link del vB
 ps_check_eq "deleted: status says the interface is gone" \
 	"$(ps_pathscope_b status --json | jq -r '.[0].state')" "interface gone"
-ps_pathscope_b detach --all >/dev/null 2>&1
-ps_check_eq "deleted: detach --all leaves no pins" "$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" 0
+ps_pathscope_b detach --gone >/dev/null 2>&1
+ps_check_eq "deleted: detach --gone removes the leftovers" "$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" 0
 ps_check_eq "deleted: no pathscope program is left" \
 	"$(bpftool prog show -j | jq '[.[] | select(.name // "" | test("^pathscope"))] | length')" 0
 ps_done
