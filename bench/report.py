@@ -1,0 +1,502 @@
+#!/usr/bin/env python3
+"""bench/report.py: aggregate the raw output of bench/run.sh's phases into
+bench/results/<date>.json and <date>.md (see bench/README.md).
+
+usage: report.py --meta META.json --micro MICRO.json --live LIVE.jsonl
+                 --memory MEMORY.json --json OUT.json --md OUT.md
+
+Every phase is optional (a missing file gives an empty section). Nothing here
+asserts anything: targets are printed beside the figures as met / missed.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+
+CONFIGS = ["nothing", "empty_xdp", "noxdp", "counters", "default", "all", "tcpdump", "bpftrace"]
+CONFIG_LABEL = {
+    "nothing": "nothing attached",
+    "empty_xdp": "empty XDP program (bench/empty.bpf.c)",
+    "noxdp": "pathscope default `--no-xdp` (tc only)",
+    "counters": "pathscope counters only (`--features none`)",
+    "default": "pathscope default",
+    "all": "pathscope `--features all`",
+    "tcpdump": "tcpdump -w /dev/null",
+    "bpftrace": "bpftrace netsize + nettxlat",
+}
+PS_CONFIGS = ["counters", "default", "all", "noxdp"]
+PEERS = ["tcpdump", "bpftrace"]
+
+# Maps with one slot per queue (+1 for "other"): PS_PER_QUEUE_MAP in
+# include/pathscope/count.bpf.h and the probes.
+PER_QUEUE_MAPS = {"xdp_stats", "tci_stats", "tce_stats", "d2s_stats", "echo_stats",
+                  "txlat_stats", "kern_stats"}
+
+# The kernel's map memory accounting (array_map_mem_usage, htab_map_mem_usage
+# in kernel/bpf/), with its struct sizes on this kernel (x86_64, 6.18), which
+# the report checks against every map's bytes_memlock.
+SIZEOF_BPF_ARRAY = 312
+SIZEOF_BPF_HTAB = 832
+SIZEOF_BUCKET = 16
+SIZEOF_HTAB_ELEM = 48
+HASHTAB_LOCKS = 8
+PAGE = 4096
+BPF_F_MMAPABLE = 1 << 10
+
+
+def r8(v):
+    return (v + 7) // 8 * 8
+
+
+def pow2(n):
+    return 1 << (n - 1).bit_length()
+
+
+def page_align(v):
+    return (v + PAGE - 1) // PAGE * PAGE
+
+
+def map_model(m, cpus):
+    """bytes_memlock the kernel accounts for map m with `cpus` possible CPUs."""
+    t, e, k, v = m["type"], m["max_entries"], m["bytes_key"], m["bytes_value"]
+    if t in ("array", "percpu_array", "prog_array"):
+        if t == "percpu_array":
+            return SIZEOF_BPF_ARRAY + e * 8 + e * r8(v) * cpus
+        if t == "prog_array":
+            return SIZEOF_BPF_ARRAY + e * 8
+        if m.get("flags", 0) & BPF_F_MMAPABLE:
+            return page_align(SIZEOF_BPF_ARRAY) + page_align(e * r8(v))
+        return SIZEOF_BPF_ARRAY + e * r8(v)
+    if t in ("hash", "percpu_hash", "lru_hash", "lru_percpu_hash"):
+        percpu = "percpu" in t
+        lru = t.startswith("lru")
+        usage = SIZEOF_BPF_HTAB + SIZEOF_BUCKET * pow2(e) + 4 * cpus * HASHTAB_LOCKS
+        elem = SIZEOF_HTAB_ELEM + r8(k) + (8 if percpu else r8(v))
+        n = e + (cpus if not percpu and not lru else 0)
+        usage += elem * n
+        if percpu:
+            usage += r8(v) * cpus * n
+        elif not lru:
+            usage += 8 * cpus
+        return usage
+    return None
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def spread(xs):
+    xs = [x for x in xs if x is not None]
+    return (min(xs), max(xs)) if xs else (None, None)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else None
+
+
+def fmt(v, nd=1, unit=""):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    return f"{v:,.{nd}f}{unit}"
+
+
+def fmt_x(v, nd=2):
+    return "n/a" if v is None else f"{v:.{nd}f}x"
+
+
+def fmt_pct(v, nd=1):
+    return "n/a" if v is None else f"{v * 100:.{nd}f}%"
+
+
+def stat_obj(xs):
+    lo, hi = spread(xs)
+    return {"median": med(xs), "min": lo, "max": hi, "n": len([x for x in xs if x is not None]),
+            "runs": xs}
+
+
+def fmt_stat(s, nd=1, scale=1.0):
+    if s["median"] is None:
+        return "n/a"
+    return (f"{s['median'] * scale:,.{nd}f} [{s['min'] * scale:,.{nd}f}–{s['max'] * scale:,.{nd}f}]")
+
+
+def load(path, jsonl=False):
+    if not path or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    with open(path) as f:
+        if jsonl:
+            return [json.loads(line) for line in f if line.strip()]
+        return json.load(f)
+
+
+# ---- micro ----------------------------------------------------------------------
+
+def micro_summary(micro):
+    if not micro:
+        return None
+    clock = {}
+    for c in micro.get("clock", []):
+        clock[c["frame"]] = med([a - b for a, b in zip(c["ns"], c["empty_ns"])])
+    every = micro.get("d2s_sample_every", 64)
+    rows = []
+    for r in micro["results"]:
+        # Paired: each run's pathscope figure against the empty program's
+        # figure of the same run (back to back), then the median.
+        diff = med([a - b for a, b in zip(r["ns"], r["empty_ns"])])
+        row = {"prog": r["prog"], "features": r["features"], "frame": r["frame"],
+               "ns": r["median_ns"], "empty_ns": r["empty_median_ns"], "diff_ns": diff,
+               "diff_range_ns": spread([a - b for a, b in zip(r["ns"], r["empty_ns"])]),
+               "ratio": med([ratio(a, b) for a, b in zip(r["ns"], r["empty_ns"])]),
+               "runs_ns": r["ns"], "runs_empty_ns": r["empty_ns"]}
+        if r["prog"] == "xdp" and r["features"] in ("default", "all"):
+            share = clock.get(r["frame"], 0) / every
+            row["sampling_share_ns"] = share
+            row["nonsampled_diff_ns"] = diff - share
+        rows.append(row)
+    return {"repeat": micro["repeat"], "runs": micro["runs"], "rows": rows,
+            "clock_read_ns": clock, "sample_every": every, "programs": micro.get("programs"),
+            "frames": micro.get("frames"), "bpf_stats_floor": micro.get("bpf_stats_floor"),
+            "value_sizes": micro.get("value_sizes")}
+
+
+# ---- live -----------------------------------------------------------------------
+
+def live_summary(live, floor_ns):
+    if not live:
+        return None
+    out = {}
+    for cfg in CONFIGS:
+        runs = [r for r in live if r["config"] == cfg]
+        if not runs:
+            continue
+        c = {}
+        for wl in ("tcp", "udp"):
+            plain = [r for r in runs if r["workload"] == wl and r["bpf_stats"] == 0 and "error" not in r]
+            stats = [r for r in runs if r["workload"] == wl and r["bpf_stats"] == 1 and "error" not in r]
+            w = {"runs": len(plain), "stats_runs": len(stats),
+                 "failed": len([r for r in runs if r["workload"] == wl and "error" in r])}
+            if wl == "tcp":
+                w["gbps"] = stat_obj([r["throughput_bps"] / 1e9 for r in plain])
+                w["retransmits"] = stat_obj([r.get("retransmits") for r in plain])
+                w["rtt_p50_ms"] = stat_obj([r["ping"]["p50_ms"] if r.get("ping") else None for r in plain])
+                w["rtt_p99_ms"] = stat_obj([r["ping"]["p99_ms"] if r.get("ping") else None for r in plain])
+                w["ping_lost"] = sum((r["ping"]["sent"] - r["ping"]["received"]) for r in plain if r.get("ping"))
+            else:
+                w["kpps"] = stat_obj([r["pps_received"] / 1e3 for r in plain])
+                w["kpps_sent"] = stat_obj([r["pps_sent"] / 1e3 for r in plain])
+                w["lost_percent"] = stat_obj([r["lost_percent"] for r in plain])
+            w["mpps_link"] = stat_obj([r["packets"] / r["seconds"] / 1e6 for r in plain])
+            w["cpu_ns_per_packet"] = stat_obj(
+                [r["cpu"]["busy"] * 1e9 / r["cpu"]["hz"] / r["packets"] if r["packets"] else None for r in plain])
+            w["steal_share"] = stat_obj(
+                [r["cpu"]["steal"] / max(1, r["cpu"]["busy"] + r["cpu"]["idle"] + r["cpu"]["steal"]) for r in plain])
+            has_bpf = any(r["bpf"]["nprogs"] for r in stats)
+            if has_bpf:
+                w["bpf_ns_per_packet"] = stat_obj(
+                    [r["bpf"]["run_time_ns"] / r["packets"] if r["packets"] else None for r in stats])
+                w["bpf_runs_per_packet"] = stat_obj(
+                    [r["bpf"]["run_cnt"] / r["packets"] if r["packets"] else None for r in stats])
+                w["nprogs"] = max(r["bpf"]["nprogs"] for r in stats)
+                if floor_ns:
+                    w["bpf_net_ns_per_packet"] = stat_obj(
+                        [(r["bpf"]["run_time_ns"] - r["bpf"]["run_cnt"] * floor_ns) / r["packets"]
+                         if r["packets"] else None for r in stats])
+            if wl == "tcp" and cfg in PS_CONFIGS:
+                w["frames_per_skb"] = stat_obj(
+                    [r["pathscope"]["xdp_packets"] / r["pathscope"]["tci_packets"]
+                     if r.get("pathscope") and r["pathscope"].get("tci_packets")
+                     and r["pathscope"].get("xdp_packets") is not None else None for r in plain])
+                w["gro_avg_segments"] = stat_obj(
+                    [r["pathscope"]["tci_segments"] / r["pathscope"]["tci_packets"]
+                     if r.get("pathscope") and r["pathscope"].get("tci_segments") is not None
+                     and r["pathscope"].get("tci_packets") else None for r in plain])
+            c[wl] = w
+        out[cfg] = c
+    return out
+
+
+# ---- memory -----------------------------------------------------------------------
+
+def memory_summary(mem, cpus):
+    if not mem:
+        return None
+    rows = []
+    mismatches = []
+    for a in mem:
+        q, maps = a["queues"], a["maps"]
+        measured = sum(m["bytes_memlock"] for m in maps)
+        perq = [m for m in maps if m["name"] in PER_QUEUE_MAPS]
+        fixed = [m for m in maps if m["name"] not in PER_QUEUE_MAPS]
+        for m in maps:
+            model = map_model(m, cpus)
+            if model != m["bytes_memlock"]:
+                mismatches.append({"queues": q, "features": a["features"], "map": m["name"],
+                                   "type": m["type"], "measured": m["bytes_memlock"], "model": model})
+        s_q = sum(r8(m["bytes_value"]) for m in perq)
+        bad_slots = [m["name"] for m in perq if m["max_entries"] != q + 1]
+
+        def formula(qn, p):
+            hdr = len(perq) * SIZEOF_BPF_ARRAY + len(perq) * 8 * (qn + 1)
+            return (qn + 1) * p * s_q + hdr + sum(map_model(m, p) or m["bytes_memlock"] for m in fixed)
+
+        row = {"queues": q, "features": a["features"], "measured_bytes": measured,
+               "formula_bytes": formula(q, cpus), "per_queue_value_bytes": s_q,
+               "per_queue_maps": sorted(m["name"] for m in perq),
+               "per_queue_bytes": sum(m["bytes_memlock"] for m in perq),
+               "fixed_bytes": sum(m["bytes_memlock"] for m in fixed),
+               "fixed_bytes_64cpus": sum(map_model(m, 64) or m["bytes_memlock"] for m in fixed),
+               "maps": len(maps), "wrong_slot_count": bad_slots,
+               "program_bytes": sum(p.get("bytes_memlock", 0) for p in a.get("progs", [])),
+               "programs": len(a.get("progs", []))}
+        if q == 64:
+            row["bound_64q_64cpu_bytes"] = formula(64, 64)
+        rows.append(row)
+    return {"cpus": cpus, "rows": rows, "model_mismatches": mismatches}
+
+
+# ---- targets ---------------------------------------------------------------------------
+
+def targets(micro, live):
+    t = []
+    # 1. BPF time per packet, default vs bpftrace.
+    if live and "default" in live and "bpftrace" in live:
+        for wl in ("tcp", "udp"):
+            d = live["default"][wl].get("bpf_ns_per_packet", {}).get("median")
+            b = live["bpftrace"][wl].get("bpf_ns_per_packet", {}).get("median")
+            r = ratio(b, d)
+            t.append({"id": f"bpf_vs_bpftrace_{wl}",
+                      "target": f"default: >= 10x less BPF time per packet than bpftrace netsize+nettxlat ({wl.upper()})",
+                      "measured": f"default {fmt(d, 0)} ns, bpftrace {fmt(b, 0)} ns per packet: {fmt_x(r, 1)} less",
+                      "met": None if r is None else r >= 10, "primary": wl == "tcp"})
+    # 2. TCP throughput.
+    if live and "default" in live and "nothing" in live:
+        d = live["default"]["tcp"]["gbps"]["median"]
+        n = live["nothing"]["tcp"]["gbps"]["median"]
+        r = ratio(d, n)
+        t.append({"id": "tcp_throughput", "target": "default: TCP throughput median >= 97% of nothing attached",
+                  "measured": f"{fmt(d, 2)} vs {fmt(n, 2)} Gbit/s: {fmt_pct(r)}",
+                  "met": None if r is None else r >= 0.97, "primary": True})
+    # 3. GRO merging.
+    if live and "default" in live and "counters" in live:
+        d = live["default"]["tcp"]["frames_per_skb"]["median"]
+        c = live["counters"]["tcp"]["frames_per_skb"]["median"]
+        g = live["default"]["tcp"]["gro_avg_segments"]["median"]
+        r = ratio(d, c)
+        t.append({"id": "gro_unchanged",
+                  "target": "default: GRO merging unchanged vs counters only (XDP frames per tc-ingress skb, medians within 10%)",
+                  "measured": f"{fmt_stat(live['default']['tcp']['frames_per_skb'])} vs "
+                              f"{fmt_stat(live['counters']['tcp']['frames_per_skb'])} frames per skb ({fmt_pct(r)}); "
+                              f"pathscope's own gro.avg_segments with default: {fmt(g, 1)}",
+                  "met": None if r is None else abs(r - 1) <= 0.10, "primary": True})
+    # 4. XDP per-packet cost.
+    if micro:
+        rows = [r for r in micro["rows"] if r["prog"] == "xdp" and r["features"] == "default"]
+        if rows:
+            parts = [f"{r['frame']} {fmt(r['nonsampled_diff_ns'], 1)}" for r in rows]
+            worst = max(r["nonsampled_diff_ns"] for r in rows)
+            missed = [r["frame"] for r in rows if r["nonsampled_diff_ns"] > 30]
+            t.append({"id": "xdp_ns", "target": "XDP, default features, non-sampled packet: <= 30 ns above the empty program",
+                      "measured": "ns above empty: " + ", ".join(parts) +
+                                  (f" (missed: {', '.join(missed)})" if missed else ""),
+                      "met": worst <= 30, "primary": True})
+    return t
+
+
+# ---- markdown ----------------------------------------------------------------------------
+
+def met_s(m):
+    return "n/a" if m is None else ("**met**" if m else "**missed**")
+
+
+def markdown(meta, micro, live, mem, tg):
+    L = []
+    L.append(f"# pathscope benchmark, {meta.get('date', '?')}")
+    L.append("")
+    m = meta.get("machine", {})
+    L.append(f"Machine: {m.get('cpu_model', '?')}, {m.get('vcpus', '?')} vCPUs "
+             f"({m.get('possible_cpus', '?')} possible), kernel {m.get('kernel', '?')}, "
+             f"{m.get('os', '?')}. pathscope {meta.get('commit', '?')}. "
+             f"Tools: {meta.get('tools', '?')}.")
+    if meta.get("params"):
+        L.append(f"Parameters: {meta['params']}.")
+    if meta.get("durations"):
+        d = meta["durations"]
+        L.append(f"Run time: {', '.join(f'{k} {v:.0f} s' for k, v in d.items())}.")
+    L.append("")
+    L.append("## Targets")
+    L.append("")
+    L.append("| target | measured | |")
+    L.append("|---|---|---|")
+    for t in tg:
+        L.append(f"| {t['target']} | {t['measured']} | {met_s(t['met'])} |")
+    L.append("")
+    L.append("pathscope default measures, per queue and hook (XDP, tc ingress, tc egress): packets, bytes, "
+             "L3/L4 classes, ECN, size histograms, GRO/GSO segments, ICMP echo RTT and driver-to-stack "
+             "latency; netsize + nettxlat measure four size histograms and one TX latency histogram for "
+             "the whole host.")
+    L.append("")
+
+    if micro:
+        L.append(f"## Micro: ns per packet (BPF_PROG_TEST_RUN, repeat {micro['repeat']:,}, "
+                 f"median of {micro['runs']} runs)")
+        L.append("")
+        L.append("Each figure beside an empty program of the same type, run back to back in each run. "
+                 "diff and ratio: median over the runs of (pathscope − empty) and pathscope / empty, "
+                 "with the range of the differences. For XDP with d2s (default, all), 1 packet in "
+                 f"{micro['sample_every']} per CPU is a sampling candidate that reads the clock; "
+                 "`non-sampled` subtracts that share (the measured clock-read cost / "
+                 f"{micro['sample_every']}); the average itself is an upper bound for a non-sampled packet.")
+        L.append("")
+        L.append("| program | features | frame | pathscope ns | empty ns | diff ns [range] | ratio | non-sampled diff ns |")
+        L.append("|---|---|---|---:|---:|---:|---:|---:|")
+        for r in micro["rows"]:
+            lo, hi = r["diff_range_ns"]
+            L.append(f"| {r['prog']} | {r['features']} | {r['frame']} | {fmt(r['ns'])} | {fmt(r['empty_ns'])} | "
+                     f"{fmt(r['diff_ns'])} [{fmt(lo, 0)}–{fmt(hi, 0)}] | {fmt_x(r['ratio'])} | "
+                     f"{fmt(r.get('nonsampled_diff_ns')) if 'nonsampled_diff_ns' in r else ''} |")
+        L.append("")
+        fr = micro.get("frames") or {}
+        L.append("Frames: " + "; ".join(f"`{k}` {v['what']}" for k, v in fr.items()) + ". "
+                 "tc egress runs with BPF_PROG_TEST_RUN's own socket (no cached TX queue: queue `other`). "
+                 "XDP and tc objects are loaded apart, so tc ingress never finds a pending d2s sample, and "
+                 "the ICMP reply finds no pending request. Feature `all` differs from `default` only by the "
+                 "tracepoint features (txlat, kernel), which BPF_PROG_TEST_RUN cannot run: see the live table.")
+        if micro.get("programs"):
+            L.append("")
+            L.append("Program sizes (xlated/jited bytes): " + ", ".join(
+                f"{p['prog']} {p['features']} {p['xlated_bytes']}/{p['jited_bytes']}" for p in micro["programs"]) + ".")
+        if micro.get("clock_read_ns"):
+            L.append(f"Clock read (bpf_ktime_get_ns) above empty: " + ", ".join(
+                f"{k} {fmt(v)} ns" for k, v in micro["clock_read_ns"].items()) + ".")
+        L.append("")
+
+    if live:
+        L.append("## Live: namespaces + veth, receiver side observed")
+        L.append("")
+        L.append("Median [min–max] over the runs; configurations alternated round by round. "
+                 "CPU ns/packet = non-idle jiffies of all CPUs (whole machine) / packets received on vB. "
+                 "BPF ns/packet = Σ run_time_ns of the configuration's programs / packets, from separate "
+                 "runs with kernel.bpf_stats_enabled=1; `net` subtracts bpf_stats' own floor per program run "
+                 f"({fmt(meta.get('bpf_stats_floor_ns'))} ns, measured on the empty program).")
+        for wl in ("tcp", "udp"):
+            base = live.get("nothing", {}).get(wl)
+            L.append("")
+            if wl == "tcp":
+                L.append("### iperf3 TCP, GRO on, with ping every 10 ms (ping under load)")
+                L.append("")
+                L.append("| configuration | Gbit/s | vs nothing | CPU ns/pkt | vs nothing | BPF ns/pkt | BPF net ns/pkt | runs/pkt | RTT p50 ms | RTT p99 ms | frames/skb |")
+                L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            else:
+                L.append("### iperf3 UDP flood, 64-byte payloads, -b 0")
+                L.append("")
+                L.append("| configuration | kpps received | vs nothing | kpps sent | lost % | CPU ns/pkt | vs nothing | BPF ns/pkt | BPF net ns/pkt | runs/pkt |")
+                L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for cfg in CONFIGS:
+                if cfg not in live:
+                    continue
+                w = live[cfg][wl]
+                thr = w["gbps"] if wl == "tcp" else w["kpps"]
+                bthr = (base["gbps"] if wl == "tcp" else base["kpps"]) if base else None
+                cpu_r = ratio(w["cpu_ns_per_packet"]["median"], base["cpu_ns_per_packet"]["median"]) if base else None
+                bpf = fmt_stat(w["bpf_ns_per_packet"], 0) if "bpf_ns_per_packet" in w else "n/a"
+                bnet = fmt(w["bpf_net_ns_per_packet"]["median"], 0) if "bpf_net_ns_per_packet" in w else "n/a"
+                rpp = fmt(w["bpf_runs_per_packet"]["median"], 2) if "bpf_runs_per_packet" in w else "n/a"
+                if wl == "tcp":
+                    fps = fmt(w["frames_per_skb"]["median"], 1) if "frames_per_skb" in w else "n/a"
+                    L.append(f"| {CONFIG_LABEL[cfg]} | {fmt_stat(thr, 2)} | {fmt_pct(ratio(thr['median'], bthr['median']) if bthr else None)} | "
+                             f"{fmt_stat(w['cpu_ns_per_packet'], 0)} | {fmt_x(cpu_r)} | {bpf} | {bnet} | {rpp} | "
+                             f"{fmt(w['rtt_p50_ms']['median'], 3)} | {fmt(w['rtt_p99_ms']['median'], 3)} | {fps} |")
+                else:
+                    L.append(f"| {CONFIG_LABEL[cfg]} | {fmt_stat(thr, 0)} | {fmt_pct(ratio(thr['median'], bthr['median']) if bthr else None)} | "
+                             f"{fmt(w['kpps_sent']['median'], 0)} | {fmt(w['lost_percent']['median'], 1)} | "
+                             f"{fmt_stat(w['cpu_ns_per_packet'], 0)} | {fmt_x(cpu_r)} | {bpf} | {bnet} | {rpp} |")
+        # Peer ratios.
+        L.append("")
+        L.append("### pathscope against each peer (ratio of medians; < 1 = pathscope lower)")
+        L.append("")
+        L.append("| | vs | TCP Gbit/s | TCP CPU/pkt | TCP BPF/pkt | UDP kpps | UDP CPU/pkt | UDP BPF/pkt |")
+        L.append("|---|---|---:|---:|---:|---:|---:|---:|")
+        for p in ("default", "all"):
+            for peer in PEERS:
+                if p not in live or peer not in live:
+                    continue
+                a, b = live[p], live[peer]
+
+                def rr(wl, key):
+                    if key not in a[wl] or key not in b[wl]:
+                        return "n/a"
+                    return fmt_x(ratio(a[wl][key]["median"], b[wl][key]["median"]))
+                L.append(f"| {CONFIG_LABEL[p]} | {peer} | {rr('tcp', 'gbps')} | {rr('tcp', 'cpu_ns_per_packet')} | "
+                         f"{rr('tcp', 'bpf_ns_per_packet')} | {rr('udp', 'kpps')} | {rr('udp', 'cpu_ns_per_packet')} | "
+                         f"{rr('udp', 'bpf_ns_per_packet')} |")
+        L.append("")
+        st = [live[c]["tcp"]["steal_share"]["median"] for c in live if live[c]["tcp"]["steal_share"]["median"] is not None]
+        if st:
+            L.append(f"Hypervisor steal during the runs: median {fmt_pct(med(st))} of CPU time "
+                     f"(max over configurations {fmt_pct(max(st))}); the machine is shared.")
+            L.append("")
+
+    if mem:
+        L.append(f"## Map memory (bytes_memlock of every map of the attachment; {mem['cpus']} possible CPUs)")
+        L.append("")
+        L.append("Formula: (queues + 1) × CPUs × S + F, where S = Σ value sizes of the per-queue maps "
+                 "(one slot per queue plus `other`) and F = the fixed maps plus the per-queue arrays' headers, "
+                 "both with the kernel's own accounting (array_map_mem_usage, htab_map_mem_usage).")
+        L.append("")
+        L.append("| queues | features | measured | formula | per-queue maps | S (B) | fixed | programs |")
+        L.append("|---:|---|---:|---:|---:|---:|---:|---:|")
+        for r in mem["rows"]:
+            L.append(f"| {r['queues']} | {r['features']} | {r['measured_bytes']:,} | {r['formula_bytes']:,} | "
+                     f"{r['per_queue_bytes']:,} | {r['per_queue_value_bytes']:,} | {r['fixed_bytes']:,} | "
+                     f"{r['program_bytes']:,} ({r['programs']}) |")
+        L.append("")
+        for r in mem["rows"]:
+            if "bound_64q_64cpu_bytes" in r:
+                L.append(f"- Bound, 64 queues on 64 CPUs, `{r['features']}`: {r['bound_64q_64cpu_bytes']:,} bytes "
+                         f"({r['bound_64q_64cpu_bytes'] / 2**20:.1f} MiB) = 65 × 64 × {r['per_queue_value_bytes']:,} "
+                         f"+ fixed {r['fixed_bytes_64cpus']:,} + headers.")
+        per = sorted({m for r in mem["rows"] for m in r["per_queue_maps"]})
+        L.append(f"- Per-queue maps: {', '.join(per)}. The model matches "
+                 f"{'every map exactly' if not mem['model_mismatches'] else str(len(mem['model_mismatches'])) + ' mismatching maps (see JSON)'}.")
+        L.append("")
+    return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--meta")
+    ap.add_argument("--micro")
+    ap.add_argument("--live")
+    ap.add_argument("--memory")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--md", required=True)
+    a = ap.parse_args()
+    meta = load(a.meta) or {}
+    micro_raw = load(a.micro)
+    live_raw = load(a.live, jsonl=True)
+    mem_raw = load(a.memory)
+    micro = micro_summary(micro_raw)
+    floor = None
+    if micro and micro.get("bpf_stats_floor"):
+        f = micro["bpf_stats_floor"]
+        vals = [v for v in (f.get("empty_xdp_ns"), f.get("empty_tc_ns")) if v and v > 0]
+        floor = sum(vals) / len(vals) if vals else None
+    meta["bpf_stats_floor_ns"] = floor
+    live = live_summary(live_raw, floor)
+    cpus = (micro_raw or {}).get("possible_cpus") or meta.get("machine", {}).get("possible_cpus") or os.cpu_count()
+    mem = memory_summary(mem_raw, cpus)
+    tg = targets(micro, live)
+    out = {"meta": meta, "targets": tg, "micro": micro, "live": live, "memory": mem,
+           "raw": {"micro": micro_raw, "live": live_raw, "memory": mem_raw}}
+    with open(a.json, "w") as f:
+        json.dump(out, f, indent=1)
+        f.write("\n")
+    with open(a.md, "w") as f:
+        f.write(markdown(meta, micro, live, mem, tg))
+
+
+if __name__ == "__main__":
+    main()
