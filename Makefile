@@ -88,11 +88,13 @@ test: deps all
 # Sanitizers: user space built by clang with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-asan/; any report fails the test
 # that triggered it (halt_on_error, a non-zero exit).
+# ASAN_TESTS: space-separated path patterns to run only some tests (CI).
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_TESTS ?=
 test-asan: deps
 	$(MAKE) BUILD=build-asan CC=clang CFLAGS="$(SAN_FLAGS)" all
 	@PS_BUILD=build-asan ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:exitcode=99 \
-		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 bash tests/run.sh
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 bash tests/run.sh "$(ASAN_TESTS)"
 
 # libFuzzer targets (tests/fuzz/), built with ASan + UBSan into build-fuzz/;
 # tests/fuzz/run.sh runs each for FUZZ_SECONDS from its seed corpus.

@@ -125,6 +125,7 @@ static int check_no_xdp(const struct ps_iface *ifc)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct xdp_multiprog *mp;
+	bool absent, dispatcher;
 
 	if (bpf_xdp_query(ifc->ifindex, 0, &q))
 		return ps_error("cannot query XDP state of '%s': %s", ifc->name, strerror(errno));
@@ -132,13 +133,14 @@ static int check_no_xdp(const struct ps_iface *ifc)
 		return 0;
 	/* A libxdp dispatcher takes one more program: libxdp adds pathscope's
 	 * in front of the others (kernels with freplace; not this test kernel). */
+	absent = libxdp_dir_absent();
 	mp = xdp_multiprog__get_from_ifindex(ifc->ifindex);
-	if (!libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp)) {
-		xdp_multiprog__close(mp);
-		return 0;
-	}
+	dispatcher = !libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp);
 	if (!libxdp_get_error(mp))
 		xdp_multiprog__close(mp);
+	libxdp_dir_tidy(absent); /* the query may have made libxdp's lock dir */
+	if (dispatcher)
+		return 0;
 	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
 			"(--xdp-chain chains to it, --no-xdp measures at tc only)",
 			ifc->name,

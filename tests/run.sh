@@ -3,10 +3,19 @@
 # Each test program prints "ok - NAME", "not ok - NAME: WHY" or "skip - NAME: WHY";
 # a program that exits non-zero without reporting a failure counts as one failure.
 # With CI=true, a test that cannot run (no BPF, no root) fails instead of skipping.
-# Usage: tests/run.sh [PATTERN]   (run only tests whose file name contains PATTERN)
+# Usage: tests/run.sh ["PATTERN..."]   (run only tests whose path contains one of
+#        the space-separated PATTERNs)
 set -u
 cd "$(dirname "$0")/.."
-pattern=${1:-}
+patterns=${1:-}
+wanted() {
+	local p
+	[ -z "$patterns" ] && return 0
+	for p in $patterns; do
+		case "$1" in *"$p"*) return 0 ;; esac
+	done
+	return 1
+}
 passed=0 failed=0 skipped=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -31,11 +40,11 @@ run_one() {
 for t in "${PS_BUILD:-build}"/tests/test_*; do
 	[ -x "$t" ] || continue
 	# PS_WRAP: a command to run the C tests under (make test-valgrind).
-	case "$t" in *"$pattern"*) run_one "$t" ${PS_WRAP:-} "$t" ;; esac
+	wanted "$t" && run_one "$t" ${PS_WRAP:-} "$t"
 done
 for t in tests/integration/test_*.sh; do
 	[ -f "$t" ] || continue
-	case "$t" in *"$pattern"*) run_one "$t" bash "$t" ;; esac
+	wanted "$t" && run_one "$t" bash "$t"
 done
 
 echo "$passed passed, $failed failed, $skipped skipped"
