@@ -450,8 +450,10 @@ static void detach_xdp(const char *dir, const struct ps_meta *m)
 		return;
 	absent = libxdp_dir_absent();
 	mp = xdp_multiprog__get_from_ifindex(m->ifindex);
-	if (libxdp_get_error(mp))
+	if (libxdp_get_error(mp)) {
+		libxdp_dir_tidy(absent);
 		return; /* nothing attached (or the interface is gone) */
+	}
 	if (xdp_multiprog__is_legacy(mp)) {
 		p = xdp_multiprog__main_prog(mp);
 		if (p && xdp_program__id(p) == m->xdp_prog_id) {
@@ -524,6 +526,10 @@ static int detach_meta(const char *dir, const struct ps_meta *m)
 		ps_xdp_chain_detach(dir, m);
 	else if (m->xdp_mode != PS_XDP_NONE)
 		detach_xdp(dir, m);
+	/* A loader killed inside libxdp may have left libxdp's lock directory,
+	 * which it removes when empty: remove it if it is empty. */
+	if (m->flags & PS_META_ATTACHING)
+		libxdp_dir_tidy(true);
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
 	if (m->features & PS_F_TXLAT)

@@ -73,6 +73,7 @@ done
 [ "$killed" -ge 3 ] && ps_ok "SIGKILL: $killed of 8 attaches killed ($states); traffic passed, status said, detach cleaned" ||
 	ps_fail "SIGKILL: enough attaches killed midway" "$killed of 8"
 ps_check_eq "SIGKILL: everything as before" "$(ps_census_is "$base")" "$base"
+ps_check_eq "SIGKILL: no libxdp lock directory left behind" "$(ls -d /sys/fs/bpf/xdp 2>/dev/null)" ""
 
 # SIGKILL of serve: the attachment stays live and keeps counting; status
 # shows it; detach removes it.

@@ -51,8 +51,15 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	unsigned char frame[sizeof(struct ether_header) + sizeof(struct iphdr) +
-			    sizeof(struct udphdr) + 64] = {};
+	/* The frame starts 2 bytes into an aligned buffer, so that the IP and
+	 * UDP headers after the 14-byte Ethernet header are aligned. */
+	static union {
+		uint32_t align;
+		unsigned char b[2 + sizeof(struct ether_header) + sizeof(struct iphdr) +
+				sizeof(struct udphdr) + 64];
+	} buf;
+	unsigned char *frame = buf.b + 2;
+	const size_t frame_len = sizeof(buf.b) - 2;
 	struct ether_header *eth = (void *)frame;
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
@@ -105,7 +112,7 @@ int main(int argc, char **argv)
 	ip->ihl = 5;
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons(sizeof(frame) - sizeof(*eth));
+	ip->tot_len = htons(frame_len - sizeof(*eth));
 	if (inet_pton(AF_INET, argv[optind + 2], &ip->saddr) != 1 ||
 	    inet_pton(AF_INET, argv[optind + 3], &ip->daddr) != 1) {
 		fprintf(stderr, "rawsend: bad IPv4 address\n");
@@ -114,7 +121,7 @@ int main(int argc, char **argv)
 	ip->check = csum(ip, sizeof(*ip));
 	udp->source = htons(40000);
 	udp->dest = htons((uint16_t)atoi(argv[optind + 4]));
-	udp->len = htons(sizeof(frame) - sizeof(*eth) - sizeof(*ip));
+	udp->len = htons(frame_len - sizeof(*eth) - sizeof(*ip));
 	udp->check = 0; /* optional for IPv4 */
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
@@ -129,7 +136,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
 		 * not care, a zero source MAC is delivered like any other. */
-		while (sendto(fd, frame, sizeof(frame), 0, (struct sockaddr *)&sll, sizeof(sll)) <
+		while (sendto(fd, frame, frame_len, 0, (struct sockaddr *)&sll, sizeof(sll)) <
 		       0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
 				usleep(100);
