@@ -13,6 +13,8 @@
  */
 #include "render_prom.h"
 
+#include <stddef.h>
+
 #include <arpa/inet.h>
 #include <string.h>
 
@@ -442,8 +444,27 @@ static bool has_slots(const struct ps_snapshot *s, enum slot_kind k)
 
 /* Echo and d2s are counted by the hooks' programs (queue filter applies);
  * the tracepoint probes see every queue. */
-static void each_slot(struct prom *p, const struct ps_snapshot *snaps, int n, enum slot_kind k,
-		      slot_fn fn)
+
+/* The per-queue value of kind k at slot q. */
+static const void *slot_value(const struct ps_snapshot *s, enum slot_kind k, unsigned int q)
+{
+	switch (k) {
+	case SLOT_ECHO:
+		return &s->echo[q];
+	case SLOT_D2S:
+		return &s->d2s[q];
+	case SLOT_TXLAT:
+		return &s->txlat[q];
+	case SLOT_KERN:
+		return &s->kern->q[q];
+	}
+	return NULL;
+}
+
+/* For every measured queue slot of kind k: fn, or without fn one sample of
+ * the __u64 counter at offset off of the slot's value. */
+static void each_slot_at(struct prom *p, const struct ps_snapshot *snaps, int n, enum slot_kind k,
+			 slot_fn fn, size_t off)
 {
 	struct lbl l;
 	unsigned int q;
@@ -456,39 +477,27 @@ static void each_slot(struct prom *p, const struct ps_snapshot *snaps, int n, en
 			if ((k == SLOT_ECHO || k == SLOT_D2S) && !slot_measured(&snaps[i], q))
 				continue;
 			lbl_queue(&l, &snaps[i], q);
-			fn(p, &l, &snaps[i], q);
+			if (fn)
+				fn(p, &l, &snaps[i], q);
+			else
+				sample_u(
+				    p, &l,
+				    *(const __u64 *)((const char *)slot_value(&snaps[i], k, q) +
+						     off));
 		}
 	}
 }
 
-static void e_req_out(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
+static void each_slot(struct prom *p, const struct ps_snapshot *snaps, int n, enum slot_kind k,
+		      slot_fn fn)
 {
-	sample_u(p, l, s->echo[q].requests_out);
+	each_slot_at(p, snaps, n, k, fn, 0);
 }
 
-static void e_rep_in(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		     unsigned int q)
+static void each_slot_u64(struct prom *p, const struct ps_snapshot *snaps, int n, enum slot_kind k,
+			  size_t off)
 {
-	sample_u(p, l, s->echo[q].replies_in);
-}
-
-static void e_req_in(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		     unsigned int q)
-{
-	sample_u(p, l, s->echo[q].requests_in);
-}
-
-static void e_rep_out(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
-{
-	sample_u(p, l, s->echo[q].replies_out);
-}
-
-static void e_expired(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
-{
-	sample_u(p, l, s->echo[q].expired);
+	each_slot_at(p, snaps, n, k, NULL, off);
 }
 
 static void e_rtt(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
@@ -554,20 +563,20 @@ static void echo_families(struct prom *p, const struct ps_snapshot *s, int n)
 	family(p, "pathscope_icmp_echo_requests_sent_total", "counter",
 	       "ICMP/ICMPv6 echo requests sent (tc egress; mostly queue=\"other\": no cached TX "
 	       "queue).");
-	each_slot(p, s, n, SLOT_ECHO, e_req_out);
+	each_slot_u64(p, s, n, SLOT_ECHO, offsetof(struct ps_echo_qstats, requests_out));
 	family(p, "pathscope_icmp_echo_replies_matched_total", "counter",
 	       "Echo replies received and matched to a request sent, per RX queue of the reply.");
-	each_slot(p, s, n, SLOT_ECHO, e_rep_in);
+	each_slot_u64(p, s, n, SLOT_ECHO, offsetof(struct ps_echo_qstats, replies_in));
 	family(p, "pathscope_icmp_echo_requests_received_total", "counter",
 	       "Echo requests received (xdp), per RX queue.");
-	each_slot(p, s, n, SLOT_ECHO, e_req_in);
+	each_slot_u64(p, s, n, SLOT_ECHO, offsetof(struct ps_echo_qstats, requests_in));
 	family(p, "pathscope_icmp_echo_replies_sent_total", "counter",
 	       "This host's echo replies matched to a request received, per RX queue of the "
 	       "request.");
-	each_slot(p, s, n, SLOT_ECHO, e_rep_out);
+	each_slot_u64(p, s, n, SLOT_ECHO, offsetof(struct ps_echo_qstats, replies_out));
 	family(p, "pathscope_icmp_echo_expired_total", "counter",
 	       "Echo matches older than 10 s (reused id and sequence), not recorded.");
-	each_slot(p, s, n, SLOT_ECHO, e_expired);
+	each_slot_u64(p, s, n, SLOT_ECHO, offsetof(struct ps_echo_qstats, expired));
 	family(p, "pathscope_icmp_rtt_seconds", "histogram",
 	       "ICMP echo round-trip time, tc egress to xdp, per RX queue of the reply; _sum is "
 	       "estimated from bucket midpoints (the datapath stores no sum).");
@@ -579,24 +588,6 @@ static void echo_families(struct prom *p, const struct ps_snapshot *s, int n)
 	peer_families(p, s, n);
 }
 
-static void d_sampled(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
-{
-	sample_u(p, l, s->d2s[q].sampled);
-}
-
-static void d_matched(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
-{
-	sample_u(p, l, s->d2s[q].matched);
-}
-
-static void d_expired(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		      unsigned int q)
-{
-	sample_u(p, l, s->d2s[q].expired);
-}
-
 static void d_hist(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
 {
 	lat_hist(p, l, s->d2s[q].hist);
@@ -606,35 +597,23 @@ static void d2s_families(struct prom *p, const struct ps_snapshot *s, int n)
 {
 	family(p, "pathscope_d2s_sampled_total", "counter",
 	       "Driver to stack: TCP/UDP packets sampled at xdp (1 in 64 per CPU), per RX queue.");
-	each_slot(p, s, n, SLOT_D2S, d_sampled);
+	each_slot_u64(p, s, n, SLOT_D2S, offsetof(struct ps_d2s_qstats, sampled));
 	family(p, "pathscope_d2s_matched_total", "counter",
 	       "Driver to stack: samples found at tc ingress.");
-	each_slot(p, s, n, SLOT_D2S, d_matched);
+	each_slot_u64(p, s, n, SLOT_D2S, offsetof(struct ps_d2s_qstats, matched));
 	family(p, "pathscope_d2s_expired_total", "counter",
 	       "Driver to stack: samples not found at tc ingress within 10 ms.");
-	each_slot(p, s, n, SLOT_D2S, d_expired);
+	each_slot_u64(p, s, n, SLOT_D2S, offsetof(struct ps_d2s_qstats, expired));
 	family(p, "pathscope_d2s_latency_seconds", "histogram",
 	       "Driver to stack latency of matched samples, xdp (before GRO) to tc ingress "
 	       "(after GRO); _sum is estimated from bucket midpoints.");
 	each_slot(p, s, n, SLOT_D2S, d_hist);
 }
 
-static void t_queued(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		     unsigned int q)
-{
-	sample_u(p, l, s->txlat[q].queued);
-}
-
 static void t_dropped(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
 		      unsigned int q)
 {
 	sample_u(p, l, (u128)s->txlat[q].dropped * s->meta.tx_sample_every);
-}
-
-static void t_stale(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-		    unsigned int q)
-{
-	sample_u(p, l, s->txlat[q].stale);
 }
 
 static void t_sojourn(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
@@ -665,13 +644,13 @@ static void txlat_families(struct prom *p, const struct ps_snapshot *s, int n)
 	}
 	family(p, "pathscope_txlat_queued_total", "counter",
 	       "skbs entering the qdisc (net:net_dev_queue), per TX queue.");
-	each_slot(p, s, n, SLOT_TXLAT, t_queued);
+	each_slot_u64(p, s, n, SLOT_TXLAT, offsetof(struct ps_txlat_qstats, queued));
 	family(p, "pathscope_txlat_dropped_total", "counter",
 	       "skbs freed by kfree_skb after entering the qdisc (scaled by the sampling).");
 	each_slot(p, s, n, SLOT_TXLAT, t_dropped);
 	family(p, "pathscope_txlat_stale_total", "counter",
 	       "In-flight entries older than 10 s, not recorded.");
-	each_slot(p, s, n, SLOT_TXLAT, t_stale);
+	each_slot_u64(p, s, n, SLOT_TXLAT, offsetof(struct ps_txlat_qstats, stale));
 	family(p, "pathscope_qdisc_sojourn_seconds", "histogram",
 	       "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue; _sum is "
 	       "estimated from bucket midpoints.");
@@ -688,32 +667,11 @@ static __u32 kern_queue(const struct ps_snapshot *s, unsigned int q)
 	return q == s->nslots - 1 ? PS_QUEUE_UNKNOWN : q;
 }
 
-static void k_gro(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
-{
-	sample_u(p, l, s->kern->q[q].gro_frames);
-}
-
-static void k_skbs(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
-{
-	sample_u(p, l, s->kern->q[q].stack_skbs);
-}
-
-static void k_segs(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
-{
-	sample_u(p, l, s->kern->q[q].stack_segs);
-}
-
 static void k_xmit(struct prom *p, const struct lbl *l, const struct ps_snapshot *s, unsigned int q)
 {
 	sample_u1(p, l, "result", "ok", s->kern->q[q].xmit_ok);
 	sample_u1(p, l, "result", "busy", s->kern->q[q].xmit_busy);
 	sample_u1(p, l, "result", "dropped", s->kern->q[q].xmit_dropped);
-}
-
-static void k_xmit_bytes(struct prom *p, const struct lbl *l, const struct ps_snapshot *s,
-			 unsigned int q)
-{
-	sample_u(p, l, s->kern->q[q].xmit_bytes);
 }
 
 /* NAPI figures of the instances serving queue q; only queues that have one. */
@@ -817,20 +775,20 @@ static void kernel_families(struct prom *p, const struct ps_snapshot *s, int n)
 {
 	family(p, "pathscope_kernel_gro_frames_total", "counter",
 	       "Frames the driver handed to GRO (net:napi_gro_receive_entry), per RX queue.");
-	each_slot(p, s, n, SLOT_KERN, k_gro);
+	each_slot_u64(p, s, n, SLOT_KERN, offsetof(struct ps_kern_qstats, gro_frames));
 	family(p, "pathscope_kernel_stack_skbs_total", "counter",
 	       "skbs entering the stack (net:netif_receive_skb), per RX queue.");
-	each_slot(p, s, n, SLOT_KERN, k_skbs);
+	each_slot_u64(p, s, n, SLOT_KERN, offsetof(struct ps_kern_qstats, stack_skbs));
 	family(p, "pathscope_kernel_stack_packets_total", "counter",
 	       "Packets in those skbs (GRO segments counted), per RX queue.");
-	each_slot(p, s, n, SLOT_KERN, k_segs);
+	each_slot_u64(p, s, n, SLOT_KERN, offsetof(struct ps_kern_qstats, stack_segs));
 	family(p, "pathscope_kernel_xmit_total", "counter",
 	       "Driver transmit return codes (net:net_dev_xmit) per TX queue: ok "
 	       "(NETDEV_TX_OK), busy (NETDEV_TX_BUSY), dropped (anything else).");
 	each_slot(p, s, n, SLOT_KERN, k_xmit);
 	family(p, "pathscope_kernel_xmit_bytes_total", "counter",
 	       "Bytes of the skbs sent with NETDEV_TX_OK, per TX queue.");
-	each_slot(p, s, n, SLOT_KERN, k_xmit_bytes);
+	each_slot_u64(p, s, n, SLOT_KERN, offsetof(struct ps_kern_qstats, xmit_bytes));
 	family(p, "pathscope_napi_polls_total", "counter",
 	       "NAPI polls (napi:napi_poll) of the instances serving each RX queue.");
 	each_slot(p, s, n, SLOT_KERN, k_polls);
