@@ -111,7 +111,8 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJS)
 
 # valgrind memcheck: the C tests run under it, and every pathscope command of
 # the integration tests goes through a wrapper that runs it under it.
-VALGRIND := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+VALGRIND := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	--suppressions=$(CURDIR)/tests/valgrind.supp
 test-valgrind: deps
 	$(MAKE) BUILD=build-valgrind all
 	@printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(VALGRIND)" "$(CURDIR)/build-valgrind/pathscope" \
