@@ -74,6 +74,9 @@ int ps_iface_get(const char *name, int ifindex, struct ps_iface *out)
 	if (name && (!*name || strlen(name) >= IF_NAMESIZE))
 		return -ENODEV;
 
+	/* libmnl 1.0.4 does not clear attribute padding: the request is sent
+	 * from a zeroed buffer (valgrind: uninitialised bytes in sendto). */
+	memset(buf, 0, MNL_ALIGN(sizeof(struct nlmsghdr)) + 256);
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_GETLINK;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
