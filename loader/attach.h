@@ -19,8 +19,8 @@ struct ps_attach_opts {
 	bool no_xdp;
 	bool no_tc;
 	enum ps_xdp_request xdp_mode;
-	bool xdp_chain;	       /* take over the attached XDP program and tail-call it */
-	const char *xdp_join;  /* "PINNED_PROG_ARRAY:SLOT": join a root array instead */
+	bool xdp_chain;	      /* take over the attached XDP program and tail-call it */
+	const char *xdp_join; /* "PINNED_PROG_ARRAY:SLOT": join a root array instead */
 	enum ps_tc_request tc_mode;
 	unsigned int tc_prio;
 	enum ps_probe_request probe_mode;

@@ -141,7 +141,8 @@ void ps_features_probe(struct ps_features *f)
 
 	vmlinux = f->btf ? btf__load_vmlinux_btf() : NULL;
 	if (!libbpf_get_error(vmlinux) && vmlinux) {
-		f->tp_btf = !ps_fallback_forced("tp_btf") && probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF,
+		f->tp_btf = !ps_fallback_forced("tp_btf") &&
+			    probe_tracing(vmlinux, "btf_trace_net_dev_queue", BTF_KIND_TYPEDEF,
 					  BPF_TRACE_RAW_TP);
 		f->fentry =
 		    probe_tracing(vmlinux, "netif_receive_skb", BTF_KIND_FUNC, BPF_TRACE_FENTRY);

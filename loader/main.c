@@ -15,7 +15,6 @@
 #include "../stats/stats_cmd.h"
 #include "version.h"
 
-
 static void usage(FILE *out)
 {
 	fprintf(
@@ -51,33 +50,34 @@ static void usage(FILE *out)
 
 static void attach_usage(FILE *out)
 {
-	fprintf(out,
-		"usage: pathscope attach IFACE [options]\n"
-		"  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-		"  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat,kernel | default |\n"
-		"                         all | none (default: all but txlat and kernel, which\n"
-		"                         run on tracepoints of every packet of the host);\n"
-		"                         packets and bytes are always counted\n"
-		"  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
-		"  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
-		"  --tc-prio N            clsact filter priority (default %d)\n"
-		"  --sample N             txlat: time 1 in N transmitted skbs (default 1: all)\n"
-		"  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat and kernel\n"
-		"                         (default: tp_btf\n"
-		"                         where the kernel has it, else classic tracepoints)\n"
-		"  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
-		"  --xdp-chain            the interface runs another XDP program: put pathscope in\n"
-		"                         front of it and tail-call it (its verdicts unchanged;\n"
-		"                         detach puts it back)\n"
-		"  --xdp-join ARRAY:SLOT  join the pinned root program array of a balancer at an\n"
-		"                         empty SLOT; pathscope tail-calls the slots after it\n"
-		"examples:\n"
-		"  pathscope attach eth1\n"
-		"  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n"
-		"  pathscope attach eth1 --features default,kernel,txlat\n"
-		"  pathscope attach eth1 --xdp-chain             # next to a load balancer\n"
-		"  pathscope attach eth1 --xdp-join /sys/fs/bpf/lb/root_array:0\n",
-		PS_TC_DEFAULT_PRIO);
+	fprintf(
+	    out,
+	    "usage: pathscope attach IFACE [options]\n"
+	    "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
+	    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat,kernel | default |\n"
+	    "                         all | none (default: all but txlat and kernel, which\n"
+	    "                         run on tracepoints of every packet of the host);\n"
+	    "                         packets and bytes are always counted\n"
+	    "  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
+	    "  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
+	    "  --tc-prio N            clsact filter priority (default %d)\n"
+	    "  --sample N             txlat: time 1 in N transmitted skbs (default 1: all)\n"
+	    "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat and kernel\n"
+	    "                         (default: tp_btf\n"
+	    "                         where the kernel has it, else classic tracepoints)\n"
+	    "  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
+	    "  --xdp-chain            the interface runs another XDP program: put pathscope in\n"
+	    "                         front of it and tail-call it (its verdicts unchanged;\n"
+	    "                         detach puts it back)\n"
+	    "  --xdp-join ARRAY:SLOT  join the pinned root program array of a balancer at an\n"
+	    "                         empty SLOT; pathscope tail-calls the slots after it\n"
+	    "examples:\n"
+	    "  pathscope attach eth1\n"
+	    "  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n"
+	    "  pathscope attach eth1 --features default,kernel,txlat\n"
+	    "  pathscope attach eth1 --xdp-chain             # next to a load balancer\n"
+	    "  pathscope attach eth1 --xdp-join /sys/fs/bpf/lb/root_array:0\n",
+	    PS_TC_DEFAULT_PRIO);
 }
 
 static int cmd_attach(int argc, char **argv)
@@ -173,8 +173,9 @@ static int cmd_attach(int argc, char **argv)
 	if (o.no_xdp && o.no_tc)
 		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
 	if ((o.xdp_chain || o.xdp_join) && (o.no_xdp || o.xdp_mode != PS_XDP_REQ_AUTO))
-		return ps_error("attach: --xdp-chain and --xdp-join take the XDP mode of the program "
-				"they chain to; no --no-xdp or --xdp-mode with them"),
+		return ps_error(
+			   "attach: --xdp-chain and --xdp-join take the XDP mode of the program "
+			   "they chain to; no --no-xdp or --xdp-mode with them"),
 		       2;
 	if (o.xdp_chain && o.xdp_join)
 		return ps_error("attach: --xdp-chain or --xdp-join, not both"), 2;

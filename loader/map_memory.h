@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 struct ps_map_memory {
-	uint64_t bytes;	    /* sum of the kernel's memlock figure of each map */
-	unsigned int nmaps; /* distinct maps counted */
+	uint64_t bytes;	      /* sum of the kernel's memlock figure of each map */
+	unsigned int nmaps;   /* distinct maps counted */
 	unsigned int nmissed; /* maps seen by id that could not be opened (no CAP_SYS_ADMIN) */
 };
 

@@ -33,7 +33,6 @@
 #include "../loader/util.h"
 #include "../loader/version.h"
 
-
 #define MAX_IFACES	  64
 #define MAX_PROGS	  (MAX_IFACES * 32)
 #define DEFAULT_LISTEN	  "127.0.0.1:9464"

@@ -136,8 +136,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
 		 * not care, a zero source MAC is delivered like any other. */
-		while (sendto(fd, frame, frame_len, 0, (struct sockaddr *)&sll, sizeof(sll)) <
-		       0) {
+		while (sendto(fd, frame, frame_len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
 				usleep(100);
 				continue;
