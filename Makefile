@@ -122,7 +122,7 @@ VALGRIND := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-
 	--suppressions=$(CURDIR)/tests/valgrind.supp --log-file=$(VALGRIND_LOGS)/%p.log
 test-valgrind: deps
 	$(MAKE) BUILD=build-valgrind all
-	@rm -rf $(VALGRIND_LOGS) && mkdir -p $(VALGRIND_LOGS)
+	@rm -rf $(VALGRIND_LOGS) && mkdir -p -m 1777 $(VALGRIND_LOGS) # also for the unprivileged runs
 	@printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(VALGRIND)" "$(CURDIR)/build-valgrind/pathscope" \
 		> build-valgrind/pathscope-valgrind && chmod +x build-valgrind/pathscope-valgrind
 	@rc=0; PS_BUILD=build-valgrind PATHSCOPE=$(CURDIR)/build-valgrind/pathscope-valgrind \

@@ -190,6 +190,7 @@ static int attach_xdp_chained(struct attach_state *st)
 	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
 				bpf_map__fd(x->maps.xdp_chain), st->dir, &st->meta))
 		return -1;
+	ps_kill_point("xdp-attached");
 	ps_meta_write(st->dir, &st->meta); /* what detach needs, at once */
 	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
 }
@@ -234,6 +235,7 @@ static int attach_xdp(struct attach_state *st, enum ps_xdp_request req)
 		setenv("LIBXDP_SKIP_DISPATCHER", "1", 1); /* libxdp's own switch */
 	absent = libxdp_dir_absent();
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
+	ps_kill_point("xdp-attached");
 	libxdp_dir_tidy(absent);
 	if (err) {
 		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
@@ -256,11 +258,12 @@ static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_progr
 {
 	struct ps_meta *m = &st->meta;
 	int prog_fd = bpf_program__fd(prog), fd, err;
-	bool created = false;
+	bool created;
 	const char *dir = ingress ? "ingress" : "egress";
 
 	if (m->tc_mode == PS_TC_TCX) {
 		fd = ps_tcx_attach(m->ifindex, prog_fd, ingress);
+		ps_kill_point(ingress ? "tc-ingress-added" : "tc-egress-added");
 		if (fd < 0)
 			return ps_error("cannot attach TCX %s on '%s': %s", dir, m->ifname,
 					strerror(-fd));
@@ -268,9 +271,24 @@ static int attach_tc_one(struct attach_state *st, bool ingress, struct bpf_progr
 		err = ps_pin_fd(st->dir, ingress ? "tci_link" : "tce_link", fd);
 		close(fd); /* the pin holds the link now */
 	} else {
-		err = ps_clsact_attach(m->ifindex, prog_fd, ingress, m->tc_prio, &created);
-		if (created)
+		if (ingress) {
+			/* Recorded before the qdisc exists: a loader killed right
+			 * after creating it still leaves detach the note to
+			 * remove it (detach removes it only without filters). */
 			m->flags |= PS_META_CREATED_CLSACT;
+			ps_meta_write(st->dir, m);
+			err = ps_clsact_create(m->ifindex, &created);
+			ps_kill_point("clsact-created");
+			if (!created) { /* someone else's: never remove it */
+				m->flags &= ~PS_META_CREATED_CLSACT;
+				ps_meta_write(st->dir, m);
+			}
+			if (err)
+				return ps_error("cannot create the clsact qdisc on '%s': %s",
+						m->ifname, strerror(-err));
+		}
+		err = ps_clsact_attach(m->ifindex, prog_fd, ingress, m->tc_prio);
+		ps_kill_point(ingress ? "tc-ingress-added" : "tc-egress-added");
 		if (err == -EEXIST)
 			return ps_error(
 			    "'%s' already has a tc %s filter at priority %u handle 0x%x; "
@@ -551,12 +569,16 @@ static void attach_state_close(struct attach_state *st)
 static int detach_dir(const char *dir, void *ctx);
 
 /* After an attach step: record what it did in the pinned meta. */
-static int step_done(struct attach_state *st, int err)
+static int step_done(struct attach_state *st, int err, const char *step)
 {
-	int werr = ps_meta_write(st->dir, &st->meta);
+	int werr;
+
+	ps_kill_point(step);
+	werr = ps_meta_write(st->dir, &st->meta);
 
 	if (werr && !err)
-		return ps_error("cannot update the meta map under %s: %s", st->dir, strerror(-werr));
+		return ps_error("cannot update the meta map under %s: %s", st->dir,
+				strerror(-werr));
 	return err;
 }
 
@@ -691,6 +713,7 @@ int ps_attach(const struct ps_attach_opts *o)
 		return already_attached(m, st.dir);
 	if (err)
 		return ps_error("cannot create %s: %s", st.dir, strerror(-err));
+	ps_kill_point("dir-created");
 
 	/* meta is pinned first and rewritten after every step, so that a
 	 * loader killed midway leaves a record that status shows and detach
@@ -705,17 +728,18 @@ int ps_attach(const struct ps_attach_opts *o)
 		ps_pin_dir_remove(st.dir);
 		return -1;
 	}
+	ps_kill_point("meta-pinned");
 	if (!o->no_xdp)
-		err = step_done(&st, attach_xdp(&st, o->xdp_mode));
+		err = step_done(&st, attach_xdp(&st, o->xdp_mode), "xdp-done");
 	if (!err && !o->no_tc)
-		err = step_done(&st, attach_tc(&st, o->tc_mode));
+		err = step_done(&st, attach_tc(&st, o->tc_mode), "tc-done");
 	if (!err && (m->features & PS_F_TXLAT))
-		err = step_done(&st, attach_txlat(&st, o->probe_mode));
+		err = step_done(&st, attach_txlat(&st, o->probe_mode), "txlat-done");
 	if (!err && (m->features & PS_F_KERNEL))
-		err = step_done(&st, attach_kernel(&st, o->probe_mode));
+		err = step_done(&st, attach_kernel(&st, o->probe_mode), "kernel-done");
 	if (!err) {
 		m->flags &= ~PS_META_ATTACHING;
-		err = step_done(&st, 0);
+		err = step_done(&st, 0, "attached");
 	}
 	if (err)
 		detach_meta(st.dir, m); /* leave nothing half-attached */
@@ -723,19 +747,54 @@ int ps_attach(const struct ps_attach_opts *o)
 	return err ? -1 : 0;
 }
 
+/* A meta that fails ps_meta_problem() (rewritten by someone): trust only
+ * the directory name (netns inode, ifindex) and undo as for an interrupted
+ * attach, recognising pathscope's XDP program and clsact filter (default
+ * priority) by name. TCX and tracepoint links go with their pins. A clsact
+ * qdisc pathscope created stays: that record is lost. */
+static int salvage_meta(const char *dir, struct ps_meta *m)
+{
+	unsigned long long netns;
+	char link[512];
+	int ifindex;
+
+	if (sscanf(dir, PS_PIN_ROOT "/%llu/%d", &netns, &ifindex) != 2 || ifindex <= 0)
+		return -EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->abi_version = PS_ABI_VERSION;
+	m->netns_ino = netns;
+	m->ifindex = (__u32)ifindex;
+	snprintf(m->ifname, sizeof(m->ifname), "#%u", (unsigned int)ifindex % 1000000000u);
+	m->nqueues = 1;
+	m->tx_sample_every = 1;
+	m->flags = PS_META_ATTACHING;
+	m->features = PS_F_TXLAT | PS_F_KERNEL;
+	m->xdp_mode = PS_XDP_NATIVE;
+	ps_pin_path(link, sizeof(link), dir, "tci_link");
+	m->tc_mode = access(link, F_OK) == 0 ? PS_TC_TCX : PS_TC_CLSACT;
+	m->tc_prio = PS_TC_DEFAULT_PRIO;
+	return 0;
+}
+
 /* Detach in the attachment's own network namespace, entering it when it is a
  * named one; interface indexes mean nothing elsewhere. */
 static int detach_dir(const char *dir, void *ctx)
 {
 	struct ps_meta m;
+	const char *why;
 	int self, err;
 
 	(void)ctx;
-	err = ps_meta_read(dir, &m);
-	if (err) {
+	err = ps_meta_read_checked(dir, &m, &why);
+	if (err == -EBADMSG && salvage_meta(dir, &m) == 0) {
+		ps_error("%s: its meta map is not one pathscope writes (%s); removing what "
+			 "pathscope's program names show",
+			 dir, why);
+	} else if (err) {
 		/* An attach killed before it pinned meta: what it attached went
 		 * away with its file descriptors; only the pins are left. */
-		ps_error("%s: no readable meta (%s); removing its pins", dir, strerror(-err));
+		ps_error("%s: no readable meta (%s); removing its pins", dir,
+			 why ? why : strerror(-err));
 		return ps_pin_dir_remove(dir) ? -1 : 0;
 	}
 	self = ps_netns_enter(m.netns_ino);

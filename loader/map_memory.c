@@ -48,7 +48,7 @@ static uint64_t memlock_of(int fd)
 
 static void add_prog_maps(struct id_set *s, int prog_fd)
 {
-	__u32 ids[64], len;
+	__u32 ids[64] = { 0 }, len; /* zeroed: valgrind does not see the kernel fill it */
 	struct bpf_prog_info info;
 	unsigned int i;
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compat.h"
+#include "meta_check.h"
 #include "util.h"
 
 void ps_pin_dir(char *buf, size_t len, uint64_t netns_ino, int ifindex)
@@ -95,19 +96,32 @@ int ps_meta_write(const char *dir, const struct ps_meta *meta)
 	return err;
 }
 
-int ps_meta_read(const char *dir, struct ps_meta *meta)
+int ps_meta_read_checked(const char *dir, struct ps_meta *meta, const char **why)
 {
+	const char *problem;
 	__u32 key = 0;
 	int fd, err;
 
+	if (why)
+		*why = NULL;
 	fd = ps_pin_open(dir, "meta");
 	if (fd < 0)
 		return fd;
 	err = bpf_map_lookup_elem(fd, &key, meta) ? -errno : 0;
 	close(fd);
-	if (!err && meta->abi_version != PS_ABI_VERSION)
-		err = -EPROTO;
-	return err;
+	if (err)
+		return err;
+	problem = ps_meta_problem(meta);
+	if (why)
+		*why = problem;
+	if (problem)
+		return meta->abi_version != PS_ABI_VERSION ? -EPROTO : -EBADMSG;
+	return 0;
+}
+
+int ps_meta_read(const char *dir, struct ps_meta *meta)
+{
+	return ps_meta_read_checked(dir, meta, NULL);
 }
 
 int ps_pin_fd(const char *dir, const char *name, int fd)

@@ -35,7 +35,10 @@ int ps_pin_dir_create(const char *dir);
 
 /* Create, fill and pin the meta map in dir. */
 int ps_meta_pin(const char *dir, const struct ps_meta *meta);
+/* Read meta back; -EPROTO when another pathscope version wrote it, -EBADMSG
+ * when it fails ps_meta_problem() (then *why, if given, says why). */
 int ps_meta_read(const char *dir, struct ps_meta *meta);
+int ps_meta_read_checked(const char *dir, struct ps_meta *meta, const char **why);
 /* Is the loader recorded in m (PS_META_ATTACHING) still running? */
 bool ps_loader_alive(const struct ps_meta *m);
 

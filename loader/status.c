@@ -15,16 +15,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "iface.h"
 #include "pins.h"
-#include "queues.h"
 #include "util.h"
 #include "map_memory.h"
+#include "status_format.h"
 #include "xdp_chain.h"
-#include "../stats/names.h"
 
 struct status_ctx {
 	bool json;
@@ -86,72 +84,30 @@ out:
 static int status_one(const char *dir, void *arg)
 {
 	struct status_ctx *c = arg;
-	char feats[64], queues[128], since[32], memtxt[16];
 	struct ps_map_memory mem;
 	struct ps_meta m;
-	const char *state;
+	const char *state, *why;
+	char reason[160];
 	bool reach;
-	time_t t;
-	struct tm tm;
 	int err;
 
-	err = ps_meta_read(dir, &m);
+	err = ps_meta_read_checked(dir, &m, &why);
 	if (err) {
-		if (c->json) {
-			json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "pin_dir", json_object_new_string(dir));
-			json_object_object_add(o, "state", json_object_new_string("incomplete"));
-			json_object_array_add(c->list, o);
-		} else {
-			printf(
-			    "%-16s %s: incomplete (no meta: %s); 'pathscope detach --gone' removes "
-			    "it\n",
-			    "?", dir, strerror(-err));
-		}
+		snprintf(reason, sizeof(reason), "%s", why ? why : strerror(-err));
+		if (c->json)
+			json_object_array_add(c->list, ps_status_incomplete_json(dir, reason));
+		else
+			ps_status_incomplete_line(stdout, dir, reason);
 		c->count++;
 		return 0;
 	}
 	state = ps_attachment_health(dir, &m, &reach);
 	ps_map_memory(dir, &mem);
-	ps_features_format(m.features, feats, sizeof(feats));
-	if (m.all_queues)
-		snprintf(queues, sizeof(queues), "all");
+	if (c->json)
+		json_object_array_add(c->list,
+				      ps_status_json(dir, &m, state, &mem, ps_netns_ino()));
 	else
-		ps_queues_format(m.queue_mask, queues, sizeof(queues));
-	t = (time_t)(m.attach_realtime_ns / 1000000000ULL);
-	gmtime_r(&t, &tm);
-	strftime(since, sizeof(since), "%Y-%m-%dT%H:%M:%SZ", &tm);
-
-	if (c->json) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "ifname", json_object_new_string(m.ifname));
-		json_object_object_add(o, "ifindex", json_object_new_int(m.ifindex));
-		json_object_object_add(o, "netns", json_object_new_uint64(m.netns_ino));
-		json_object_object_add(o, "current_netns",
-				       json_object_new_boolean(m.netns_ino == ps_netns_ino()));
-		json_object_object_add(o, "xdp_mode",
-				       json_object_new_string(ps_xdp_mode_name(m.xdp_mode)));
-		json_object_object_add(o, "xdp_prog_id", json_object_new_int(m.xdp_prog_id));
-		json_object_object_add(o, "tc_mode",
-				       json_object_new_string(ps_tc_mode_name(m.tc_mode)));
-		json_object_object_add(o, "features", json_object_new_string(feats));
-		json_object_object_add(o, "queues", json_object_new_string(queues));
-		json_object_object_add(o, "nqueues", json_object_new_int(m.nqueues));
-		json_object_object_add(o, "attached_at", json_object_new_string(since));
-		json_object_object_add(o, "state", json_object_new_string(state));
-		json_object_object_add(o, "map_memory_bytes", json_object_new_uint64(mem.bytes));
-		json_object_object_add(o, "maps", json_object_new_uint64(mem.nmaps));
-		json_object_object_add(o, "maps_not_readable", json_object_new_uint64(mem.nmissed));
-		json_object_object_add(o, "pin_dir", json_object_new_string(dir));
-		json_object_array_add(c->list, o);
-	} else {
-		snprintf(memtxt, sizeof(memtxt), "%.1f MiB", (double)mem.bytes / (1 << 20));
-		printf("%-16s %-8u %-12llu %-6s %-6s %-20s %-10s %-20s %-10s %s\n", m.ifname,
-		       m.ifindex, (unsigned long long)m.netns_ino, ps_xdp_mode_name(m.xdp_mode),
-		       ps_tc_mode_name(m.tc_mode), feats, queues, since, memtxt, state);
-	}
+		ps_status_line(stdout, &m, state, &mem);
 	c->count++;
 	return 0;
 }
@@ -183,8 +139,7 @@ int ps_cmd_status(int argc, char **argv)
 	if (c.json)
 		c.list = json_object_new_array();
 	else
-		printf("%-16s %-8s %-12s %-6s %-6s %-20s %-10s %-20s %-10s %s\n", "IFACE", "IFINDEX",
-		       "NETNS", "XDP", "TC", "FEATURES", "QUEUES", "ATTACHED", "MAPMEM", "STATE");
+		ps_status_header(stdout);
 	ps_pin_foreach(status_one, &c);
 	if (c.json) {
 		printf("%s\n", json_object_to_json_string_ext(c.list, JSON_C_TO_STRING_PLAIN));

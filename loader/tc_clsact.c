@@ -43,19 +43,24 @@ static void tc_hook_init(struct bpf_tc_hook *hook, int ifindex, bool ingress)
 	hook->attach_point = ingress ? BPF_TC_INGRESS : BPF_TC_EGRESS;
 }
 
-int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio, bool *created)
+int ps_clsact_create(int ifindex, bool *created)
+{
+	struct bpf_tc_hook hook;
+	int err;
+
+	tc_hook_init(&hook, ifindex, true);
+	err = bpf_tc_hook_create(&hook); /* the one clsact qdisc of both hooks */
+	*created = err == 0;
+	return err == -EEXIST ? 0 : err;
+}
+
+int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio)
 {
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, opts, .handle = PS_TC_HANDLE, .priority = prio,
 			    .prog_fd = prog_fd);
 	struct bpf_tc_hook hook;
-	int err;
 
 	tc_hook_init(&hook, ifindex, ingress);
-	err = bpf_tc_hook_create(&hook);
-	if (err && err != -EEXIST)
-		return err;
-	if (!err)
-		*created = true;
 	return bpf_tc_attach(&hook, &opts);
 }
 

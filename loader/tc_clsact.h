@@ -11,10 +11,13 @@ bool ps_tcx_supported(int ifindex);
 /* Attach prog_fd as a TCX link first in line; returns the link fd. */
 int ps_tcx_attach(int ifindex, int prog_fd, bool ingress);
 
+/* Make sure the clsact qdisc is there; *created says whether this call
+ * created it. */
+int ps_clsact_create(int ifindex, bool *created);
+
 /* Attach prog_fd as a cls_bpf filter (handle PS_TC_HANDLE, priority prio) on
- * the clsact qdisc, creating the qdisc if needed (*created says so). Never
- * replaces an existing filter. */
-int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio, bool *created);
+ * the clsact qdisc. Never replaces an existing filter. */
+int ps_clsact_attach(int ifindex, int prog_fd, bool ingress, unsigned int prio);
 
 /* Remove pathscope's filter if it is still the program prog_id. */
 /* The program of pathscope's filter (handle PS_TC_HANDLE) at prio; 0: none. */

@@ -49,6 +49,13 @@ void ps_netns_leave(int self);
  * classic tracepoints), dispatcher (libxdp's single-program mode). */
 bool ps_fallback_forced(const char *what);
 
+/* Test hook: with PATHSCOPE_KILL_AT=NAME the process SIGKILLs itself when
+ * it reaches the point NAME of attach (dir-created, meta-pinned,
+ * xdp-attached, xdp-done, clsact-created, tc-ingress-added, tc-egress-added,
+ * tc-done, txlat-done, kernel-done, attached), so tests/integration/
+ * test_faults.sh interrupts attach at every step, not by timing. */
+void ps_kill_point(const char *name);
+
 /* Parse a non-negative decimal (or 0x hex) number; false on junk or overflow. */
 bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out);
 bool ps_parse_seconds(const char *s, double *out);

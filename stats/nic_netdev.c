@@ -65,27 +65,24 @@ static bool get_u32(const struct nlattr *attr, uint32_t *v)
 	return true;
 }
 
-static struct ps_nic_queue *queue_find(struct ps_nic_queues *q, enum ps_nic_qtype type, uint32_t id)
+/* The entry of queue (type, id), added on first sight; NULL with errno
+ * ENOMEM. Queue and qstats messages may come in any order. */
+static struct ps_nic_queue *queue_get(struct ps_nic_queues *q, enum ps_nic_qtype type, uint32_t id)
 {
+	struct ps_nic_queue *e;
 	unsigned int i;
 
 	for (i = 0; i < q->n; i++)
 		if (q->q[i].type == type && q->q[i].id == id)
 			return &q->q[i];
-	return NULL;
-}
-
-static struct ps_nic_queue *queue_add(struct ps_nic_queues *q, enum ps_nic_qtype type, uint32_t id)
-{
-	struct ps_nic_queue *e;
-	unsigned int i;
-
 	if (q->n == q->cap) {
 		unsigned int cap = q->cap ? 2 * q->cap : 16;
 
 		e = reallocarray(q->q, cap, sizeof(*e));
-		if (!e)
+		if (!e) {
+			errno = ENOMEM;
 			return NULL;
+		}
 		q->q = e;
 		q->cap = cap;
 	}
@@ -153,13 +150,9 @@ static int queue_msg_cb(const struct nlmsghdr *nlh, void *data)
 	ret = mnl_attr_parse(nlh, GENL_HDRLEN, queue_attr_cb, &m);
 	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
 		return ret;
-	e = queue_find(c->q, (enum ps_nic_qtype)m.type, m.id);
+	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
 	if (!e)
-		e = queue_add(c->q, (enum ps_nic_qtype)m.type, m.id);
-	if (!e) {
-		errno = ENOMEM;
 		return MNL_CB_ERROR;
-	}
 	if (m.has_napi)
 		e->napi_id = m.napi_id;
 	c->q->valid = true;
@@ -211,13 +204,9 @@ static int qstats_msg_cb(const struct nlmsghdr *nlh, void *data)
 	ret = mnl_attr_parse(nlh, GENL_HDRLEN, qstats_attr_cb, &m);
 	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
 		return ret;
-	e = queue_find(c->q, (enum ps_nic_qtype)m.type, m.id);
+	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
 	if (!e)
-		e = queue_add(c->q, (enum ps_nic_qtype)m.type, m.id);
-	if (!e) {
-		errno = ENOMEM;
 		return MNL_CB_ERROR;
-	}
 	for (i = 0; i < PS_NIC_QSTATS_COUNT; i++) {
 		if (!m.has[i])
 			continue;

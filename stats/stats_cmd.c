@@ -55,8 +55,12 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 	for (i = 0; i < n; i++) {
 		err = ps_snapshot_read(dirs[i], &snaps[i]);
 		if (err) {
-			ps_error("cannot read %s: %s (detached meanwhile?)", dirs[i],
-				 strerror(-err));
+			ps_error("cannot read %s: %s", dirs[i],
+				 err == -EPROTO	   ? "written by another pathscope version"
+				 : err == -EBADMSG ? "its meta map is not one pathscope writes "
+						     "(see 'pathscope status'; detach removes it)"
+				 : err == -ENOENT  ? "gone (detached meanwhile?)"
+						   : strerror(-err));
 			while (i-- > 0)
 				ps_snapshot_free(&snaps[i]);
 			return -1;

@@ -5,7 +5,8 @@
 #     the BPF memory of pathscope's objects return to where they started;
 #   - two attaches at once on one interface: exactly one wins, the other
 #     refuses with one line;
-#   - SIGKILL of the loader at points through attach, and of serve: traffic
+#   - SIGKILL of the loader at random times and at every named step of
+#     attach (PATHSCOPE_KILL_AT), and of serve: traffic
 #     still passes, status shows what is left, detach removes it, a new
 #     attach works;
 #   - the preferred kernel features forced off (PATHSCOPE_FORCE_FALLBACK):
@@ -76,6 +77,53 @@ done
 	ps_fail "SIGKILL: enough attaches killed midway" "$killed of 8"
 ps_check_eq "SIGKILL: everything as before" "$(ps_census_is "$base")" "$base"
 ps_check_eq "SIGKILL: no libxdp lock directory left behind" "$(ls -d /sys/fs/bpf/xdp 2>/dev/null)" ""
+
+# The same at every step of attach, deterministically: PATHSCOPE_KILL_AT makes
+# the loader SIGKILL itself at a named point (loader/util.h), also right after
+# it created the clsact qdisc and before it attached a filter to it.
+killat() { # MODE POINT...: each attach killed at POINT, then checked and detached
+	local mode=$1 point rc st bad=
+	shift
+	for point in "$@"; do
+		rc=0
+		PATHSCOPE_KILL_AT=$point PATHSCOPE_FORCE_FALLBACK=$([ "$mode" = clsact ] && echo tcx) \
+			ps_pathscope_b attach vB --features all >/dev/null 2>&1 || rc=$?
+		passes || bad="$bad $point:traffic"
+		st=$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')
+		case "$point:$st" in
+		dir-created:incomplete | *:"attach interrupted (loader gone); detach removes it") ;;
+		*) bad="$bad $point:rc=$rc,state='$st'" ;;
+		esac
+		[ "$rc" = 137 ] || bad="$bad $point:rc=$rc"
+		ps_pathscope_b detach vB >/dev/null 2>&1 || bad="$bad $point:detach"
+		[ "$(ps_census_is "$base")" = "$base" ] || bad="$bad $point:left($(ps_census))"
+	done
+	ps_check_eq "killed at each of $# points of a $mode attach: traffic passed, status said, detach left nothing" \
+		"${bad:-none}" none
+}
+killat tcx dir-created meta-pinned xdp-attached xdp-done tc-ingress-added tc-egress-added tc-done \
+	txlat-done kernel-done attached
+killat clsact clsact-created tc-ingress-added tc-egress-added tc-done
+ps_pathscope_b attach vB >/dev/null 2>&1 && ps_pathscope_b detach vB >/dev/null 2>&1
+ps_check_eq "after the killed attaches: a new attach and detach work, nothing left" \
+	"$? $(ps_census_is "$base")" "0 $base"
+
+# A meta map rewritten by someone else (anyone with CAP_BPF can): readers
+# refuse it with its reason (loader/meta_check.c), detach removes the pins.
+ps_pathscope_b attach vB --features none >/dev/null 2>&1 || ps_fail "corrupt meta: attach" "exit $?"
+metapin=$(ps_pathscope_b status --json | jq -r '.[0].pin_dir')/meta
+value=$(bpftool map dump pinned "$metapin" -j | jq -r '.[0].value | join(" ")')
+# flags is the __u32 at offset 52 (include/pathscope/meta.h): set bit 9.
+value=$(awk '{ $54 = "0x02"; print }' <<<"$value")
+bpftool map update pinned "$metapin" key hex 00 00 00 00 value $value ||
+	ps_fail "corrupt meta: bpftool rewrites it" "exit $?"
+ps_check_eq "corrupt meta: status shows it incomplete, with the reason" \
+	"$(ps_pathscope_b status --json | jq -r '.[0] | "\(.state): \(.reason)"')" "incomplete: unknown flag bits"
+ps_expect_error "corrupt meta: stats refuses in one line" \
+	"its meta map is not one pathscope writes" ps_pathscope_b stats vB
+ps_pathscope_b detach vB 2>/dev/null || ps_fail "corrupt meta: detach" "exit $?"
+ps_check_eq "corrupt meta: detach removed it all (XDP and tc recognised by name)" \
+	"$(ps_census_is "$base")" "$base"
 
 # SIGKILL of serve: the attachment stays live and keeps counting; status
 # shows it; detach removes it.

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The words of `pathscope status`, kept apart from the kernel queries so the
+ * fuzzer (tests/fuzz/fuzz_meta.c) can feed them any meta that passes the
+ * check. */
+#include "status_format.h"
+
+#include <time.h>
+
+#include "queues.h"
+#include "../stats/names.h"
+
+struct status_words {
+	char feats[64], queues[128], since[32];
+};
+
+static void words(const struct ps_meta *m, struct status_words *w)
+{
+	time_t t = (time_t)(m->attach_realtime_ns / 1000000000ULL);
+	struct tm tm;
+
+	ps_features_format(m->features, w->feats, sizeof(w->feats));
+	if (m->all_queues)
+		snprintf(w->queues, sizeof(w->queues), "all");
+	else
+		ps_queues_format(m->queue_mask, w->queues, sizeof(w->queues));
+	if (!gmtime_r(&t, &tm) || !strftime(w->since, sizeof(w->since), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(w->since, sizeof(w->since), "?");
+}
+
+void ps_status_header(FILE *out)
+{
+	fprintf(out, "%-16s %-8s %-12s %-6s %-6s %-20s %-10s %-20s %-10s %s\n", "IFACE", "IFINDEX",
+		"NETNS", "XDP", "TC", "FEATURES", "QUEUES", "ATTACHED", "MAPMEM", "STATE");
+}
+
+void ps_status_line(FILE *out, const struct ps_meta *m, const char *state,
+		    const struct ps_map_memory *mem)
+{
+	struct status_words w;
+	char memtxt[24];
+
+	words(m, &w);
+	snprintf(memtxt, sizeof(memtxt), "%.1f MiB", (double)mem->bytes / (1 << 20));
+	fprintf(out, "%-16s %-8u %-12llu %-6s %-6s %-20s %-10s %-20s %-10s %s\n", m->ifname,
+		m->ifindex, (unsigned long long)m->netns_ino, ps_xdp_mode_name(m->xdp_mode),
+		ps_tc_mode_name(m->tc_mode), w.feats, w.queues, w.since, memtxt, state);
+}
+
+json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char *state,
+			    const struct ps_map_memory *mem, uint64_t current_netns)
+{
+	json_object *o = json_object_new_object();
+	struct status_words w;
+
+	words(m, &w);
+	json_object_object_add(o, "ifname", json_object_new_string(m->ifname));
+	json_object_object_add(o, "ifindex", json_object_new_int64(m->ifindex));
+	json_object_object_add(o, "netns", json_object_new_uint64(m->netns_ino));
+	json_object_object_add(o, "current_netns",
+			       json_object_new_boolean(m->netns_ino == current_netns));
+	json_object_object_add(o, "xdp_mode", json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
+	json_object_object_add(o, "xdp_prog_id", json_object_new_int64(m->xdp_prog_id));
+	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
+	json_object_object_add(o, "features", json_object_new_string(w.feats));
+	json_object_object_add(o, "queues", json_object_new_string(w.queues));
+	json_object_object_add(o, "nqueues", json_object_new_int64(m->nqueues));
+	json_object_object_add(o, "attached_at", json_object_new_string(w.since));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(o, "map_memory_bytes", json_object_new_uint64(mem->bytes));
+	json_object_object_add(o, "maps", json_object_new_uint64(mem->nmaps));
+	json_object_object_add(o, "maps_not_readable", json_object_new_uint64(mem->nmissed));
+	json_object_object_add(o, "pin_dir", json_object_new_string(dir));
+	return o;
+}
+
+void ps_status_incomplete_line(FILE *out, const char *dir, const char *reason)
+{
+	fprintf(out, "%-16s %s: incomplete (no meta: %s); 'pathscope detach --gone' removes it\n",
+		"?", dir, reason);
+}
+
+json_object *ps_status_incomplete_json(const char *dir, const char *reason)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pin_dir", json_object_new_string(dir));
+	json_object_object_add(o, "state", json_object_new_string("incomplete"));
+	json_object_object_add(o, "reason", json_object_new_string(reason));
+	return o;
+}
