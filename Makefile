@@ -126,7 +126,7 @@ test-valgrind: deps
 	@printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(VALGRIND)" "$(CURDIR)/build-valgrind/pathscope" \
 		> build-valgrind/pathscope-valgrind && chmod +x build-valgrind/pathscope-valgrind
 	@rc=0; PS_BUILD=build-valgrind PATHSCOPE=$(CURDIR)/build-valgrind/pathscope-valgrind \
-		PS_WRAP="$(VALGRIND)" PS_FAULT_CYCLES=$${PS_FAULT_CYCLES:-20} bash tests/run.sh "$(VALGRIND_TESTS)" || rc=$$?; \
+		PS_WRAP="$(VALGRIND)" PS_FAULT_CYCLES=$${PS_FAULT_CYCLES:-20} PS_SLOW=20 bash tests/run.sh "$(VALGRIND_TESTS)" || rc=$$?; \
 	bash tests/valgrind-logs.sh $(VALGRIND_LOGS) || rc=1; exit $$rc
 
 # make bench: the micro benchmark (bench/micro.c, BPF_PROG_TEST_RUN beside

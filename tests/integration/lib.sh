@@ -102,13 +102,16 @@ PS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 : "${PS_BUILD:=build}" # make test-asan and test-valgrind use their own build directories
 PS_BIN=$PS_ROOT/$PS_BUILD
 : "${PATHSCOPE:=$PS_BIN/pathscope}"
+# PS_SLOW: how many times longer to wait for pathscope's own start and stop
+# (make test-valgrind sets 20: an attach takes ~12 s under memcheck).
+: "${PS_SLOW:=1}"
 : "${UDPSEND:=$PS_BIN/tests/udpsend}"
 
 PS_DEV_A=vA PS_DEV_B=vB
 PS_IP4_A=198.18.0.1 PS_IP4_B=198.18.0.2
 PS_IP6_A=2001:db8::1 PS_IP6_B=2001:db8::2
 PS_MAC_A=02:00:c6:12:00:01 PS_MAC_B=02:00:c6:12:00:02
-export PS_ROOT PS_BUILD PS_BIN PATHSCOPE UDPSEND PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B
+export PS_ROOT PS_BUILD PS_BIN PATHSCOPE PS_SLOW UDPSEND PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B
 
 PS_FAILURES=0
 PS_AT_EXIT=()

@@ -129,7 +129,7 @@ ps_check_eq "corrupt meta: detach removed it all (XDP and tc recognised by name)
 # shows it; detach removes it.
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen 127.0.0.1:9464 >/dev/null 2>&1 &
 spid=$!
-for i in $(seq 50); do
+for i in $(seq $((50 * PS_SLOW))); do
 	[ "$(ps_in_b curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9464/healthz)" = 200 ] && break
 	sleep 0.1
 done

@@ -47,13 +47,13 @@ expect_exit() {
 	fi
 }
 # Start serve in namespace B in the background (sets SERVE_PID) and wait
-# (at most 10 s) until /healthz answers.
+# (at most 10 s, times PS_SLOW) until /healthz answers.
 serve_start() {
 	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "$LISTEN" "$@" \
 		>"$TMP/serve.out" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
 	local i
-	for i in $(seq 100); do
+	for i in $(seq $((100 * PS_SLOW))); do
 		[ "$(code /healthz)" != 000 ] && return 0
 		kill -0 "$SERVE_PID" 2>/dev/null || break
 		sleep 0.1
@@ -61,13 +61,13 @@ serve_start() {
 	ps_fail "serve $*" "not answering: $(cat "$TMP/serve.err")"
 	return 1
 }
-# SIGTERM serve and wait (at most 10 s); its exit status goes to SERVE_RC
+# SIGTERM serve and wait (at most 10 s, times PS_SLOW); its exit status goes to SERVE_RC
 # ("timeout" if it is still running). Not from $(...): serve is our child.
 serve_stop() {
 	local i
 	SERVE_RC=timeout
 	kill -TERM "$SERVE_PID"
-	for i in $(seq 100); do
+	for i in $(seq $((100 * PS_SLOW))); do
 		kill -0 "$SERVE_PID" 2>/dev/null || break
 		sleep 0.1
 	done
