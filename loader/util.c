@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <bpf/libbpf.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -121,7 +122,8 @@ bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	/* A digit first: strtoull would skip white space and take a sign. */
+	if (!s || !isdigit((unsigned char)*s))
 		return false;
 	errno = 0;
 	v = strtoull(s, &end, 0);
@@ -136,7 +138,7 @@ bool ps_parse_seconds(const char *s, double *out)
 	char *end;
 	double v;
 
-	if (!s || !*s)
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
 		return false;
 	errno = 0;
 	v = strtod(s, &end);

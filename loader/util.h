@@ -56,8 +56,10 @@ bool ps_fallback_forced(const char *what);
  * test_faults.sh interrupts attach at every step, not by timing. */
 void ps_kill_point(const char *name);
 
-/* Parse a non-negative decimal (or 0x hex) number; false on junk or overflow. */
+/* Parse a number of digits (decimal, 0x hex or 0 octal) up to max; false on
+ * junk, a sign, white space or overflow. */
 bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parse seconds, 0 < s <= 86400 (a day), e.g. "0.5" or "10"; false otherwise. */
 bool ps_parse_seconds(const char *s, double *out);
 
 #endif /* PATHSCOPE_UTIL_H */
