@@ -22,6 +22,7 @@
 #include "tracepoints.h"
 #include "util.h"
 #include "xdp_chain.h"
+#include "../stats/nic.h"
 #include "pathscope_tc.skel.h"
 #include "pathscope_txlat.skel.h"
 #include "pathscope_xdp.skel.h"
@@ -649,6 +650,18 @@ static int already_attached(const struct ps_meta *m, const char *dir)
 			m->ifname, dir, m->ifname);
 }
 
+/* The queues in use now, for status to tell when they change; 0 where the
+ * driver does not say (or says more than the device has). */
+static void record_queues_in_use(struct ps_meta *m)
+{
+	unsigned int rx, tx;
+
+	if (ps_nic_queues_in_use((int)m->ifindex, &rx, &tx) || rx > m->nqueues || tx > m->nqueues)
+		return;
+	m->rx_queues_at_attach = (__u16)rx;
+	m->tx_queues_at_attach = (__u16)tx;
+}
+
 int ps_attach(const struct ps_attach_opts *o)
 {
 	struct attach_state st = {};
@@ -671,6 +684,7 @@ int ps_attach(const struct ps_attach_opts *o)
 		m->nqueues = 1;
 	if (m->nqueues > PS_MAX_QUEUES)
 		m->nqueues = PS_MAX_QUEUES;
+	record_queues_in_use(m);
 	m->features = o->features;
 	m->all_queues = !o->queues || strcmp(o->queues, "all") == 0;
 	if (ps_queues_parse(o->queues ? o->queues : "all", m->nqueues, m->queue_mask, qerr,

@@ -7,9 +7,8 @@
 
 #include "pathscope/abi.h"
 
-#define PS_META_FLAGS_KNOWN                                                        \
-	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS | \
-	 PS_META_ATTACHING)
+#define PS_META_FLAGS_KNOWN \
+	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS | PS_META_ATTACHING)
 
 static int terminated(const char *s, size_t size)
 {
@@ -38,6 +37,8 @@ const char *ps_meta_problem(const struct ps_meta *m)
 		return "all_queues is not 0 or 1";
 	if (m->rx_queue_base > PS_MAX_QUEUES)
 		return "rx queue base out of range";
+	if (m->rx_queues_at_attach > m->nqueues || m->tx_queues_at_attach > m->nqueues)
+		return "queues in use beyond the queue count";
 	if (m->tx_sample_every < 1)
 		return "tx sample rate 0";
 	return NULL;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "iface.h"
+#include "../stats/nic.h"
 #include "pins.h"
 #include "util.h"
 #include "map_memory.h"
@@ -30,12 +31,36 @@ struct status_ctx {
 	int count;
 };
 
+/* A state when the queues in use changed since attach, else NULL. veth sets
+ * its XDP program on the RX queues it has when the program is attached or
+ * the link comes up, not on those `ethtool -L` adds later
+ * (drivers/net/veth.c, veth_set_channels): frames there skip XDP. */
+static const char *queues_changed(const struct ps_meta *m, const struct ps_iface *ifc)
+{
+	static __thread char state[192]; /* serve asks from its HTTP thread too */
+	unsigned int rx, tx;
+
+	if (!m->rx_queues_at_attach || ps_nic_queues_in_use((int)m->ifindex, &rx, &tx) ||
+	    (rx == m->rx_queues_at_attach && tx == m->tx_queues_at_attach))
+		return NULL;
+	if (rx > m->rx_queues_at_attach && strcmp(ifc->kind, "veth") == 0 &&
+	    m->xdp_mode != PS_XDP_NONE && m->xdp_mode != PS_XDP_SKB)
+		snprintf(state, sizeof(state),
+			 "xdp may miss the RX queues added since attach (%u -> %u): veth runs "
+			 "XDP only on the queues it had at attach or link up; attach again",
+			 m->rx_queues_at_attach, rx);
+	else
+		snprintf(state, sizeof(state), "ok (queues since attach: rx %u -> %u, tx %u -> %u)",
+			 m->rx_queues_at_attach, rx, m->tx_queues_at_attach, tx);
+	return state;
+}
+
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct ps_iface ifc;
 	int self, fd;
-	const char *state = "ok";
+	const char *state = "ok", *changed;
 
 	*in_reach = true;
 	if (m->flags & PS_META_ATTACHING)
@@ -76,6 +101,8 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 	}
 	if (!ifc.up)
 		state = "ok (interface down)";
+	else if ((changed = queues_changed(m, &ifc)))
+		state = changed;
 out:
 	ps_netns_leave(self);
 	return state;

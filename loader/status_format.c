@@ -58,12 +58,20 @@ json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char
 	json_object_object_add(o, "netns", json_object_new_uint64(m->netns_ino));
 	json_object_object_add(o, "current_netns",
 			       json_object_new_boolean(m->netns_ino == current_netns));
-	json_object_object_add(o, "xdp_mode", json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
+	json_object_object_add(o, "xdp_mode",
+			       json_object_new_string(ps_xdp_mode_name(m->xdp_mode)));
 	json_object_object_add(o, "xdp_prog_id", json_object_new_int64(m->xdp_prog_id));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
 	json_object_object_add(o, "features", json_object_new_string(w.feats));
 	json_object_object_add(o, "queues", json_object_new_string(w.queues));
 	json_object_object_add(o, "nqueues", json_object_new_int64(m->nqueues));
+	/* null: the driver reports no channels */
+	json_object_object_add(
+	    o, "rx_queues_at_attach",
+	    m->rx_queues_at_attach ? json_object_new_int64(m->rx_queues_at_attach) : NULL);
+	json_object_object_add(
+	    o, "tx_queues_at_attach",
+	    m->tx_queues_at_attach ? json_object_new_int64(m->tx_queues_at_attach) : NULL);
 	json_object_object_add(o, "attached_at", json_object_new_string(w.since));
 	json_object_object_add(o, "state", json_object_new_string(state));
 	json_object_object_add(o, "map_memory_bytes", json_object_new_uint64(mem->bytes));

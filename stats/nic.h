@@ -172,6 +172,11 @@ void ps_nic_free(struct ps_nic_facts *f);
 /* Set every part to n/a with no reason and every value to PS_NA. */
 void ps_nic_init(struct ps_nic_facts *f, int ifindex);
 
+/* The RX and TX queues ifindex (current network namespace) has in use now:
+ * its ethtool channels, combined ones counted in both. 0, or -EOPNOTSUPP
+ * when the driver reports no channels, another -errno on netlink failure. */
+int ps_nic_queues_in_use(int ifindex, unsigned int *rx, unsigned int *tx);
+
 /* {"ifname", "ifindex", "link", "channels", "rings", "features", "queues",
  *  "<part>_na": reason or null}; n/a values and parts are JSON null. */
 json_object *ps_nic_json(const struct ps_nic_facts *f);

@@ -392,3 +392,31 @@ void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f)
 	ft->valid = ft->valid && !err;
 	part_na(ft->why, sizeof(ft->why), ft->valid, err ? err : -EBADMSG);
 }
+
+int ps_nic_queues_in_use(int ifindex, unsigned int *rx, unsigned int *tx)
+{
+	struct ps_nic_channels c;
+	struct ps_nic_facts f;
+	struct ps_nl gn;
+	uint16_t family;
+	int err;
+
+	ps_nic_init(&f, ifindex);
+	c = f.channels;
+	err = ps_nl_open(&gn, NETLINK_GENERIC);
+	if (err)
+		return err;
+	err = ps_nl_genl_family(&gn, ETHTOOL_GENL_NAME, &family);
+	if (!err)
+		err = ps_nl_talk(&gn, ethtool_req(&gn, family, ETHTOOL_MSG_CHANNELS_GET, ifindex),
+				 channels_parse, &c);
+	ps_nl_close(&gn);
+	if (err)
+		return err;
+	if (!c.valid || (c.combined == PS_NA && (c.rx == PS_NA || c.tx == PS_NA)))
+		return -EOPNOTSUPP;
+	/* A queue is a combined channel or a dedicated RX (TX) one. */
+	*rx = (unsigned int)((c.rx == PS_NA ? 0 : c.rx) + (c.combined == PS_NA ? 0 : c.combined));
+	*tx = (unsigned int)((c.tx == PS_NA ? 0 : c.tx) + (c.combined == PS_NA ? 0 : c.combined));
+	return 0;
+}

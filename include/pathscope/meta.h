@@ -45,7 +45,11 @@ struct ps_meta {
 	__u32 join_slot;       /* join: pathscope's slot in the root program array */
 	char join_path[128];   /* join: the pinned root program array */
 	__u32 loader_pid;      /* the process that attached (PS_META_ATTACHING) */
-	__u32 pad2;
+	/* RX and TX queues in use at attach (ethtool channels; 0: not known),
+	 * to tell when they changed: on veth no XDP program runs on an RX queue
+	 * added while it is attached. */
+	__u16 rx_queues_at_attach;
+	__u16 tx_queues_at_attach;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

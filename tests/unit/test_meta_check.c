@@ -74,6 +74,12 @@ int main(void)
 	expect("rx queue base 1025", m, "rx queue base out of range");
 	m = good(), m.tx_sample_every = 0;
 	expect("sample every 0 (a divisor)", m, "tx sample rate 0");
+	m = good(), m.rx_queues_at_attach = 2, m.tx_queues_at_attach = 2;
+	CHECK_TRUE("as many queues in use as there are passes", ps_meta_problem(&m) == NULL);
+	m = good(), m.rx_queues_at_attach = 3;
+	expect("3 RX queues in use of 2", m, "queues in use beyond the queue count");
+	m = good(), m.tx_queues_at_attach = 3;
+	expect("3 TX queues in use of 2", m, "queues in use beyond the queue count");
 
 	f = fmemopen(line, sizeof(line) - 1, "w");
 	if (f) {
