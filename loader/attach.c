@@ -584,23 +584,10 @@ static int step_done(struct attach_state *st, int err, const char *step)
 }
 
 /* Is the attachment pinned in dir dead: its interface deleted (and the
- * ifindex perhaps reused, even in a new namespace with a reused inode), or
- * its programs gone from the interface? Then its pins are only leftovers. */
-/* The meta of dir; an attach that has just created dir pins it right after,
- * so give it a moment (at most 1 s) before calling dir a leftover. */
-static int read_meta_settled(const char *dir, struct ps_meta *m)
-{
-	struct timespec pause = { .tv_nsec = 50 * 1000 * 1000 };
-	int i, err = -ENOENT;
-
-	for (i = 0; i < 20 && err == -ENOENT; i++) {
-		err = ps_meta_read(dir, m);
-		if (err == -ENOENT)
-			nanosleep(&pause, NULL);
-	}
-	return err;
-}
-
+ * ifindex perhaps reused, even in a new namespace with a reused inode), its
+ * programs gone from the interface, or its attach interrupted? Then its pins
+ * are only leftovers. Called with the attach lock held: no other loader is at
+ * work, so a meta still marked "attaching" (or none) is an attach that died. */
 static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -610,10 +597,8 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 	bool stale = false;
 	int fd;
 
-	if (read_meta_settled(dir, &old))
-		return true; /* an attach that died before it pinned meta */
-	if (old.flags & PS_META_ATTACHING)
-		return !ps_loader_alive(&old); /* killed midway, or still at work */
+	if (ps_meta_read(dir, &old) || (old.flags & PS_META_ATTACHING))
+		return true;
 	if (strcmp(old.ifname, ifc->name) != 0)
 		return true;
 	if (old.xdp_mode == PS_XDP_CHAIN || old.xdp_mode == PS_XDP_JOIN) {
@@ -640,12 +625,6 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 
 static int already_attached(const struct ps_meta *m, const char *dir)
 {
-	struct ps_meta old;
-
-	if (ps_meta_read(dir, &old) == 0 && (old.flags & PS_META_ATTACHING) &&
-	    ps_loader_alive(&old))
-		return ps_error("'%s' is being attached by another pathscope (pid %u)", m->ifname,
-				old.loader_pid);
 	return ps_error("'%s' is already attached (state in %s); run 'pathscope detach %s' first",
 			m->ifname, dir, m->ifname);
 }
@@ -660,6 +639,65 @@ static void record_queues_in_use(struct ps_meta *m)
 		return;
 	m->rx_queues_at_attach = (__u16)rx;
 	m->tx_queues_at_attach = (__u16)tx;
+}
+
+/* Attach, holding the attach lock: from the look at what is pinned for the
+ * interface to the last step. */
+static int attach_locked(struct attach_state *st, const struct ps_attach_opts *o,
+			 const struct ps_iface *ifc)
+{
+	struct ps_meta *m = &st->meta;
+	int err;
+
+	ps_pin_dir(st->dir, sizeof(st->dir), m->netns_ino, m->ifindex);
+	if (access(st->dir, F_OK) == 0) {
+		if (!attachment_is_stale(st->dir, ifc))
+			return already_attached(m, st->dir);
+		fprintf(stderr,
+			"pathscope: removing the leftover state of an earlier attachment "
+			"whose interface or programs are gone (%s)\n",
+			st->dir);
+		detach_dir(st->dir, NULL);
+	}
+	if (!o->no_xdp && o->xdp_chain) {
+		m->xdp_mode = PS_XDP_CHAIN;
+	} else if (!o->no_xdp && check_no_xdp(ifc)) {
+		return -1;
+	}
+	err = ps_pin_dir_create(st->dir);
+	if (err)
+		return ps_error("cannot create %s: %s", st->dir, strerror(-err));
+	ps_kill_point("dir-created");
+
+	/* meta is pinned first and rewritten after every step, so that a
+	 * loader killed midway leaves a record that status shows and detach
+	 * undoes (see detach_xdp() and detach_tc() for the steps' own windows). */
+	m->flags |= PS_META_ATTACHING;
+	m->loader_pid = (__u32)getpid();
+	if (!o->no_xdp && m->xdp_mode == PS_XDP_NONE)
+		m->xdp_mode = PS_XDP_NATIVE; /* until attach_xdp() knows */
+	err = ps_meta_pin(st->dir, m);
+	if (err) {
+		ps_error("cannot pin the meta map under %s: %s", st->dir, strerror(-err));
+		ps_pin_dir_remove(st->dir);
+		return -1;
+	}
+	ps_kill_point("meta-pinned");
+	if (!o->no_xdp)
+		err = step_done(st, attach_xdp(st, o->xdp_mode), "xdp-done");
+	if (!err && !o->no_tc)
+		err = step_done(st, attach_tc(st, o->tc_mode), "tc-done");
+	if (!err && (m->features & PS_F_TXLAT))
+		err = step_done(st, attach_txlat(st, o->probe_mode), "txlat-done");
+	if (!err && (m->features & PS_F_KERNEL))
+		err = step_done(st, attach_kernel(st, o->probe_mode), "kernel-done");
+	if (!err) {
+		m->flags &= ~PS_META_ATTACHING;
+		err = step_done(st, 0, "attached");
+	}
+	if (err)
+		detach_meta(st->dir, m); /* leave nothing half-attached */
+	return err ? -1 : 0;
 }
 
 int ps_attach(const struct ps_attach_opts *o)
@@ -700,65 +738,18 @@ int ps_attach(const struct ps_attach_opts *o)
 		m->flags |= PS_META_NO_COMPLETION;
 	m->attach_realtime_ns = ps_now_ns(CLOCK_REALTIME);
 	m->attach_monotonic_ns = ps_now_ns(CLOCK_MONOTONIC);
-
-	if (ps_bpffs_ensure())
-		return -1;
-	ps_pin_dir(st.dir, sizeof(st.dir), m->netns_ino, m->ifindex);
-	if (access(st.dir, F_OK) == 0) {
-		if (!attachment_is_stale(st.dir, &ifc))
-			return already_attached(m, st.dir);
-		fprintf(stderr,
-			"pathscope: removing the leftover state of an earlier attachment "
-			"whose interface or programs are gone (%s)\n",
-			st.dir);
-		detach_dir(st.dir, NULL);
-	}
 	if (!o->no_xdp && o->xdp_join) {
 		m->xdp_mode = PS_XDP_JOIN;
 		if (ps_xdp_join_parse(o->xdp_join, m))
 			return -1;
-	} else if (!o->no_xdp && o->xdp_chain) {
-		m->xdp_mode = PS_XDP_CHAIN;
-	} else if (!o->no_xdp && check_no_xdp(&ifc)) {
-		return -1;
 	}
-	err = ps_pin_dir_create(st.dir); /* the lock: only one attach wins */
-	if (err == -EEXIST)
-		return already_attached(m, st.dir);
-	if (err)
-		return ps_error("cannot create %s: %s", st.dir, strerror(-err));
-	ps_kill_point("dir-created");
 
-	/* meta is pinned first and rewritten after every step, so that a
-	 * loader killed midway leaves a record that status shows and detach
-	 * undoes (see detach_xdp() and detach_tc() for the steps' own windows). */
-	m->flags |= PS_META_ATTACHING;
-	m->loader_pid = (__u32)getpid();
-	if (!o->no_xdp && m->xdp_mode == PS_XDP_NONE)
-		m->xdp_mode = PS_XDP_NATIVE; /* until attach_xdp() knows */
-	err = ps_meta_pin(st.dir, m);
-	if (err) {
-		ps_error("cannot pin the meta map under %s: %s", st.dir, strerror(-err));
-		ps_pin_dir_remove(st.dir);
+	if (ps_bpffs_ensure() || ps_pins_lock())
 		return -1;
-	}
-	ps_kill_point("meta-pinned");
-	if (!o->no_xdp)
-		err = step_done(&st, attach_xdp(&st, o->xdp_mode), "xdp-done");
-	if (!err && !o->no_tc)
-		err = step_done(&st, attach_tc(&st, o->tc_mode), "tc-done");
-	if (!err && (m->features & PS_F_TXLAT))
-		err = step_done(&st, attach_txlat(&st, o->probe_mode), "txlat-done");
-	if (!err && (m->features & PS_F_KERNEL))
-		err = step_done(&st, attach_kernel(&st, o->probe_mode), "kernel-done");
-	if (!err) {
-		m->flags &= ~PS_META_ATTACHING;
-		err = step_done(&st, 0, "attached");
-	}
-	if (err)
-		detach_meta(st.dir, m); /* leave nothing half-attached */
+	err = attach_locked(&st, o, &ifc);
+	ps_pins_unlock();
 	attach_state_close(&st);
-	return err ? -1 : 0;
+	return err;
 }
 
 /* A meta that fails ps_meta_problem() (rewritten by someone): trust only
@@ -841,7 +832,12 @@ int ps_detach_iface(const char *ifname)
 	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc.ifindex);
 	if (access(dir, F_OK))
 		return ps_error("'%s' is not attached", ifname);
-	return detach_dir(dir, NULL);
+	if (ps_pins_lock())
+		return -1;
+	/* Gone meanwhile: another detach (or a failed attach) was first. */
+	err = access(dir, F_OK) ? ps_error("'%s' is not attached", ifname) : detach_dir(dir, NULL);
+	ps_pins_unlock();
+	return err;
 }
 
 static int detach_all_one(const char *dir, void *ctx)
@@ -871,8 +867,9 @@ int ps_detach_all(bool gone_only)
 {
 	int failed = 0;
 
-	if (ps_require_privileges())
+	if (ps_require_privileges() || ps_pins_lock())
 		return -1;
 	ps_pin_foreach(gone_only ? detach_gone_one : detach_all_one, &failed);
+	ps_pins_unlock();
 	return failed ? -1 : 0;
 }

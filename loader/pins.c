@@ -4,8 +4,11 @@
 #include <bpf/bpf.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -228,20 +231,72 @@ int ps_pin_prog_fd(int fd)
 	return bpf_prog_get_fd_by_id(info.prog_id); /* EPERM without CAP_SYS_ADMIN */
 }
 
+/* The lock (see pins.h) is an flock on the bpf filesystem's root: never
+ * removed, the same in every network namespace, and dropped by the kernel
+ * when its holder exits, killed or not, so it is never stale. */
+#define PS_LOCK_PATH   "/sys/fs/bpf"
+#define PS_LOCK_WAIT_S 120 /* an attach takes ~1 s, ~30 s under valgrind */
+
+static int lock_fd = -1, lock_depth; /* nested lock calls share the flock */
+
+int ps_pins_lock(void)
+{
+	struct timespec pause = { .tv_nsec = 100 * 1000 * 1000 };
+	int i;
+
+	if (lock_depth++)
+		return 0;
+	lock_fd = open(PS_LOCK_PATH, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (lock_fd < 0) {
+		lock_depth = 0;
+		return ps_error("cannot open %s for the attach lock: %s", PS_LOCK_PATH,
+				strerror(errno));
+	}
+	for (i = 0; flock(lock_fd, LOCK_EX | LOCK_NB); i++) {
+		if (errno != EWOULDBLOCK)
+			ps_error("cannot lock %s: %s", PS_LOCK_PATH, strerror(errno));
+		else if (i == PS_LOCK_WAIT_S * 10)
+			ps_error("another pathscope has been attaching or detaching for %d s; "
+				 "try again later",
+				 PS_LOCK_WAIT_S);
+		else {
+			nanosleep(&pause, NULL);
+			continue;
+		}
+		ps_pins_unlock();
+		return -1;
+	}
+	return 0;
+}
+
+void ps_pins_unlock(void)
+{
+	if (lock_depth == 0 || --lock_depth)
+		return;
+	close(lock_fd); /* drops the flock */
+	lock_fd = -1;
+}
+
+/* Someone holds the lock: an attach or detach is at work. */
+static bool lock_busy(void)
+{
+	int fd = open(PS_LOCK_PATH, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	bool busy;
+
+	if (fd < 0)
+		return false;
+	busy = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return busy;
+}
+
 bool ps_loader_alive(const struct ps_meta *m)
 {
-	char path[64], comm[32] = "";
-	FILE *f;
+	char path[64];
 
-	if (!m->loader_pid)
+	/* Holding the lock ourselves, no other loader can be at work. */
+	if (!m->loader_pid || lock_fd >= 0)
 		return false;
-	/* The pid could have been reused: it must still be a pathscope. */
-	snprintf(path, sizeof(path), "/proc/%u/comm", m->loader_pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return strncmp(comm, "pathscope", 9) == 0;
+	snprintf(path, sizeof(path), "/proc/%u", m->loader_pid);
+	return access(path, F_OK) == 0 && lock_busy();
 }

@@ -9,8 +9,10 @@
  *                           tci_link, tce_link   TCX links
  *                           tci_prog, tce_prog   clsact programs
  *
- * The directory of an interface is created first with mkdir, which is the
- * attach lock: a second attach finds it and refuses.
+ * Every attach and detach holds the lock below from its first look at the
+ * pins to its last change, so a second one on the same interface waits for
+ * the first and then finds it attached (or gone); meanwhile `status` shows
+ * an attach at work by its meta (PS_META_ATTACHING).
  */
 #ifndef PATHSCOPE_PINS_H
 #define PATHSCOPE_PINS_H
@@ -39,7 +41,12 @@ int ps_meta_pin(const char *dir, const struct ps_meta *meta);
  * when it fails ps_meta_problem() (then *why, if given, says why). */
 int ps_meta_read(const char *dir, struct ps_meta *meta);
 int ps_meta_read_checked(const char *dir, struct ps_meta *meta, const char **why);
-/* Is the loader recorded in m (PS_META_ATTACHING) still running? */
+/* Take the attach lock (waits up to 2 minutes; 0, or -1 after one line on
+ * stderr). Released by ps_pins_unlock() or when the process exits. */
+int ps_pins_lock(void);
+void ps_pins_unlock(void);
+/* Is the loader recorded in m (PS_META_ATTACHING) still at work: its process
+ * is there and the lock is held? Always false for the lock's holder. */
 bool ps_loader_alive(const struct ps_meta *m);
 
 /* Update the pinned meta map of dir (attach records each step in it). */

@@ -233,8 +233,11 @@ bool ps_fallback_forced(const char *what)
 
 void ps_kill_point(const char *name)
 {
-	const char *at = getenv("PATHSCOPE_KILL_AT");
+	const char *kill_at = getenv("PATHSCOPE_KILL_AT");
+	const char *stop_at = getenv("PATHSCOPE_STOP_AT");
 
-	if (at && strcmp(at, name) == 0)
+	if (kill_at && strcmp(kill_at, name) == 0)
 		raise(SIGKILL);
+	if (stop_at && strcmp(stop_at, name) == 0)
+		raise(SIGSTOP); /* until SIGCONT */
 }

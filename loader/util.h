@@ -53,7 +53,8 @@ bool ps_fallback_forced(const char *what);
  * it reaches the point NAME of attach (dir-created, meta-pinned,
  * xdp-attached, xdp-done, clsact-created, tc-ingress-added, tc-egress-added,
  * tc-done, txlat-done, kernel-done, attached), so tests/integration/
- * test_faults.sh interrupts attach at every step, not by timing. */
+ * test_faults.sh interrupts attach at every step, not by timing. With
+ * PATHSCOPE_STOP_AT=NAME it stops there (SIGSTOP) until sent SIGCONT. */
 void ps_kill_point(const char *name);
 
 /* Parse a number of digits (decimal, 0x hex or 0 octal) up to max; false on
