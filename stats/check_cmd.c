@@ -373,6 +373,8 @@ int ps_cmd_check(int argc, char **argv)
 	ps_stop_on_signals();
 	err = read_layers(dir, &fds, &before);
 	if (!err) {
+		/* On stderr, so stdout stays the report (or JSON). */
+		fprintf(stderr, "pathscope: counting %s for %.1f s\n", argv[optind], secs);
 		t0 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
 		ps_sleep_s(secs);
 		t1 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;

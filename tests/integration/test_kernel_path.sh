@@ -133,11 +133,27 @@ ip -n "$NS_B" link set dev vB xdp off
 # check on a clean workload: vB with its pinned kernel probes.
 ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
 ps_wait_quiet 5
+# check says on stderr when its interval begins: the workload starts then.
+ckout=$(mktemp) ckerr=$(mktemp)
+ps_at_exit "rm -f $ckout $ckerr"
+check_start() { # CMD...: run check in the background, return once it counts
+	"$@" >"$ckout" 2>"$ckerr" &
+	ckpid=$!
+	for i in $(seq $((100 * PS_SLOW))); do
+		grep -q '^pathscope: counting' "$ckerr" && return 0
+		sleep 0.1
+	done
+	ps_fail "check: its interval begins" "$(cat "$ckerr")"
+}
+check_wait() { # sets rc and out
+	rc=0
+	wait "$ckpid" || rc=$?
+	out=$(cat "$ckout")
+}
 ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
-(sleep 0.5 && ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000) &
-out=$(ps_pathscope_b check vB --duration 2.5 --json)
-rc=$?
-wait
+check_start ps_pathscope_b check vB --duration 2.5 --json
+ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000
+check_wait
 ps_check_eq "check: the sink got the workload" "$(ps_sink_wait)" 300
 ps_check_eq "check: a clean workload agrees (exit 0)" "$rc" 0
 ps_check_eq "check: XDP counted the 300 datagrams" \
@@ -155,19 +171,18 @@ ps_check_eq "check: n/a pairs say why" \
 ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
 ps_wait_quiet 5
 links1=$(klinks)
-(sleep 0.5 && ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
-	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000) &
 ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
-out=$(ps_pathscope_a check vA --duration 2.5 --json)
-rc=$?
-wait
+check_start ps_pathscope_a check vA --duration 2.5 --json
+ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
+	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000
+check_wait
 ps_check_eq "check: the sink got both kinds" "$(ps_sink_wait)" 150
 ps_check_eq "check: a missed path is reported (exit 3)" "$rc" 3
 pair() { jq -c ".pairs[] | select(.layer == \"tc egress\" and .vs_layer == \"$1\") | [.count, .vs_count, .agree, .difference]" <<<"$out"; }
 ps_check_eq "check: tc egress and net_dev_xmit both miss the bypass" "$(pair net_dev_xmit)" "[100,100,true,0]"
 ps_check_eq "check: the link counts 50 more than tc egress" "$(pair "link tx_packets")" "[100,150,false,50]"
 ps_check_eq "check: the table, on an idle link" \
-	"$(ps_pathscope_a check vA --duration 0.2 | awk '/link tx_packets/ { print $NF }')" "agree"
+	"$(ps_pathscope_a check vA --duration 0.2 2>/dev/null | awk '/link tx_packets/ { print $NF }')" "agree"
 ps_check_eq "check: its temporary probes are gone" "$(klinks)" "$links1"
 err=$(ps_pathscope_a check vA --duration x 2>&1 >/dev/null)
 ps_check_eq "check: a bad duration is a usage error (exit 2)" "$? $err" \

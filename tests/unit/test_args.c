@@ -62,8 +62,8 @@ static void listen_addr(const char *s, int family, unsigned int port)
 		got_port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
 							 : ((struct sockaddr_in6 *)&ss)->sin6_port);
 	snprintf(name, sizeof(name), "listen: '%s' %s", s, family ? "parses" : "is rejected");
-	check_report(family ? rc == 0 && ss.ss_family == family && got_port == port : rc != 0,
-		     name, "rc %d, family %d, port %u", rc, rc ? -1 : ss.ss_family, got_port);
+	check_report(family ? rc == 0 && ss.ss_family == family && got_port == port : rc != 0, name,
+		     "rc %d, family %d, port %u", rc, rc ? -1 : ss.ss_family, got_port);
 }
 
 int main(void)
@@ -102,12 +102,13 @@ int main(void)
 
 	CHECK_TRUE("features: 'default,kernel' parses",
 		   ps_features_parse("default,kernel", &f) == 0 &&
-			   f == (PS_F_DEFAULT | PS_F_KERNEL));
+		       f == (PS_F_DEFAULT | PS_F_KERNEL));
 	CHECK_TRUE("features: 'none' is no feature", ps_features_parse("none", &f) == 0 && f == 0);
 	CHECK_TRUE("features: 'all' is every feature",
 		   ps_features_parse("all", &f) == 0 && f == PS_F_ALL);
 	fprintf(stderr, "(two errors on purpose:)\n");
-	CHECK_TRUE("features: an unknown name is rejected", ps_features_parse("ecn,bogus", &f) != 0);
+	CHECK_TRUE("features: an unknown name is rejected",
+		   ps_features_parse("ecn,bogus", &f) != 0);
 	CHECK_TRUE("features: a list of 300 bytes is rejected",
 		   ps_features_parse("ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,"
 				     "ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,ecn,"
@@ -131,7 +132,7 @@ int main(void)
 	fprintf(stderr, "(three errors on purpose:)\n");
 	CHECK_TRUE("xdp-join: '/sys/fs/bpf/lb/root:3' parses",
 		   ps_xdp_join_parse("/sys/fs/bpf/lb/root:3", &m) == 0 &&
-			   strcmp(m.join_path, "/sys/fs/bpf/lb/root") == 0 && m.join_slot == 3);
+		       strcmp(m.join_path, "/sys/fs/bpf/lb/root") == 0 && m.join_slot == 3);
 	CHECK_TRUE("xdp-join: no slot is rejected", ps_xdp_join_parse("/sys/fs/bpf/lb/root", &m));
 	CHECK_TRUE("xdp-join: no path is rejected", ps_xdp_join_parse(":3", &m));
 	CHECK_TRUE("xdp-join: a slot with a sign is rejected",
