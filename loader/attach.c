@@ -659,11 +659,11 @@ static int attach_locked(struct attach_state *st, const struct ps_attach_opts *o
 			st->dir);
 		detach_dir(st->dir, NULL);
 	}
-	if (!o->no_xdp && o->xdp_chain) {
+	/* Chain and join go next to the XDP program there; else there must be none. */
+	if (!o->no_xdp && o->xdp_chain)
 		m->xdp_mode = PS_XDP_CHAIN;
-	} else if (!o->no_xdp && check_no_xdp(ifc)) {
+	else if (!o->no_xdp && !o->xdp_join && check_no_xdp(ifc))
 		return -1;
-	}
 	err = ps_pin_dir_create(st->dir);
 	if (err)
 		return ps_error("cannot create %s: %s", st->dir, strerror(-err));

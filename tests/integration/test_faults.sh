@@ -227,11 +227,17 @@ ps_in_b ip link set vB mtu 1500
 # on the RX queues it has at attach or link up only: frames on a queue that
 # `ethtool -L` adds later skip XDP (drivers/net/veth.c), and status says so.
 # (veth wants the peer's TX queues to fit into the RX queues: A first.)
-q1() { jq "[.interfaces[0].queues[] | select(.queue == 1) | .$2.total.packets] | add // 0" <<<"$1"; }
-send100() { # the sink gets all 100 datagrams; prints nothing
+on_q1() { # HOOK: the workload's packets at HOOK on queue 1 (j1 - j0)
+	local f="[.interfaces[0].queues[] | select(.queue == 1) | .$1.total.packets] | add // 0"
+	echo $(($(jq "$f" <<<"$j1") - $(jq "$f" <<<"$j0")))
+}
+send100() { # stats before (j0), 100 datagrams the sink gets, stats after (j1)
+	ps_wait_quiet 5 # also lets the MLD reports of a carrier change pass
+	j0=$(ps_pathscope_b stats vB --json)
 	ps_sink_start "$NS_B" 9000 --expect 100 --timeout 10
 	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000 || ps_fail "channels: udpsend" "exit $?"
 	[ "$(ps_sink_wait)" = 100 ] || ps_fail "channels: the sink got all 100" "$(cat "$PS_SINK_OUT")"
+	j1=$(ps_pathscope_b stats vB --json)
 }
 ps_in_a ethtool -L vA tx 1 && ps_in_b ethtool -L vB rx 1 ||
 	ps_fail "channels: ethtool -L vA tx 1, vB rx 1" "exit $?"
@@ -243,39 +249,27 @@ ps_in_b ethtool -L vB rx 2 && ps_in_a ethtool -L vA tx 2 ||
 ps_check_eq "channels grown after attach: status says XDP may miss the added queue" \
 	"$(state)" "xdp may miss the RX queues added since attach (1 -> 2): veth runs XDP only on the queues it had at attach or link up; attach again"
 ps_txq_pin "$NS_A" vA 1 # every datagram leaves vA on TX queue 1, arrives on vB RX queue 1
-ps_wait_quiet 5 # the MLD reports a carrier change sends
-j0=$(ps_pathscope_b stats vB --json)
 send100
-j1=$(ps_pathscope_b stats vB --json)
 ps_check_eq "channels grown after attach: tc ingress counts the 100 on queue 1, XDP none (veth)" \
-	"$(($(q1 "$j1" tc_ingress) - $(q1 "$j0" tc_ingress))) $(($(q1 "$j1" xdp) - $(q1 "$j0" xdp)))" "100 0"
+	"$(on_q1 tc_ingress) $(on_q1 xdp)" "100 0"
 ps_pathscope_b detach vB && ps_pathscope_b attach vB || ps_fail "channels: attach again" "exit $?"
-ps_wait_quiet 5
-j0=$(ps_pathscope_b stats vB --json)
 send100
-j1=$(ps_pathscope_b stats vB --json)
 ps_check_eq "channels: attached again, status ok and XDP counts the 100 on queue 1" \
-	"$(state) $(($(q1 "$j1" xdp) - $(q1 "$j0" xdp)))" "ok 100"
+	"$(state) $(on_q1 xdp)" "ok 100"
 ps_txq_unpin "$NS_A" vA
 ps_in_a ethtool -L vA tx 1 && ps_in_b ethtool -L vB rx 1 ||
 	ps_fail "channels: ethtool -L vA tx 1, vB rx 1 while attached" "exit $?"
 ps_check_eq "channels shrunk while attached: status says so" \
 	"$(state)" "ok (queues since attach: rx 2 -> 1, tx 2 -> 2)"
-ps_wait_quiet 5
-j0=$(ps_pathscope_b stats vB --json)
 send100
-j1=$(ps_pathscope_b stats vB --json)
 ps_check_eq "channels shrunk while attached: all 100 counted at XDP, summed over queues" \
 	$(($(jq '.interfaces[0].totals.xdp.total.packets' <<<"$j1") - $(jq '.interfaces[0].totals.xdp.total.packets' <<<"$j0"))) 100
 ps_in_b ethtool -L vB rx 2 && ps_in_a ethtool -L vA tx 2 ||
 	ps_fail "channels: ethtool -L vB rx 2, vA tx 2 again" "exit $?"
 ps_txq_pin "$NS_A" vA 1
-ps_wait_quiet 5
-j0=$(ps_pathscope_b stats vB --json)
 send100
-j1=$(ps_pathscope_b stats vB --json)
 ps_check_eq "channels grown back to those at attach: status ok, XDP counts the 100 on queue 1" \
-	"$(state) $(($(q1 "$j1" xdp) - $(q1 "$j0" xdp)))" "ok 100"
+	"$(state) $(on_q1 xdp)" "ok 100"
 ps_txq_unpin "$NS_A" vA
 
 # Deleted while attached: status says so, detach removes the leftovers.

@@ -150,8 +150,8 @@ check_wait() { # sets rc and out
 	wait "$ckpid" || rc=$?
 	out=$(cat "$ckout")
 }
-ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
 check_start ps_pathscope_b check vB --duration 2.5 --json
+ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
 ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000
 check_wait
 ps_check_eq "check: the sink got the workload" "$(ps_sink_wait)" 300
@@ -171,8 +171,8 @@ ps_check_eq "check: n/a pairs say why" \
 ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
 ps_wait_quiet 5
 links1=$(klinks)
-ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
 check_start ps_pathscope_a check vA --duration 2.5 --json
+ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
 ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
 	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000
 check_wait
