@@ -252,21 +252,20 @@ int ps_pins_lock(void)
 		return ps_error("cannot open %s for the attach lock: %s", PS_LOCK_PATH,
 				strerror(errno));
 	}
-	for (i = 0; flock(lock_fd, LOCK_EX | LOCK_NB); i++) {
-		if (errno != EWOULDBLOCK)
+	for (i = 0; i <= PS_LOCK_WAIT_S * 10; i++) {
+		if (flock(lock_fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK) {
 			ps_error("cannot lock %s: %s", PS_LOCK_PATH, strerror(errno));
-		else if (i == PS_LOCK_WAIT_S * 10)
-			ps_error("another pathscope has been attaching or detaching for %d s; "
-				 "try again later",
-				 PS_LOCK_WAIT_S);
-		else {
-			nanosleep(&pause, NULL);
-			continue;
+			ps_pins_unlock();
+			return -1;
 		}
-		ps_pins_unlock();
-		return -1;
+		nanosleep(&pause, NULL);
 	}
-	return 0;
+	ps_error("another pathscope has been attaching or detaching for %d s; try again later",
+		 PS_LOCK_WAIT_S);
+	ps_pins_unlock();
+	return -1;
 }
 
 void ps_pins_unlock(void)

@@ -10,15 +10,20 @@
 #include "nic_nl.h"
 #include "../loader/util.h"
 
+void ps_nic_channels_init(struct ps_nic_channels *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rx = c->tx = c->other = c->combined = PS_NA;
+	c->rx_max = c->tx_max = c->other_max = c->combined_max = PS_NA;
+}
+
 void ps_nic_init(struct ps_nic_facts *f, int ifindex)
 {
 	memset(f, 0, sizeof(*f));
 	f->ifindex = ifindex;
 	/* every counter starts n/a; a parser overwrites what the kernel sends */
 	memset(f->link.v, 0xff, sizeof(f->link.v));
-	f->channels.rx = f->channels.tx = f->channels.other = f->channels.combined = PS_NA;
-	f->channels.rx_max = f->channels.tx_max = PS_NA;
-	f->channels.other_max = f->channels.combined_max = PS_NA;
+	ps_nic_channels_init(&f->channels);
 	f->rings.rx = f->rings.rx_mini = f->rings.rx_jumbo = f->rings.tx = PS_NA;
 	f->rings.rx_max = f->rings.rx_mini_max = f->rings.rx_jumbo_max = f->rings.tx_max = PS_NA;
 }

@@ -171,6 +171,7 @@ void ps_nic_free(struct ps_nic_facts *f);
 
 /* Set every part to n/a with no reason and every value to PS_NA. */
 void ps_nic_init(struct ps_nic_facts *f, int ifindex);
+void ps_nic_channels_init(struct ps_nic_channels *c);
 
 /* The RX and TX queues ifindex (current network namespace) has in use now:
  * its ethtool channels, combined ones counted in both. 0, or -EOPNOTSUPP

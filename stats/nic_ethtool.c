@@ -348,6 +348,12 @@ static struct nlmsghdr *ethtool_req(struct ps_nl *gn, uint16_t family, uint8_t c
 	return nlh;
 }
 
+static int channels_get(struct ps_nl *gn, uint16_t family, int ifindex, struct ps_nic_channels *c)
+{
+	return ps_nl_talk(gn, ethtool_req(gn, family, ETHTOOL_MSG_CHANNELS_GET, ifindex),
+			  channels_parse, c);
+}
+
 /* err of a part that did not come: the reason, unless the parser gave one. */
 static void part_na(char *why, size_t len, bool valid, int err)
 {
@@ -377,8 +383,7 @@ void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f)
 		snprintf(ft->why, sizeof(ft->why), "%s", why);
 		return;
 	}
-	err = ps_nl_talk(gn, ethtool_req(gn, family, ETHTOOL_MSG_CHANNELS_GET, f->ifindex),
-			 channels_parse, c);
+	err = channels_get(gn, family, f->ifindex, c);
 	c->valid = c->valid && !err;
 	part_na(c->why, sizeof(c->why), c->valid, err ? err : -EBADMSG);
 
@@ -393,30 +398,33 @@ void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f)
 	part_na(ft->why, sizeof(ft->why), ft->valid, err ? err : -EBADMSG);
 }
 
+/* A count the driver omits (PS_NA) is no queue. */
+static unsigned int count_or_0(uint64_t v)
+{
+	return v == PS_NA ? 0 : (unsigned int)v;
+}
+
 int ps_nic_queues_in_use(int ifindex, unsigned int *rx, unsigned int *tx)
 {
 	struct ps_nic_channels c;
-	struct ps_nic_facts f;
 	struct ps_nl gn;
 	uint16_t family;
 	int err;
 
-	ps_nic_init(&f, ifindex);
-	c = f.channels;
+	ps_nic_channels_init(&c);
 	err = ps_nl_open(&gn, NETLINK_GENERIC);
 	if (err)
 		return err;
 	err = ps_nl_genl_family(&gn, ETHTOOL_GENL_NAME, &family);
 	if (!err)
-		err = ps_nl_talk(&gn, ethtool_req(&gn, family, ETHTOOL_MSG_CHANNELS_GET, ifindex),
-				 channels_parse, &c);
+		err = channels_get(&gn, family, ifindex, &c);
 	ps_nl_close(&gn);
 	if (err)
 		return err;
 	if (!c.valid || (c.combined == PS_NA && (c.rx == PS_NA || c.tx == PS_NA)))
 		return -EOPNOTSUPP;
 	/* A queue is a combined channel or a dedicated RX (TX) one. */
-	*rx = (unsigned int)((c.rx == PS_NA ? 0 : c.rx) + (c.combined == PS_NA ? 0 : c.combined));
-	*tx = (unsigned int)((c.tx == PS_NA ? 0 : c.tx) + (c.combined == PS_NA ? 0 : c.combined));
+	*rx = count_or_0(c.rx) + count_or_0(c.combined);
+	*tx = count_or_0(c.tx) + count_or_0(c.combined);
 	return 0;
 }
