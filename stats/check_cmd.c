@@ -40,6 +40,8 @@ static void usage(FILE *out)
 		"A pair agrees when it differs by at most 0.1%% (exactly, below 1000 packets).\n"
 		"The kernel probes are started for the interval unless the attachment has them\n"
 		"(feature kernel). Exit status: 0 all agree, 3 some pair differs, 1 error.\n"
+		"When the interval begins it prints 'pathscope: counting IFACE for S s' on\n"
+		"stderr, so a script can start its workload then.\n"
 		"  --duration S          seconds to count (default 5)\n"
 		"  --json                one JSON object\n"
 		"  --probe-mode tp_btf|tracepoint   probes started for the interval\n"

@@ -54,7 +54,7 @@ wait "$p2" || rc2=$?
 ps_check_eq "two attaches at once: one succeeds, one fails" "$(echo "$rc1 $rc2" | tr ' ' '\n' | sort | tr '\n' ' ')" "0 1 "
 ps_check_eq "the loser says so in one line" \
 	"$(cat "$out1" "$out2" | grep -c "is already attached")$(cat "$out1" "$out2" | wc -l)" "11"
-ps_check_eq "one attachment, live" "$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')" ok
+ps_check_eq "one attachment, live" "$(state)" ok
 ps_pathscope_b detach vB || ps_fail "detach after the race" "exit $?"
 
 # The same, deterministically: an attach stopped midway (PATHSCOPE_STOP_AT)
@@ -92,7 +92,7 @@ for delay in 0.02 0.05 0.1 0.2 0.35 0.6 1.2 3; do
 	kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
 	wait "$pid" 2>/dev/null
 	passes || ps_fail "SIGKILL after ${delay}s: traffic still passes" "ping failed"
-	st=$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')
+	st=$(state)
 	case "$st" in "" | ok | "attach interrupted"*) states="$states|${st%% (*}" ;;
 	*) ps_fail "SIGKILL after ${delay}s: status" "'$st'" ;; esac
 	ps_pathscope_b detach vB >/dev/null 2>&1
@@ -115,7 +115,7 @@ killat() { # MODE POINT...: each attach killed at POINT, then checked and detach
 		PATHSCOPE_KILL_AT=$point PATHSCOPE_FORCE_FALLBACK=$([ "$mode" = clsact ] && echo tcx) \
 			ps_pathscope_b attach vB --features all >/dev/null 2>&1 || rc=$?
 		passes || bad="$bad $point:traffic"
-		st=$(ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")')
+		st=$(state)
 		case "$point:$st" in
 		dir-created:incomplete | *:"attach interrupted (loader gone); detach removes it") ;;
 		*) bad="$bad $point:rc=$rc,state='$st'" ;;
@@ -246,6 +246,8 @@ ps_in_a ethtool -L vA tx 1 && ps_in_b ethtool -L vB rx 1 ||
 ps_pathscope_b attach vB || ps_fail "channels: attach with 1 RX queue in use" "exit $?"
 ps_check_eq "channels: maps sized for the device's 2 queues, not the 1 in use" \
 	"$(ps_pathscope_b status --json | jq '.[0].nqueues')" 2
+ps_check_eq "channels: status records the queues in use at attach (rx 1, tx 2)" \
+	"$(ps_pathscope_b status --json | jq -c '.[0] | [.rx_queues_at_attach, .tx_queues_at_attach]')" "[1,2]"
 ps_in_b ethtool -L vB rx 2 && ps_in_a ethtool -L vA tx 2 ||
 	ps_fail "channels: ethtool -L vB rx 2, vA tx 2" "exit $?"
 ps_check_eq "channels grown after attach: status says XDP may miss the added queue" \
