@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A fixed pair of snapshots (previous and current) of two interfaces, with
+ * every family filled: hook counters, ICMP echo and peers, driver to stack,
+ * TX latency, the kernel path, NIC facts, qdiscs and softnet. The renderers'
+ * golden test (test_golden.c) renders them in every format.
+ */
+#ifndef PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
+#define PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
+
+#include <string.h>
+
+#include "../../stats/kern_reader.h"
+#include "../../stats/report.h"
+#include "../../stats/nic.h"
+#include "../../stats/qdisc.h"
+#include "../../stats/softnet.h"
+
+#define FX_NQ 3
+
+struct fx_iface {
+	struct ps_qstats hook[PS_HOOK_COUNT][FX_NQ + 1];
+	struct ps_echo_qstats echo[FX_NQ + 1];
+	struct ps_d2s_qstats d2s[FX_NQ + 1];
+	struct ps_txlat_qstats txlat[FX_NQ + 1];
+	struct ps_peer_entry peers[3];
+	struct ps_kern_qstats kq[FX_NQ + 1];
+	struct ps_napi_entry napi[2];
+	struct ps_drop_entry drops[2];
+	struct ps_softirq_cpu softirq[2];
+	struct ps_kern_snapshot kern;
+	struct ps_nic_queue nicq[4];
+	struct ps_nic_facts nic;
+	struct ps_qdisc qd[3];
+	struct ps_qdiscs qdiscs;
+	struct ps_softnet_cpu softnet[2];
+};
+
+static struct fx_iface fx_data[2][2]; /* [interface][0: previous, 1: current] */
+
+static void fx_lat(__u64 *hist, __u64 ns, __u64 n)
+{
+	hist[ps_hist_bucket(ns, PS_LAT_BUCKETS)] += n;
+}
+
+/* k scales the counts: 1 for the previous snapshot, 3 for the current. */
+static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
+{
+	struct ps_qstats *x;
+	int h;
+
+	memset(d, 0, sizeof(*d));
+	s->meta.features = PS_F_ALL;
+	s->meta.all_queues = 1;
+	s->meta.xdp_mode = PS_XDP_NATIVE;
+	s->meta.tc_mode = PS_TC_TCX;
+	s->meta.tx_sample_every = 2;
+	s->meta.flags = 0;
+	for (h = 0; h < PS_HOOK_COUNT; h++)
+		s->hook[h] = d->hook[h];
+
+	x = &d->hook[PS_HOOK_XDP][0];
+	x->packets = 101 * k;
+	x->bytes = (100 * 64 + 1514) * k;
+	x->l3[PS_L3_IPV4] = 99 * k;
+	x->l3[PS_L3_IPV6] = 2 * k;
+	x->l4[PS_L4_UDP] = 100 * k;
+	x->l4[PS_L4_MALFORMED] = 1 * k;
+	x->err[PS_ERR_L4_TRUNC] = 1 * k;
+	x->vlan_tagged = 3 * k;
+	x->ecn[PS_IPV4][PS_ECN_CE] = 10 * k;
+	x->ecn[PS_IPV4][PS_ECN_NOT_ECT] = 89 * k;
+	x->ecn[PS_IPV6][PS_ECN_ECT0] = 2 * k;
+	x->size_hist[ps_hist_bucket(64, PS_SIZE_BUCKETS)] = 100 * k;
+	x->size_hist[ps_hist_bucket(1514, PS_SIZE_BUCKETS)] = 1 * k;
+	x = &d->hook[PS_HOOK_XDP][1];
+	x->packets = 5 * k;
+	x->bytes = 5 * 42 * k;
+	x->l3[PS_L3_ARP] = 5 * k;
+	x->size_hist[ps_hist_bucket(42, PS_SIZE_BUCKETS)] = 5 * k;
+	x = &d->hook[PS_HOOK_TC_INGRESS][1];
+	x->packets = 3 * k;
+	x->bytes = (14546 + 2 * 66) * k;
+	x->l3[PS_L3_IPV4] = 3 * k;
+	x->l4[PS_L4_TCP] = 3 * k;
+	x->gso_packets = 1 * k;
+	x->gso_segs = 10 * k;
+	x->gso_size_sum = 1448 * k;
+	x->segs_hist[1] = 2 * k;
+	x->segs_hist[10] = 1 * k;
+	x->size_hist[ps_hist_bucket(66, PS_SIZE_BUCKETS)] = 2 * k;
+	x->size_hist[ps_hist_bucket(14546, PS_SIZE_BUCKETS)] = 1 * k;
+	x = &d->hook[PS_HOOK_TC_EGRESS][2];
+	x->packets = 7 * k;
+	x->bytes = 7 * 1000 * k;
+	x->l3[PS_L3_IPV6] = 7 * k;
+	x->l4[PS_L4_ICMPV6] = 7 * k;
+	x->ecn[PS_IPV6][PS_ECN_ECT1] = 7 * k;
+	x->segs_hist[1] = 7 * k;
+	x->size_hist[ps_hist_bucket(1000, PS_SIZE_BUCKETS)] = 7 * k;
+	x = &d->hook[PS_HOOK_TC_EGRESS][FX_NQ];
+	x->packets = 4 * k;
+	x->bytes = 400 * k;
+	x->segs_hist[1] = 4 * k;
+	x->size_hist[ps_hist_bucket(100, PS_SIZE_BUCKETS)] = 4 * k;
+
+	s->echo = d->echo;
+	d->echo[FX_NQ].requests_out = 12 * k;
+	d->echo[1].replies_in = 10 * k;
+	fx_lat(d->echo[1].rtt_hist, 31000, 9 * k);
+	fx_lat(d->echo[1].rtt_hist, 5200000, 1 * k);
+	d->echo[0].requests_in = 4 * k;
+	d->echo[0].replies_out = 4 * k;
+	fx_lat(d->echo[0].resp_hist, 9000, 4 * k);
+	d->echo[1].expired = 1;
+	d->peers[0].key.family = 4;
+	memcpy(d->peers[0].key.addr, (const __u8[]){ 198, 18, 0, 1 }, 4);
+	d->peers[0].stats.rtt_count = 10 * k;
+	d->peers[0].stats.rtt_sum_ns = (9 * 31000 + 5200000) * k;
+	fx_lat(d->peers[0].stats.rtt_hist, 31000, 9 * k);
+	fx_lat(d->peers[0].stats.rtt_hist, 5200000, 1 * k);
+	d->peers[1].key.family = 6;
+	memcpy(d->peers[1].key.addr,
+	       (const __u8[]){ 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 }, 16);
+	d->peers[1].stats.resp_count = 4 * k;
+	d->peers[1].stats.resp_sum_ns = 36001 * k;
+	d->peers[2].key.family = 0; /* "other", still empty */
+	s->peers = d->peers;
+	s->npeers = 3;
+
+	s->d2s = d->d2s;
+	d->d2s[0].sampled = 50 * k;
+	d->d2s[0].matched = 48 * k;
+	d->d2s[0].expired = 2 * k;
+	fx_lat(d->d2s[0].hist, 2500, 40 * k);
+	fx_lat(d->d2s[0].hist, 70000, 8 * k);
+
+	s->txlat = d->txlat;
+	d->txlat[0].queued = 300 * k;
+	d->txlat[0].sojourn_n = 150 * k;
+	d->txlat[0].completed = 150 * k;
+	d->txlat[0].dropped = 3 * k;
+	fx_lat(d->txlat[0].sojourn_hist, 20000000, 150 * k);
+	fx_lat(d->txlat[0].completion_hist, 15000000, 150 * k);
+	d->txlat[1].queued = 10 * k;
+	d->txlat[1].stale = 1;
+	fx_lat(d->txlat[1].sojourn_hist, 800, 5 * k);
+
+	d->kern.nslots = FX_NQ + 1;
+	d->kern.q = d->kq;
+	d->kq[0].gro_frames = 101 * k;
+	d->kq[0].stack_skbs = 90 * k;
+	d->kq[0].stack_segs = 101 * k;
+	d->kq[2].xmit_ok = 7 * k;
+	d->kq[2].xmit_busy = 1 * k;
+	d->kq[2].xmit_dropped = 1;
+	d->kq[2].xmit_bytes = 7000 * k;
+	d->napi[0].id = 8193;
+	d->napi[0].queue = 0;
+	d->napi[0].s = (struct ps_napi_stats){ 20 * k, 101 * k, 1 * k, 64, 2 * k };
+	d->napi[1].id = 8194;
+	d->napi[1].queue = PS_QUEUE_UNKNOWN;
+	d->napi[1].s = (struct ps_napi_stats){ 5 * k, 0, 0, 64, 5 * k };
+	d->kern.napi = d->napi;
+	d->kern.nnapi = 2;
+	d->drops[0].key = (struct ps_drop_key){ 99990, 0, PS_DROP_RX, 0 };
+	d->drops[0].count = 25 * k;
+	d->drops[1].key = (struct ps_drop_key){ 99991, PS_QUEUE_UNKNOWN, PS_DROP_TX, 0 };
+	d->drops[1].count = 2 * k;
+	d->kern.drops = d->drops;
+	d->kern.ndrops = 2;
+	d->softirq[0].count[PS_SIRQ_NET_RX] = 40 * k;
+	d->softirq[0].time_ns[PS_SIRQ_NET_RX] = 1200000 * k;
+	d->softirq[1].count[PS_SIRQ_NET_TX] = 3 * k;
+	d->softirq[1].time_ns[PS_SIRQ_NET_TX] = 4500 * k;
+	d->kern.softirq = d->softirq;
+	d->kern.ncpus = 2;
+	d->kern.xdp_exc[0] = 25 * k;
+	s->kern = &d->kern;
+
+	ps_nic_init(&d->nic, (int)s->meta.ifindex);
+	snprintf(d->nic.ifname, sizeof(d->nic.ifname), "%s", s->meta.ifname);
+	d->nic.link.valid = true;
+	d->nic.link.up = true;
+	for (h = 0; h < PS_LINK_COUNT; h++)
+		d->nic.link.v[h] = (__u64)h * 10 * k;
+	d->nic.channels.valid = true;
+	d->nic.channels.combined = FX_NQ;
+	d->nic.channels.combined_max = 8;
+	snprintf(d->nic.rings.why, sizeof(d->nic.rings.why), "not supported by the driver");
+	d->nic.features.valid = true;
+	d->nic.features.f[PS_NIC_F_GRO].state = PS_NIC_ON;
+	d->nic.features.f[PS_NIC_F_LRO].state = PS_NIC_OFF;
+	d->nic.features.f[PS_NIC_F_LRO].fixed = true;
+	d->nic.features.f[PS_NIC_F_GSO].state = PS_NIC_ON;
+	d->nic.features.f[PS_NIC_F_TSO].state = PS_NIC_OFF;
+	d->nic.queues.valid = true;
+	d->nic.queues.qstats_valid = true;
+	d->nic.queues.q = d->nicq;
+	d->nic.queues.n = 4;
+	for (h = 0; h < 4; h++) {
+		struct ps_nic_queue *nq = &d->nicq[h];
+		int i;
+
+		nq->type = h < 2 ? PS_NIC_Q_RX : PS_NIC_Q_TX;
+		nq->id = (uint32_t)(h % 2);
+		nq->napi_id = h < 2 ? 8193 + (uint32_t)h : 0;
+		nq->has_qstats = h != 3;
+		for (i = 0; i < PS_NIC_QSTATS_COUNT; i++)
+			nq->qstats[i] = nq->has_qstats && i < 6 ? (uint64_t)(i + h) * k : PS_NA;
+	}
+	s->nic = &d->nic;
+
+	d->qd[0] = (struct ps_qdisc){ "mq", 0x10000, 0xffffffff, -1, true, 0, 0, 0, 0, 0, 0, 0 };
+	d->qd[1] = (struct ps_qdisc){ "tbf", 0x80010000, 0x10001, 0, true, 70000 * k, 50 * k, 5,
+				      7000, 3 * k, 1, 9 };
+	d->qd[2] = (struct ps_qdisc){ "pfifo", 0x80020000, 0x10002, 1, false, 0, 0, 0, 0, 0, 0, 0 };
+	d->qdiscs.ifindex = (int)s->meta.ifindex;
+	d->qdiscs.q = d->qd;
+	d->qdiscs.n = 3;
+	d->qdiscs.root = 0;
+	s->qdiscs = &d->qdiscs;
+
+	d->softnet[0] = (struct ps_softnet_cpu){ 0, true, 1000 * k, 1, 2 * k, 0, 0, 0 };
+	d->softnet[1] = (struct ps_softnet_cpu){ 1, true, 500 * k, 0, 0, PS_NA, PS_NA, PS_NA };
+	s->softnet = d->softnet;
+	s->nsoftnet = 2;
+}
+
+/* The second interface: default features less GRO, queues 0 and 2, clsact,
+ * no XDP, nothing but counters and echo. */
+static void fx_fill_small(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
+{
+	memset(d, 0, sizeof(*d));
+	s->meta.features = PS_F_DEFAULT & ~PS_F_GRO;
+	s->meta.all_queues = 0;
+	s->meta.queue_mask[0] = 0x5;
+	s->meta.xdp_mode = PS_XDP_NONE;
+	s->meta.tc_mode = PS_TC_CLSACT;
+	s->meta.tx_sample_every = 1;
+	s->meta.flags = PS_META_CREATED_CLSACT;
+	s->hook[PS_HOOK_TC_INGRESS] = d->hook[PS_HOOK_TC_INGRESS];
+	s->hook[PS_HOOK_TC_EGRESS] = d->hook[PS_HOOK_TC_EGRESS];
+	d->hook[PS_HOOK_TC_INGRESS][2].packets = 9 * k;
+	d->hook[PS_HOOK_TC_INGRESS][2].bytes = 9 * 98 * k;
+	d->hook[PS_HOOK_TC_INGRESS][2].l3[PS_L3_IPV4] = 9 * k;
+	d->hook[PS_HOOK_TC_INGRESS][2].l4[PS_L4_ICMP] = 9 * k;
+	d->hook[PS_HOOK_TC_INGRESS][2].ecn[PS_IPV4][PS_ECN_NOT_ECT] = 9 * k;
+	d->hook[PS_HOOK_TC_INGRESS][2].size_hist[ps_hist_bucket(98, PS_SIZE_BUCKETS)] = 9 * k;
+	s->echo = d->echo;
+	d->echo[2].requests_in = 9 * k;
+	s->d2s = NULL;
+}
+
+/* snaps[i][0]: previous, snaps[i][1]: current. */
+static void fx_fill(struct ps_snapshot snaps[2][2])
+{
+	int i, t;
+
+	for (i = 0; i < 2; i++)
+		for (t = 0; t < 2; t++) {
+			struct ps_snapshot *s = &snaps[i][t];
+			__u64 k = t ? 3 : 1;
+
+			memset(s, 0, sizeof(*s));
+			s->meta.abi_version = PS_ABI_VERSION;
+			snprintf(s->meta.ifname, sizeof(s->meta.ifname), i ? "lb\"1" : "veth0");
+			s->meta.ifindex = 7 + (unsigned int)i;
+			s->meta.netns_ino = 4026531840ULL;
+			s->meta.nqueues = FX_NQ;
+			s->meta.attach_realtime_ns = 1700000000ULL * 1000000000ULL;
+			s->meta.attach_monotonic_ns = 1000000000ULL;
+			s->meta.rx_queues_at_attach = FX_NQ;
+			s->meta.tx_queues_at_attach = FX_NQ;
+			s->mono_ns = t ? 3500000000ULL : 2500000000ULL;
+			s->real_ns = (1700000000ULL + (t ? 2 : 1)) * 1000000000ULL + 500000000ULL;
+			s->nslots = FX_NQ + 1;
+			snprintf(s->dir, sizeof(s->dir), "/sys/fs/bpf/pathscope/4026531840/%u",
+				 s->meta.ifindex);
+			if (i)
+				fx_fill_small(s, &fx_data[i][t], k);
+			else
+				fx_fill_full(s, &fx_data[i][t], k);
+		}
+}
+
+#endif /* PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H */

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Golden outputs: the table, --hist, JSON and Prometheus renderings of a fixed
+ * pair of snapshots (snapshot_fixture.h) must equal, byte for byte, the files
+ * in tests/golden/. A change to what pathscope prints shows up here as a diff;
+ * a refactor must leave them alone. PS_GOLDEN_UPDATE=1 rewrites the files
+ * (then review the diff before committing it).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../lib/check.h"
+#include "../../stats/render_prom.h"
+#include "snapshot_fixture.h"
+
+#ifndef PS_GOLDEN_DIR
+#define PS_GOLDEN_DIR "tests/golden"
+#endif
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n + 4096 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+/* The first line where a and b differ, for the failure message. */
+static int first_diff_line(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t i;
+	int line = 1;
+
+	for (i = 0; i < na && i < nb && a[i] == b[i]; i++)
+		line += a[i] == '\n';
+	return line;
+}
+
+static void golden(const char *name, const char *text, size_t len)
+{
+	char path[256], msg[400];
+	size_t glen = 0;
+	char *want;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", PS_GOLDEN_DIR, name);
+	if (getenv("PS_GOLDEN_UPDATE")) {
+		f = fopen(path, "wb");
+		check_report(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, name,
+			     "cannot write %s: %s", path, strerror(errno));
+		return;
+	}
+	want = slurp(path, &glen);
+	if (!want) {
+		check_report(0, name, "cannot read %s (PS_GOLDEN_UPDATE=1 writes it)", path);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "differs from %s from line %d (got %zu bytes, want %zu)", path,
+		 first_diff_line(text, len, want, glen), len, glen);
+	check_report(len == glen && memcmp(text, want, len) == 0, name, "%s", msg);
+	free(want);
+}
+
+typedef void (*render_fn)(FILE *out, const struct ps_report *r, int n);
+
+static void render_reports(const char *name, render_fn fn, const struct ps_report *r, int n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fn(f, r, n);
+	fclose(f);
+	golden(name, text, len);
+	free(text);
+}
+
+int main(void)
+{
+	static struct ps_snapshot snaps[2][2];
+	static const struct ps_prom_prog progs[] = {
+		{ "veth0", "xdp_prog", 123456789, 1000 },
+		{ "veth0", "tci_link", 5000, 10 },
+	};
+	static const struct ps_prom_iface ifaces[] = { { "veth0", true }, { "lb\"1", false } };
+	const struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2 };
+	struct ps_snapshot cur[2];
+	struct ps_report first[2], window[2];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	int i;
+
+	fx_fill(snaps);
+	for (i = 0; i < 2; i++) {
+		cur[i] = snaps[i][1];
+		ps_report_init(&first[i], &snaps[i][1], NULL);
+		ps_report_init(&window[i], &snaps[i][1], &snaps[i][0]);
+	}
+	render_reports("stats.txt", ps_render_table, first, 2);
+	render_reports("stats-window.txt", ps_render_table, window, 2);
+	render_reports("stats-hist.txt", ps_render_hist, window, 2);
+	render_reports("stats.json", ps_render_json, window, 2);
+
+	f = open_memstream(&text, &len);
+	ps_render_prom(f, cur, 2, &extra);
+	fclose(f);
+	golden("metrics.prom", text, len);
+	free(text);
+	return check_exit_code();
+}
