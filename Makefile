@@ -6,7 +6,7 @@ BUILD    := build
 ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iinclude -I$(BUILD)
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)
 LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd
 BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD)
 
@@ -15,11 +15,13 @@ BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c probes/pathscope_txlat
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS    := $(patsubst %.bpf.o,%.skel.h,$(BPF_OBJS))
 ABI_HDRS := $(wildcard include/pathscope/*.h)
-HEADERS  := $(ABI_HDRS) $(wildcard loader/*.h stats/*.h)
+# User space, bottom to top: lib <- nic <- loader <- stats <- export <- cli.
+USER_DIRS := lib nic loader stats stats/format stats/families export cli
+HEADERS  := $(ABI_HDRS) $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.h))
 
-APP_SRCS := $(wildcard loader/*.c stats/*.c)
+APP_SRCS := $(foreach d,$(USER_DIRS),$(wildcard $(d)/*.c))
 APP_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(APP_SRCS))
-LIB_OBJS := $(filter-out $(BUILD)/loader/main.o,$(APP_OBJS))
+LIB_OBJS := $(filter-out $(BUILD)/cli/main.o,$(APP_OBJS))
 
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*.c))
 BPF_TESTS  := $(patsubst tests/bpf/%.c,$(BUILD)/tests/%,$(wildcard tests/bpf/*.c))

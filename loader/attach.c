@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "attach.h"
+#include "loader/attach.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -12,17 +12,17 @@
 #include <unistd.h>
 #include <xdp/libxdp.h>
 
-#include "features.h"
-#include "iface.h"
-#include "kernel_probes.h"
-#include "pins.h"
-#include "status.h"
-#include "queues.h"
-#include "tc_clsact.h"
-#include "tracepoints.h"
-#include "util.h"
-#include "xdp_chain.h"
-#include "../stats/nic.h"
+#include "loader/features.h"
+#include "loader/iface.h"
+#include "loader/kernel_probes.h"
+#include "loader/pins.h"
+#include "loader/status.h"
+#include "lib/queues.h"
+#include "loader/tc_clsact.h"
+#include "loader/tracepoints.h"
+#include "lib/util.h"
+#include "loader/xdp_chain.h"
+#include "nic/nic.h"
 #include "pathscope_tc.skel.h"
 #include "pathscope_txlat.skel.h"
 #include "pathscope_xdp.skel.h"

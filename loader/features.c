@@ -4,7 +4,7 @@
  * instruction program of the kind in question (never attaching it), or
  * queries, or looks at a file. Nothing is attached anywhere.
  */
-#include "features.h"
+#include "loader/features.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -18,9 +18,9 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "compat.h"
-#include "tc_clsact.h"
-#include "util.h"
+#include "lib/compat.h"
+#include "loader/tc_clsact.h"
+#include "lib/util.h"
 
 static const struct bpf_insn ret0[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },

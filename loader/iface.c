@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "iface.h"
+#include "loader/iface.h"
 
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 static int linkinfo_attr_cb(const struct nlattr *attr, void *data)
 {

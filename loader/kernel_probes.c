@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "kernel_probes.h"
+#include "loader/kernel_probes.h"
 
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pins.h"
-#include "tracepoints.h"
-#include "util.h"
+#include "loader/pins.h"
+#include "loader/tracepoints.h"
+#include "lib/util.h"
 #include "pathscope_kernel.skel.h"
 
 #define KERNEL_NPROGS 9

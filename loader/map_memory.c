@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "map_memory.h"
+#include "loader/map_memory.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pins.h"
+#include "loader/pins.h"
 
 #define MAX_MAPS 256
 

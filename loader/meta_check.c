@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Sanity of a pinned struct ps_meta: strings terminated, enums, bits and
  * counts within what the loader writes (see loader/attach.c). */
-#include "meta_check.h"
+#include "loader/meta_check.h"
 
 #include <string.h>
 

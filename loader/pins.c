@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "pins.h"
+#include "loader/pins.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>
@@ -14,9 +14,9 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "compat.h"
-#include "meta_check.h"
-#include "util.h"
+#include "lib/compat.h"
+#include "loader/meta_check.h"
+#include "lib/util.h"
 
 void ps_pin_dir(char *buf, size_t len, uint64_t netns_ino, int ifindex)
 {

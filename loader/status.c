@@ -4,7 +4,7 @@
  * still live: the interface exists, the XDP program attached is still
  * pathscope's, the tc links or filters are there.
  */
-#include "status.h"
+#include "loader/status.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -17,13 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "iface.h"
-#include "../stats/nic.h"
-#include "pins.h"
-#include "util.h"
-#include "map_memory.h"
-#include "status_format.h"
-#include "xdp_chain.h"
+#include "loader/iface.h"
+#include "nic/nic.h"
+#include "loader/pins.h"
+#include "lib/util.h"
+#include "loader/map_memory.h"
+#include "loader/status_format.h"
+#include "loader/xdp_chain.h"
 
 struct status_ctx {
 	bool json;

@@ -2,12 +2,12 @@
 /* The words of `pathscope status`, kept apart from the kernel queries so the
  * fuzzer (tests/fuzz/fuzz_meta.c) can feed them any meta that passes the
  * check. */
-#include "status_format.h"
+#include "loader/status_format.h"
 
 #include <time.h>
 
-#include "queues.h"
-#include "../stats/names.h"
+#include "lib/queues.h"
+#include "lib/names.h"
 
 struct status_words {
 	char feats[64], queues[128], since[32];

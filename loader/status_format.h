@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#include "map_memory.h"
+#include "loader/map_memory.h"
 #include "pathscope/meta.h"
 
 void ps_status_header(FILE *out);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "tc_clsact.h"
+#include "loader/tc_clsact.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "compat.h"
-#include "util.h"
+#include "lib/compat.h"
+#include "lib/util.h"
 #include "pathscope/meta.h"
 
 bool ps_tcx_supported(int ifindex)

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "tracepoints.h"
+#include "loader/tracepoints.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "features.h"
-#include "pins.h"
-#include "util.h"
+#include "loader/features.h"
+#include "loader/pins.h"
+#include "lib/util.h"
 
 int ps_tp_choose_mode(enum ps_probe_request req, bool *classic)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "xdp_chain.h"
+#include "loader/xdp_chain.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pins.h"
-#include "util.h"
+#include "loader/pins.h"
+#include "lib/util.h"
 
 int ps_xdp_join_parse(const char *spec, struct ps_meta *m)
 {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "prog_stats.h"
+#include "stats/prog_stats.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../loader/pins.h"
+#include "loader/pins.h"
 
 int ps_bpf_stats_enabled(void)
 {

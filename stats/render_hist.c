@@ -3,9 +3,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "hist_stats.h"
-#include "names.h"
-#include "report.h"
+#include "stats/format/hist.h"
+#include "lib/names.h"
+#include "stats/report.h"
 
 #define BAR_WIDTH 40
 

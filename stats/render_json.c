@@ -4,15 +4,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "hist_stats.h"
-#include "kern_reader.h"
-#include "nic.h"
-#include "qdisc.h"
-#include "softnet.h"
-#include "names.h"
-#include "render_json.h"
-#include "report.h"
-#include "../loader/queues.h"
+#include "stats/format/hist.h"
+#include "stats/kern_snapshot.h"
+#include "nic/nic.h"
+#include "nic/qdisc.h"
+#include "nic/softnet.h"
+#include "lib/names.h"
+#include "stats/render_json.h"
+#include "stats/report.h"
+#include "lib/queues.h"
 
 /* A double printed with a fixed number of decimals, not %.17g. */
 static json_object *jdouble_p(double v, int decimals)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "report.h"
+#include "stats/report.h"
 
 void ps_json_add_u64(json_object *o, const char *key, __u64 v);
 

@@ -11,18 +11,18 @@
  * "less than or equal to 2^k - 1", and that is the le label. The top edge is
  * 2^(bits - 1): the last bucket also holds clamped values.
  */
-#include "render_prom.h"
+#include "stats/render_prom.h"
 
 #include <stddef.h>
 
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "drop_reasons.h"
-#include "kern_reader.h"
-#include "names.h"
-#include "report.h"
-#include "../loader/queues.h"
+#include "stats/drop_reasons.h"
+#include "stats/kern_snapshot.h"
+#include "lib/names.h"
+#include "stats/report.h"
+#include "lib/queues.h"
 
 typedef unsigned __int128 u128; /* cumulative counts of UINT64_MAX buckets */
 

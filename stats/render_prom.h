@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "reader.h"
+#include "stats/snapshot.h"
 
 #define PS_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 

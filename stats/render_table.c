@@ -3,10 +3,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "hist_stats.h"
-#include "names.h"
-#include "report.h"
-#include "../loader/queues.h"
+#include "stats/format/hist.h"
+#include "lib/names.h"
+#include "stats/report.h"
+#include "lib/queues.h"
 
 static void fmt_si(char *buf, size_t len, double v, const char *unit)
 {

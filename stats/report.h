@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "reader.h"
+#include "stats/snapshot.h"
 
 struct ps_report {
 	const struct ps_snapshot *cur;

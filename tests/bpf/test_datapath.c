@@ -57,8 +57,8 @@
 #include "pathscope/abi.h"
 #include "pathscope_xdp.skel.h"
 #include "pathscope_tc.skel.h"
-#include "../lib/check.h"
-#include "../../stats/names.h"
+#include "tests/lib/check.h"
+#include "lib/names.h"
 
 #define ETH_LEN		 14
 #define XDP_PASS_VERDICT 2	     /* XDP_PASS */

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/queues.h"
-#include "../../loader/util.h"
-#include "../../loader/xdp_chain.h"
-#include "../../stats/names.h"
-#include "../../stats/serve_http.h"
+#include "lib/queues.h"
+#include "lib/util.h"
+#include "loader/xdp_chain.h"
+#include "lib/names.h"
+#include "export/http.h"
 
 static void queues(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../loader/meta_check.h"
-#include "../../loader/status_format.h"
+#include "loader/meta_check.h"
+#include "loader/status_format.h"
 
 static void template(struct ps_meta *m)
 {

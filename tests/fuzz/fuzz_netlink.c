@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../stats/nic.h"
-#include "../../stats/nic_parse.h"
-#include "../../stats/qdisc.h"
+#include "nic/nic.h"
+#include "nic/parse.h"
+#include "nic/qdisc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../stats/kern_reader.h"
-#include "../../stats/render_prom.h"
-#include "../../stats/report.h"
+#include "stats/kern_snapshot.h"
+#include "stats/render_prom.h"
+#include "stats/report.h"
 
 #define NQ 2
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../stats/softnet.h"
+#include "nic/softnet.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

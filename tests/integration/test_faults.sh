@@ -105,7 +105,7 @@ ps_check_eq "SIGKILL: everything as before" "$(ps_census_is "$base")" "$base"
 ps_check_eq "SIGKILL: no libxdp lock directory left behind" "$(ls -d /sys/fs/bpf/xdp 2>/dev/null)" ""
 
 # The same at every step of attach, deterministically: PATHSCOPE_KILL_AT makes
-# the loader SIGKILL itself at a named point (loader/util.h), also right after
+# the loader SIGKILL itself at a named point (lib/util.h), also right after
 # it created the clsact qdisc and before it attached a filter to it.
 killat() { # MODE POINT...: each attach killed at POINT, then checked and detached
 	local mode=$1 point rc st bad=

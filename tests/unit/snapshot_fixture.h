@@ -10,11 +10,11 @@
 
 #include <string.h>
 
-#include "../../stats/kern_reader.h"
-#include "../../stats/report.h"
-#include "../../stats/nic.h"
-#include "../../stats/qdisc.h"
-#include "../../stats/softnet.h"
+#include "stats/kern_snapshot.h"
+#include "stats/report.h"
+#include "nic/nic.h"
+#include "nic/qdisc.h"
+#include "nic/softnet.h"
 
 #define FX_NQ 3
 

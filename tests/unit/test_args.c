@@ -5,11 +5,11 @@
 #include <arpa/inet.h>
 #include <stdio.h>
 
-#include "../lib/check.h"
-#include "../../loader/util.h"
-#include "../../loader/xdp_chain.h"
-#include "../../stats/names.h"
-#include "../../stats/serve_http.h"
+#include "tests/lib/check.h"
+#include "lib/util.h"
+#include "loader/xdp_chain.h"
+#include "lib/names.h"
+#include "export/http.h"
 
 /* s with its white space visible (\t, \n), for a test name on one line. */
 static const char *shown(const char *s)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
-#include "../../stats/render_prom.h"
-#include "snapshot_fixture.h"
+#include "tests/lib/check.h"
+#include "stats/render_prom.h"
+#include "tests/unit/snapshot_fixture.h"
 
 #ifndef PS_GOLDEN_DIR
 #define PS_GOLDEN_DIR "tests/golden"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "pathscope/abi.h"
-#include "../lib/check.h"
+#include "tests/lib/check.h"
 
 /* Large enough that no value below 2^64 is clamped: 2^64 needs
  * PS_HIST_BUCKETS_FOR_BITS(64) = 496 buckets. */

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../loader/meta_check.h"
-#include "../../loader/status_format.h"
-#include "../lib/check.h"
+#include "loader/meta_check.h"
+#include "loader/status_format.h"
+#include "tests/lib/check.h"
 
 static struct ps_meta good(void)
 {

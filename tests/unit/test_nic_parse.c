@@ -14,11 +14,11 @@
 #include <linux/rtnetlink.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
-#include "../../loader/compat.h"
-#include "../../stats/nic.h"
-#include "../../stats/nic_parse.h"
-#include "nic_fixtures.h"
+#include "tests/lib/check.h"
+#include "lib/compat.h"
+#include "nic/nic.h"
+#include "nic/parse.h"
+#include "tests/unit/nic_fixtures.h"
 
 #define CHECK_NA(name, got) CHECK_EQ_U64(name, got, PS_NA)
 

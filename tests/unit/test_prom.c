@@ -5,8 +5,8 @@
 #include <linux/types.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
-#include "../../stats/render_prom.h"
+#include "tests/lib/check.h"
+#include "stats/render_prom.h"
 
 #define NQ 2
 

@@ -7,8 +7,8 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "../lib/check.h"
-#include "../../stats/qdisc.h"
+#include "tests/lib/check.h"
+#include "nic/qdisc.h"
 
 static char buf[8192];
 static size_t used;

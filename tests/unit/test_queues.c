@@ -2,8 +2,8 @@
 /* The --queues list parser and formatter. */
 #include <linux/types.h>
 
-#include "../lib/check.h"
-#include "../../loader/queues.h"
+#include "tests/lib/check.h"
+#include "lib/queues.h"
 
 static void expect_ok(const char *list, unsigned int limit, const char *formatted)
 {

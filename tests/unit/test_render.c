@@ -5,9 +5,9 @@
 #include <linux/types.h>
 #include <stdlib.h>
 
-#include "../lib/check.h"
-#include "../../stats/hist_stats.h"
-#include "../../stats/report.h"
+#include "tests/lib/check.h"
+#include "stats/format/hist.h"
+#include "stats/report.h"
 
 #define NQ 2
 

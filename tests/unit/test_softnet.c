@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../lib/check.h"
-#include "../../stats/softnet.h"
+#include "tests/lib/check.h"
+#include "nic/softnet.h"
 
 #define CHECK_NA(name, got) CHECK_EQ_U64(name, got, PS_NA)
 

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* `pathscope nic IFACE`: NIC, queue and CPU facts, read-only (no attach needed). */
+#include "cli/nic.h"
+
+#include <getopt.h>
+#include <json-c/json.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic/nic.h"
+#include "nic/softnet.h"
+#include "lib/util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope nic IFACE [--json]\n"
+		"What the kernel knows about IFACE in this network namespace, read-only: link\n"
+		"counters (stats64), channels, rings, offloads (GRO, LRO, GSO, TSO, rx-hashing),\n"
+		"queues with NAPI ids and per-queue counters (netdev netlink), and the per-CPU\n"
+		"softnet counters. What the driver or kernel does not report is n/a (JSON null),\n"
+		"with the reason. The interface need not be attached.\n"
+		"  --json   one JSON object\n"
+		"examples:\n"
+		"  pathscope nic eth0\n"
+		"  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
+		"  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n");
+}
+
+static void print_json(const struct ps_nic_facts *f, const struct ps_softnet_cpu *cpus, int ncpus)
+{
+	json_object *o = ps_nic_json(f);
+
+	json_object_object_add(o, "softnet", ncpus >= 0 ? ps_softnet_json(cpus, ncpus) : NULL);
+	json_object_object_add(o, "softnet_na",
+			       ncpus >= 0 ? NULL : json_object_new_string(strerror(-ncpus)));
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+int ps_cmd_nic(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct ps_softnet_cpu *cpus = NULL;
+	struct ps_nic_facts f;
+	bool json = false;
+	const char *name;
+	unsigned int ifindex;
+	int c, ncpus;
+
+	optind = 1; /* argv[0] is "nic" */
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1)
+		return ps_error("nic: expected one interface name (see 'pathscope nic --help')"), 2;
+	name = argv[optind];
+	ifindex = strlen(name) < IF_NAMESIZE ? if_nametoindex(name) : 0;
+	if (!ifindex)
+		return ps_error("unknown interface '%s' (in this network namespace)", name), 1;
+	if (ps_nic_read((int)ifindex, &f))
+		return 1;
+
+	ncpus = ps_softnet_read(&cpus);
+	if (json) {
+		print_json(&f, cpus, ncpus);
+	} else {
+		ps_nic_print(stdout, &f);
+		if (ncpus >= 0)
+			ps_softnet_print(stdout, cpus, ncpus);
+		else
+			printf("softnet:  n/a (/proc/net/softnet_stat: %s)\n", strerror(-ncpus));
+	}
+	free(cpus);
+	ps_nic_free(&f);
+	return 0;
+}

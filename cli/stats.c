@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "cli/stats.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/report.h"
+#include "loader/pins.h"
+#include "lib/util.h"
+
+#define MAX_IFACES 64
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope stats [IFACE...] [options]\n"
+		"Per-queue report of attached interfaces (default: every attached interface of\n"
+		"this network namespace). Without --interval: one report, rates since attach.\n"
+		"  --interval S   report every S seconds (rates over the interval)\n"
+		"  --count N      stop after N reports (default: 1 without --interval, else until\n"
+		"                 Ctrl-C; with --count alone the interval is 1 s)\n"
+		"  --json         one JSON object per report (schema in README.md)\n"
+		"  --hist         also print the size and segment histograms\n"
+		"examples:\n"
+		"  pathscope stats eth1\n"
+		"  pathscope stats eth1 --interval 1 --count 5 --hist\n"
+		"  pathscope stats --json | jq '.interfaces[].totals.xdp.rate.pps'\n");
+}
+
+struct collect {
+	char (*dirs)[256];
+	int n;
+	uint64_t netns;
+};
+
+static int collect_dir(const char *dir, void *ctx)
+{
+	struct collect *c = ctx;
+	struct ps_meta m;
+
+	if (c->n < MAX_IFACES && ps_meta_read(dir, &m) == 0 && m.netns_ino == c->netns)
+		snprintf(c->dirs[c->n++], 256, "%s", dir);
+	return 0;
+}
+
+static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
+{
+	int i, err;
+
+	for (i = 0; i < n; i++) {
+		err = ps_snapshot_read(dirs[i], &snaps[i]);
+		if (err) {
+			ps_error("cannot read %s: %s", dirs[i],
+				 err == -EPROTO	   ? "written by another pathscope version"
+				 : err == -EBADMSG ? "its meta map is not one pathscope writes "
+						     "(see 'pathscope status'; detach removes it)"
+				 : err == -ENOENT  ? "gone (detached meanwhile?)"
+						   : strerror(-err));
+			while (i-- > 0)
+				ps_snapshot_free(&snaps[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n, bool json,
+		   bool hist)
+{
+	struct ps_report r[MAX_IFACES];
+	int i;
+
+	for (i = 0; i < n; i++)
+		ps_report_init(&r[i], &cur[i], prev ? &prev[i] : NULL);
+	if (json) {
+		ps_render_json(stdout, r, n);
+		return;
+	}
+	ps_render_table(stdout, r, n);
+	if (hist)
+		ps_render_hist(stdout, r, n);
+	fflush(stdout);
+}
+
+int ps_cmd_stats(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "hist", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	static char dirs[MAX_IFACES][256];
+	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
+	struct collect col = { .dirs = dirs, .netns = ps_netns_ino() };
+	double interval = 0;
+	uint64_t count = 0, done;
+	bool json = false, hist = false, have_prev = false;
+	int c, i, err, n = 0;
+
+	while ((c = getopt_long(argc, argv, "i:c:jHh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (!ps_parse_seconds(optarg, &interval))
+				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
+			break;
+		case 'c':
+			if (!ps_parse_u64(optarg, UINT32_MAX, &count) || !count)
+				return ps_error("bad --count '%s' (a positive integer)", optarg), 2;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'H':
+			hist = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (ps_require_privileges())
+		return 1;
+	for (i = optind; i < argc; i++) {
+		if (n == MAX_IFACES)
+			return ps_error("at most %d interfaces", MAX_IFACES), 2;
+		err = ps_snapshot_dir(argv[i], dirs[n], sizeof(dirs[n]));
+		if (err == -ENODEV)
+			return ps_error("unknown interface '%s' (in this network namespace)",
+					argv[i]),
+			       1;
+		if (err == -ENOENT)
+			return ps_error("'%s' is not attached (run 'pathscope attach %s')", argv[i],
+					argv[i]),
+			       1;
+		if (err)
+			return ps_error("cannot read interface '%s': %s", argv[i], strerror(-err)),
+			       1;
+		n++;
+	}
+	if (optind == argc) {
+		ps_pin_foreach(collect_dir, &col);
+		n = col.n;
+		if (!n)
+			return ps_error("nothing is attached in this network namespace"), 1;
+	}
+	if (count && !interval)
+		interval = 1;
+	if (!count)
+		count = interval ? UINT64_MAX : 1;
+
+	ps_stop_on_signals();
+	if (!interval) {
+		if (read_all(dirs, n, cur))
+			return 1;
+		render(cur, NULL, n, json, hist);
+		for (i = 0; i < n; i++)
+			ps_snapshot_free(&cur[i]);
+		return 0;
+	}
+	if (read_all(dirs, n, prev))
+		return 1;
+	have_prev = true;
+	for (done = 0; done < count && !ps_stop; done++) {
+		ps_sleep_s(interval);
+		if (ps_stop)
+			break;
+		if (read_all(dirs, n, cur)) {
+			err = 1;
+			goto out;
+		}
+		render(cur, prev, n, json, hist);
+		for (i = 0; i < n; i++) {
+			ps_snapshot_free(&prev[i]);
+			prev[i] = cur[i];
+		}
+	}
+	err = 0;
+out:
+	if (have_prev)
+		for (i = 0; i < n; i++)
+			ps_snapshot_free(&prev[i]);
+	return err;
+}

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * pathscope serve: attach (or adopt) interfaces, export their counters over
+ * HTTP for Prometheus and as JSON lines, detach on SIGTERM/SIGINT.
+ *
+ * Threads: libmicrohttpd answers scrapes on its own thread; the main thread
+ * waits for signals (sigtimedwait, which also paces the JSON lines). Every
+ * signal is blocked before the server thread starts, so only sigtimedwait
+ * sees them. Map reads and rendering take one lock: the drop reason names
+ * are loaded from BTF lazily, by whoever asks first.
+ */
+#include "export/serve.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/names.h"
+#include "stats/prog_stats.h"
+#include "stats/render_prom.h"
+#include "stats/report.h"
+#include "export/health.h"
+#include "export/http.h"
+#include "loader/attach.h"
+#include "loader/pins.h"
+#include "lib/util.h"
+#include "lib/version.h"
+
+#define MAX_IFACES	  64
+#define MAX_PROGS	  (MAX_IFACES * 32)
+#define DEFAULT_LISTEN	  "127.0.0.1:9464"
+#define DEFAULT_INTERVAL  10.0
+#define HEALTH_REASON_LEN 96
+
+struct served {
+	char ifname[IF_NAMESIZE];
+	bool attached_here; /* by this process (else adopted) */
+};
+
+struct serve {
+	struct served ifc[MAX_IFACES];
+	int n;
+	pthread_mutex_t lock;
+	/* JSON lines (main thread only) */
+	const char *jsonl_path;
+	FILE *jsonl;
+	struct ps_snapshot prev[MAX_IFACES];
+	bool have_prev[MAX_IFACES];
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope serve IFACE... [options]\n"
+		"Attach to each IFACE (or adopt an existing attachment), then export its\n"
+		"counters until SIGTERM or SIGINT, and detach every IFACE on the way out.\n"
+		"  --listen ADDR:PORT  HTTP address (default " DEFAULT_LISTEN "); [::1]:PORT for\n"
+		"                      IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
+		"                      (Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
+		"                      every attachment is live, else 503 and the reason)\n"
+		"  --jsonl FILE        append one line every --interval: what 'pathscope stats\n"
+		"                      --json' prints for these interfaces (same schema); SIGHUP\n"
+		"                      reopens FILE (log rotation)\n"
+		"  --interval S        seconds between JSON lines (default 10)\n"
+		"  --keep              leave the interfaces attached on exit\n"
+		"  --features LIST     as for attach (default: default); only for interfaces\n"
+		"                      serve attaches, not for those it adopts\n"
+		"  --queues LIST       as for attach (default: all); likewise\n"
+		"examples:\n"
+		"  pathscope serve eth1\n"
+		"  pathscope serve eth1 eth2 --listen [::1]:9464 --features default,kernel\n"
+		"  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
+		"  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
+		"Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
+		"CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n");
+}
+
+/* ---- HTTP routes (server thread) ------------------------------------------ */
+
+static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
+{
+	struct serve *sv = ctx;
+	struct ps_snapshot *snaps = calloc(MAX_IFACES, sizeof(*snaps));
+	struct ps_prom_prog *progs = calloc(MAX_PROGS, sizeof(*progs));
+	struct ps_prom_iface ifs[MAX_IFACES];
+	struct ps_prom_extra x = {
+		.version = PATHSCOPE_VERSION, .abi = PS_ABI_VERSION, .ifaces = ifs, .nifaces = sv->n
+	};
+	char dir[256], why[HEALTH_REASON_LEN];
+	FILE *f;
+	int i, n = 0, rc;
+
+	*body = NULL;
+	if (!snaps || !progs)
+		goto out;
+	pthread_mutex_lock(&sv->lock);
+	x.bpf_stats_enabled = ps_bpf_stats_enabled();
+	x.progs = progs;
+	for (i = 0; i < sv->n; i++) {
+		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));
+		snprintf(ifs[i].ifname, sizeof(ifs[i].ifname), "%s", sv->ifc[i].ifname);
+		ifs[i].up = rc == 0;
+		if (rc < 0 || ps_snapshot_read(dir, &snaps[n]))
+			continue;
+		n++;
+		if (x.bpf_stats_enabled == 1)
+			x.nprogs += ps_prog_stats_read(dir, sv->ifc[i].ifname, progs + x.nprogs,
+						       MAX_PROGS - x.nprogs);
+	}
+	f = open_memstream(body, len);
+	if (f) {
+		ps_render_prom(f, snaps, n, &x);
+		if (fclose(f)) {
+			free(*body);
+			*body = NULL;
+		}
+	}
+	pthread_mutex_unlock(&sv->lock);
+	for (i = 0; i < n; i++)
+		ps_snapshot_free(&snaps[i]);
+out:
+	free(snaps);
+	free(progs);
+	*ctype = PS_PROM_CONTENT_TYPE;
+	return 200;
+}
+
+static int healthz(void *ctx, char **body, size_t *len, const char **ctype)
+{
+	struct serve *sv = ctx;
+	char dir[256], why[HEALTH_REASON_LEN];
+	FILE *f = open_memstream(body, len);
+	int i, bad = 0;
+
+	if (!f) {
+		*body = NULL;
+		return 500;
+	}
+	pthread_mutex_lock(&sv->lock);
+	for (i = 0; i < sv->n; i++)
+		if (ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why))) {
+			fprintf(f, "%s: %s\n", sv->ifc[i].ifname, why);
+			bad++;
+		}
+	pthread_mutex_unlock(&sv->lock);
+	if (!bad)
+		fprintf(f, "ok\n");
+	if (fclose(f)) {
+		free(*body);
+		*body = NULL;
+	}
+	*ctype = "text/plain; charset=utf-8";
+	return bad ? 503 : 200;
+}
+
+static const struct ps_http_route routes[] = {
+	{ "/metrics", metrics },
+	{ "/healthz", healthz },
+};
+
+/* ---- JSON lines (main thread) ------------------------------------------------ */
+
+static void jsonl_reopen(struct serve *sv)
+{
+	if (sv->jsonl)
+		fclose(sv->jsonl);
+	sv->jsonl = fopen(sv->jsonl_path, "a");
+	if (!sv->jsonl)
+		ps_error("cannot open %s: %s (retrying at the next interval)", sv->jsonl_path,
+			 strerror(errno));
+}
+
+/* Read every interface; the ones read become the previous snapshots. */
+static void jsonl_line(struct serve *sv, bool write)
+{
+	struct ps_snapshot cur[MAX_IFACES];
+	struct ps_report r[MAX_IFACES];
+	bool ok[MAX_IFACES];
+	char dir[256];
+	int i, n = 0;
+
+	pthread_mutex_lock(&sv->lock);
+	for (i = 0; i < sv->n; i++) {
+		ok[i] = ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == 0 &&
+			ps_snapshot_read(dir, &cur[i]) == 0;
+		if (ok[i])
+			ps_report_init(&r[n++], &cur[i], sv->have_prev[i] ? &sv->prev[i] : NULL);
+	}
+	if (write && !sv->jsonl)
+		jsonl_reopen(sv);
+	if (write && sv->jsonl) {
+		ps_render_json(sv->jsonl, r, n); /* flushes */
+		if (ferror(sv->jsonl)) {
+			ps_error("cannot write %s", sv->jsonl_path);
+			clearerr(sv->jsonl);
+		}
+	}
+	pthread_mutex_unlock(&sv->lock);
+	for (i = 0; i < sv->n; i++) {
+		if (!ok[i])
+			continue;
+		if (sv->have_prev[i])
+			ps_snapshot_free(&sv->prev[i]);
+		sv->prev[i] = cur[i];
+		sv->have_prev[i] = true;
+	}
+}
+
+/* ---- attach, detach ----------------------------------------------------------- */
+
+static void detach_all(struct serve *sv, bool only_ours, int *rc)
+{
+	char dir[256];
+	struct ps_meta m;
+	bool have_meta;
+	int i;
+
+	for (i = 0; i < sv->n; i++) {
+		if (only_ours && !sv->ifc[i].attached_here)
+			continue;
+		have_meta = ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == 0 &&
+			    ps_meta_read(dir, &m) == 0;
+		if (ps_detach_iface(sv->ifc[i].ifname))
+			*rc = 1;
+		else if (have_meta && ps_serve_xdp_left(&m)) {
+			/* libxdp finds the program by id: that needs CAP_SYS_ADMIN */
+			ps_error("%s: XDP program %u is still attached after detach (without "
+				 "CAP_SYS_ADMIN it cannot be removed; run 'ip link set dev %s "
+				 "xdp off' as root)",
+				 sv->ifc[i].ifname, m.xdp_prog_id, sv->ifc[i].ifname);
+			*rc = 1;
+		}
+	}
+}
+
+/* Attach every interface not attached yet; adopt the others. On failure,
+ * undo what was attached here. */
+static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
+{
+	struct ps_attach_opts o;
+	char dir[256], why[HEALTH_REASON_LEN];
+	int i, rc, ignored = 0;
+
+	for (i = 0; i < sv->n; i++) {
+		if (ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == -ENODEV) {
+			ps_error("unknown interface '%s' (in this network namespace)",
+				 sv->ifc[i].ifname);
+			goto undo;
+		}
+		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));
+		if (rc == 0)
+			continue; /* adopt a live attachment */
+		/* Absent, or leftover state: attach removes leftovers itself. */
+		o = *base;
+		o.ifname = sv->ifc[i].ifname;
+		if (ps_attach(&o))
+			goto undo;
+		sv->ifc[i].attached_here = true;
+	}
+	return 0;
+undo:
+	detach_all(sv, true, &ignored);
+	return -1;
+}
+
+/* ---- the command ----------------------------------------------------------------- */
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Wait for signals until one asks to stop; write JSON lines on time. */
+static void serve_loop(struct serve *sv, const sigset_t *set, double interval)
+{
+	double next = mono_s() + interval, left;
+	struct timespec ts;
+	int sig;
+
+	for (;;) {
+		if (sv->jsonl_path) {
+			left = next - mono_s();
+			if (left < 0)
+				left = 0;
+			ts.tv_sec = (time_t)left;
+			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+			sig = sigtimedwait(set, NULL, &ts);
+		} else {
+			sig = sigwaitinfo(set, NULL);
+		}
+		if (sig == SIGINT || sig == SIGTERM)
+			return;
+		if (sig == SIGHUP) {
+			if (sv->jsonl_path)
+				jsonl_reopen(sv);
+			continue;
+		}
+		if (sig < 0 && errno == EAGAIN) {
+			jsonl_line(sv, true);
+			next += interval;
+			if (next < mono_s()) /* fell behind (suspend): restart the beat */
+				next = mono_s() + interval;
+		}
+	}
+}
+
+static bool listed(const struct serve *sv, const char *name)
+{
+	int i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strcmp(sv->ifc[i].ifname, name) == 0)
+			return true;
+	return false;
+}
+
+int ps_cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "jsonl", required_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "features", required_argument, NULL, 'f' },
+		{ "queues", required_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	static struct serve sv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct ps_attach_opts ao = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
+	const char *listen = DEFAULT_LISTEN;
+	struct sockaddr_storage ss;
+	struct ps_http *http;
+	double interval = DEFAULT_INTERVAL;
+	bool keep = false;
+	socklen_t sslen;
+	sigset_t set;
+	int c, i, fd, rc = 0;
+
+	opterr = 0; /* one line of our own instead of getopt's */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			listen = optarg;
+			break;
+		case 'j':
+			sv.jsonl_path = optarg;
+			break;
+		case 'i':
+			if (!ps_parse_seconds(optarg, &interval))
+				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
+			break;
+		case 'k':
+			keep = true;
+			break;
+		case 'f':
+			if (ps_features_parse(optarg, &ao.features))
+				return 2;
+			break;
+		case 'q':
+			ao.queues = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			return ps_error("serve: %s needs a value (see 'pathscope serve --help')",
+					argv[optind - 1]),
+			       2;
+		default:
+			return ps_error("serve: unknown option '%s' (see 'pathscope serve --help')",
+					argv[optind - 1]),
+			       2;
+		}
+	}
+	if (optind == argc)
+		return ps_error("serve: expected at least one interface name (see 'pathscope "
+				"serve --help')"),
+		       2;
+	for (i = optind; i < argc; i++) {
+		if (sv.n == MAX_IFACES)
+			return ps_error("serve: at most %d interfaces", MAX_IFACES), 2;
+		if (strlen(argv[i]) >= IF_NAMESIZE || !argv[i][0])
+			return ps_error("serve: bad interface name '%s'", argv[i]), 2;
+		if (listed(&sv, argv[i]))
+			return ps_error("serve: interface '%s' given twice", argv[i]), 2;
+		snprintf(sv.ifc[sv.n++].ifname, IF_NAMESIZE, "%s", argv[i]);
+	}
+	if (ps_http_parse_listen(listen, &ss, &sslen))
+		return ps_error("bad --listen '%s' (A.B.C.D:PORT or [IPV6]:PORT, port 1..65535)",
+				listen),
+		       2;
+	if (ps_require_privileges())
+		return 1;
+
+	fd = ps_http_listen(&ss, sslen);
+	if (fd < 0)
+		return ps_error("cannot listen on %s: %s", listen, strerror(-fd)), 1;
+	if (sv.jsonl_path) {
+		sv.jsonl = fopen(sv.jsonl_path, "a");
+		if (!sv.jsonl) {
+			ps_error("cannot open %s: %s", sv.jsonl_path, strerror(errno));
+			close(fd);
+			return 1;
+		}
+	}
+	/* Blocked from here on, in this thread and in the server's: a signal
+	 * during attach is taken after it, and undoes it. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (attach_all(&sv, &ao)) {
+		close(fd);
+		rc = 1;
+		goto out;
+	}
+	http = ps_http_start(fd, routes, (int)(sizeof(routes) / sizeof(routes[0])), &sv);
+	if (!http) {
+		ps_error("cannot start the HTTP server on %s", listen);
+		close(fd);
+		detach_all(&sv, true, &rc);
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < sv.n; i++)
+		printf("serving %s (%s) on http://%s/metrics\n", sv.ifc[i].ifname,
+		       sv.ifc[i].attached_here ? "attached" : "adopted", listen);
+	fflush(stdout);
+	if (sv.jsonl_path)
+		jsonl_line(&sv, false); /* the first line's rates start here */
+
+	serve_loop(&sv, &set, interval);
+
+	ps_http_stop(http); /* waits for a scrape in flight */
+	if (!keep)
+		detach_all(&sv, false, &rc);
+out:
+	for (i = 0; i < sv.n; i++)
+		if (sv.have_prev[i])
+			ps_snapshot_free(&sv.prev[i]);
+	if (sv.jsonl)
+		fclose(sv.jsonl);
+	return rc;
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "lib/util.h"
+
+#include <bpf/libbpf.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <errno.h>
+#include <signal.h>
+#include <linux/capability.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <xdp/libxdp.h>
+
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+int ps_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pathscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !getenv("PATHSCOPE_DEBUG"))
+		return 0;
+	if (!getenv("PATHSCOPE_DEBUG"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int print_libxdp(enum libxdp_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	if (!getenv("PATHSCOPE_DEBUG"))
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void ps_quiet_libs(void)
+{
+	libbpf_set_print(print_libbpf);
+	libxdp_set_print(print_libxdp);
+}
+
+static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
+{
+	return data[cap / 32].effective & (1U << (cap % 32));
+}
+
+int ps_require_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	bool bpf, net;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return ps_error("cannot read capabilities: %s", strerror(errno));
+	bpf = has_cap(data, CAP_BPF) || has_cap(data, CAP_SYS_ADMIN);
+	net = has_cap(data, CAP_NET_ADMIN);
+	if (bpf && net)
+		return 0;
+	return ps_error("missing privileges: need %s%s%s (run as root, or with sudo)",
+			bpf ? "" : "CAP_BPF (or CAP_SYS_ADMIN)", !bpf && !net ? " and " : "",
+			net ? "" : "CAP_NET_ADMIN");
+}
+
+int ps_require_btf(void)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
+		return 0;
+	return ps_error("no kernel BTF (/sys/kernel/btf/vmlinux): this kernel was built without "
+			"CONFIG_DEBUG_INFO_BTF, which pathscope needs");
+}
+
+int ps_tracefs_ensure(void)
+{
+	if (access("/sys/kernel/tracing/events", F_OK) == 0)
+		return 0;
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0)
+		return 0;
+	return ps_error("tracefs is not mounted at /sys/kernel/tracing and mounting it failed: %s",
+			strerror(errno));
+}
+
+uint64_t ps_now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t ps_netns_ino(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st))
+		return 0;
+	return st.st_ino;
+}
+
+bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	/* A digit first: strtoull would skip white space and take a sign. */
+	if (!s || !isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool ps_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v <= 0 || v > 86400)
+		return false;
+	*out = v;
+	return true;
+}
+
+int ps_netns_open(uint64_t ino)
+{
+	char path[300];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int fd = -1;
+
+	d = opendir("/var/run/netns");
+	if (!d)
+		return -1;
+	while (fd < 0 && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "/var/run/netns/%s", de->d_name);
+		if (de->d_name[0] != '.' && stat(path, &st) == 0 && st.st_ino == ino)
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	closedir(d);
+	return fd;
+}
+
+int ps_netns_enter(uint64_t ino)
+{
+	int self, target;
+
+	if (ino == ps_netns_ino())
+		return -1;
+	target = ps_netns_open(ino);
+	if (target < 0)
+		return -2;
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0 || setns(target, CLONE_NEWNET)) {
+		if (self >= 0)
+			close(self);
+		close(target);
+		return -2;
+	}
+	close(target);
+	return self;
+}
+
+void ps_netns_leave(int self)
+{
+	if (self < 0)
+		return;
+	if (setns(self, CLONE_NEWNET))
+		ps_error("cannot return to the original network namespace: %s", strerror(errno));
+	close(self);
+}
+
+volatile sig_atomic_t ps_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	ps_stop = 1;
+}
+
+void ps_stop_on_signals(void)
+{
+	signal(SIGINT, on_stop_signal);
+	signal(SIGTERM, on_stop_signal);
+}
+
+void ps_sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - (time_t)s) * 1e9) };
+
+	while (!ps_stop && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+bool ps_fallback_forced(const char *what)
+{
+	const char *list = getenv("PATHSCOPE_FORCE_FALLBACK"), *p;
+	size_t n = strlen(what);
+
+	for (p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, what, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+void ps_kill_point(const char *name)
+{
+	const char *kill_at = getenv("PATHSCOPE_KILL_AT");
+	const char *stop_at = getenv("PATHSCOPE_STOP_AT");
+
+	if (kill_at && strcmp(kill_at, name) == 0)
+		raise(SIGKILL);
+	if (stop_at && strcmp(stop_at, name) == 0)
+		raise(SIGSTOP); /* until SIGCONT */
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* netdev generic netlink: QUEUE_GET (queues, NAPI ids) and QSTATS_GET (per-queue counters). */
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nic/nic.h"
+#include "nic/netlink.h"
+#include "nic/parse.h"
+#include "lib/compat.h"
+
+_Static_assert(PS_NIC_QSTATS_COUNT ==
+		   PS_NETDEV_A_QSTATS_TX_WAKE - PS_NETDEV_A_QSTATS_RX_PACKETS + 1,
+	       "one slot per netdev qstats counter");
+
+const char *const ps_nic_qstats_names[PS_NIC_QSTATS_COUNT] = {
+	"rx_packets",
+	"rx_bytes",
+	"tx_packets",
+	"tx_bytes",
+	"rx_alloc_fail",
+	"rx_hw_drops",
+	"rx_hw_drop_overruns",
+	"rx_csum_complete",
+	"rx_csum_unnecessary",
+	"rx_csum_none",
+	"rx_csum_bad",
+	"rx_hw_gro_packets",
+	"rx_hw_gro_bytes",
+	"rx_hw_gro_wire_packets",
+	"rx_hw_gro_wire_bytes",
+	"rx_hw_drop_ratelimits",
+	"tx_hw_drops",
+	"tx_hw_drop_errors",
+	"tx_csum_none",
+	"tx_needs_csum",
+	"tx_hw_gso_packets",
+	"tx_hw_gso_bytes",
+	"tx_hw_gso_wire_packets",
+	"tx_hw_gso_wire_bytes",
+	"tx_hw_drop_ratelimits",
+	"tx_stop",
+	"tx_wake",
+};
+
+/* netlink "uint": u32 or u64 by the value's size. false for any other length. */
+static bool get_uint(const struct nlattr *attr, uint64_t *v)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+		*v = mnl_attr_get_u32(attr);
+	else if (mnl_attr_validate(attr, MNL_TYPE_U64) == 0)
+		*v = mnl_attr_get_u64(attr);
+	else
+		return false;
+	return true;
+}
+
+static bool get_u32(const struct nlattr *attr, uint32_t *v)
+{
+	if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+		return false;
+	*v = mnl_attr_get_u32(attr);
+	return true;
+}
+
+/* The entry of queue (type, id), added on first sight; NULL with errno
+ * ENOMEM. Queue and qstats messages may come in any order. */
+static struct ps_nic_queue *queue_get(struct ps_nic_queues *q, enum ps_nic_qtype type, uint32_t id)
+{
+	struct ps_nic_queue *e;
+	unsigned int i;
+
+	for (i = 0; i < q->n; i++)
+		if (q->q[i].type == type && q->q[i].id == id)
+			return &q->q[i];
+	if (q->n == q->cap) {
+		unsigned int cap = q->cap ? 2 * q->cap : 16;
+
+		e = reallocarray(q->q, cap, sizeof(*e));
+		if (!e) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		q->q = e;
+		q->cap = cap;
+	}
+	e = &q->q[q->n++];
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->id = id;
+	for (i = 0; i < PS_NIC_QSTATS_COUNT; i++)
+		e->qstats[i] = PS_NA;
+	return e;
+}
+
+/* The identity of a queue in one message: type and id are both required. */
+struct qmsg {
+	int ifindex;
+	bool has_ifindex, has_type, has_id, has_napi;
+	uint32_t type, id, napi_id;
+	bool has[PS_NIC_QSTATS_COUNT];
+	uint64_t v[PS_NIC_QSTATS_COUNT];
+};
+
+struct qctx {
+	int ifindex;
+	struct ps_nic_queues *q;
+};
+
+static bool qmsg_ours(const struct qmsg *m, const struct qctx *c)
+{
+	return m->has_ifindex && m->ifindex == c->ifindex && m->has_type && m->has_id &&
+	       (m->type == PS_NETDEV_QUEUE_TYPE_RX || m->type == PS_NETDEV_QUEUE_TYPE_TX);
+}
+
+static int queue_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct qmsg *m = data;
+	uint32_t v;
+
+	switch (mnl_attr_get_type(attr)) {
+	case PS_NETDEV_A_QUEUE_IFINDEX:
+		if ((m->has_ifindex = get_u32(attr, &v)))
+			m->ifindex = (int)v;
+		break;
+	case PS_NETDEV_A_QUEUE_TYPE:
+		m->has_type = get_u32(attr, &m->type);
+		break;
+	case PS_NETDEV_A_QUEUE_ID:
+		m->has_id = get_u32(attr, &m->id);
+		break;
+	case PS_NETDEV_A_QUEUE_NAPI_ID:
+		m->has_napi = get_u32(attr, &m->napi_id);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int queue_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct qctx *c = data;
+	struct ps_nic_queue *e;
+	struct qmsg m = { 0 };
+	int ret = ps_nl_genl_expect(nlh, PS_NETDEV_CMD_QUEUE_GET);
+
+	if (ret != MNL_CB_OK)
+		return ret;
+	ret = mnl_attr_parse(nlh, GENL_HDRLEN, queue_attr_cb, &m);
+	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
+		return ret;
+	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
+	if (!e)
+		return MNL_CB_ERROR;
+	if (m.has_napi)
+		e->napi_id = m.napi_id;
+	c->q->valid = true;
+	return MNL_CB_OK;
+}
+
+int ps_nic_parse_queues(const void *buf, size_t len, int ifindex, struct ps_nic_queues *q)
+{
+	struct qctx c = { .ifindex = ifindex, .q = q };
+
+	return ps_nl_run(buf, len, queue_msg_cb, &c);
+}
+
+static int qstats_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct qmsg *m = data;
+	unsigned int type = mnl_attr_get_type(attr), i;
+	uint32_t v;
+
+	switch (type) {
+	case PS_NETDEV_A_QSTATS_IFINDEX:
+		if ((m->has_ifindex = get_u32(attr, &v)))
+			m->ifindex = (int)v;
+		return MNL_CB_OK;
+	case PS_NETDEV_A_QSTATS_QUEUE_TYPE:
+		m->has_type = get_u32(attr, &m->type);
+		return MNL_CB_OK;
+	case PS_NETDEV_A_QSTATS_QUEUE_ID:
+		m->has_id = get_u32(attr, &m->id);
+		return MNL_CB_OK;
+	}
+	if (type < PS_NETDEV_A_QSTATS_RX_PACKETS || type > PS_NETDEV_A_QSTATS_TX_WAKE)
+		return MNL_CB_OK;
+	i = type - PS_NETDEV_A_QSTATS_RX_PACKETS;
+	m->has[i] = get_uint(attr, &m->v[i]);
+	return MNL_CB_OK;
+}
+
+static int qstats_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct qctx *c = data;
+	struct ps_nic_queue *e;
+	struct qmsg m = { 0 };
+	unsigned int i;
+	int ret = ps_nl_genl_expect(nlh, PS_NETDEV_CMD_QSTATS_GET);
+
+	if (ret != MNL_CB_OK)
+		return ret;
+	ret = mnl_attr_parse(nlh, GENL_HDRLEN, qstats_attr_cb, &m);
+	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
+		return ret;
+	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
+	if (!e)
+		return MNL_CB_ERROR;
+	for (i = 0; i < PS_NIC_QSTATS_COUNT; i++) {
+		if (!m.has[i])
+			continue;
+		e->qstats[i] = m.v[i];
+		e->has_qstats = true;
+		c->q->qstats_valid = true;
+	}
+	return MNL_CB_OK;
+}
+
+int ps_nic_parse_qstats(const void *buf, size_t len, int ifindex, struct ps_nic_queues *q)
+{
+	struct qctx c = { .ifindex = ifindex, .q = q };
+
+	return ps_nl_run(buf, len, qstats_msg_cb, &c);
+}
+
+static int queue_cmp(const void *a, const void *b)
+{
+	const struct ps_nic_queue *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+void ps_nic_queues_sort(struct ps_nic_queues *q)
+{
+	if (q->n > 1)
+		qsort(q->q, q->n, sizeof(q->q[0]), queue_cmp);
+}
+
+/* ---- requests ------------------------------------------------------------- */
+
+static int queues_parse(const void *buf, size_t len, void *data)
+{
+	struct qctx *c = data;
+
+	return ps_nic_parse_queues(buf, len, c->ifindex, c->q);
+}
+
+static int qstats_parse(const void *buf, size_t len, void *data)
+{
+	struct qctx *c = data;
+
+	return ps_nic_parse_qstats(buf, len, c->ifindex, c->q);
+}
+
+void ps_nic_read_netdev(struct ps_nl *gn, struct ps_nic_facts *f)
+{
+	struct ps_nic_queues *q = &f->queues;
+	struct qctx c = { .ifindex = f->ifindex, .q = q };
+	struct nlmsghdr *nlh;
+	uint16_t family;
+	int err;
+
+	err = ps_nl_genl_family(gn, PS_NETDEV_FAMILY_NAME, &family);
+	if (err) {
+		const char *why = err == -ENOENT
+				      ? "kernel has no netdev netlink family (Linux < 6.3)"
+				      : "cannot resolve the netdev netlink family";
+
+		snprintf(q->why, sizeof(q->why), "%s", why);
+		snprintf(q->qstats_why, sizeof(q->qstats_why), "%s", why);
+		return;
+	}
+
+	nlh = ps_nl_genl_req(gn, family, PS_NETDEV_CMD_QUEUE_GET, PS_NETDEV_FAMILY_VERSION,
+			     NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_QUEUE_IFINDEX, (uint32_t)f->ifindex);
+	err = ps_nl_talk(gn, nlh, queues_parse, &c);
+	if (err == -EOPNOTSUPP)
+		snprintf(q->why, sizeof(q->why), "kernel has no netdev queue-get (Linux < 6.8)");
+	else if (err)
+		ps_nic_why(q->why, sizeof(q->why), "netdev queue-get", err);
+	else if (!q->n)
+		/* The kernel lists the queues of up interfaces only. */
+		snprintf(q->why, sizeof(q->why), "%s",
+			 f->link.up ? "the kernel listed no queues" : "interface is down");
+	q->valid = !err && q->n;
+
+	nlh = ps_nl_genl_req(gn, family, PS_NETDEV_CMD_QSTATS_GET, PS_NETDEV_FAMILY_VERSION,
+			     NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_QSTATS_IFINDEX, (uint32_t)f->ifindex);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_QSTATS_SCOPE, PS_NETDEV_QSTATS_SCOPE_QUEUE);
+	err = ps_nl_talk(gn, nlh, qstats_parse, &c);
+	if (err == -EOPNOTSUPP)
+		snprintf(q->qstats_why, sizeof(q->qstats_why),
+			 "kernel has no netdev qstats-get (Linux < 6.9)");
+	else if (err)
+		ps_nic_why(q->qstats_why, sizeof(q->qstats_why), "netdev qstats-get", err);
+	else if (!q->qstats_valid)
+		snprintf(q->qstats_why, sizeof(q->qstats_why), "%s",
+			 f->link.up ? "the driver reports no per-queue counters"
+				    : "interface is down");
+	q->qstats_valid = q->qstats_valid && !err;
+	ps_nic_queues_sort(q);
+}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * pathscope check IFACE: over one interval, put side by side the counts of
+ * the layers that see the same packets (XDP, GRO and stack tracepoints, tc,
+ * the driver's link stats and per-queue stats; tc egress and net_dev_xmit)
+ * and say for each pair whether they agree or by how much they differ. A
+ * layer that misses a fast or slow path shows up as a difference.
+ */
+#include "stats/check.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/kern_snapshot.h"
+#include "nic/nic.h"
+#include "stats/snapshot.h"
+#include "stats/report.h"
+#include "loader/attach.h"
+#include "loader/kernel_probes.h"
+#include "loader/pins.h"
+#include "loader/tracepoints.h"
+#include "lib/util.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: pathscope check IFACE [--duration S] [--json] [--probe-mode M]\n"
+		"Count for S seconds (default 5) what each layer saw on an attached interface and\n"
+		"compare the layers that must agree:\n"
+		"  RX: XDP frames vs frames into GRO (net:napi_gro_receive_entry), packets into\n"
+		"      the stack (net:netif_receive_skb, GRO'd skbs counted by segment), tc\n"
+		"      ingress packets, the link's rx_packets and the driver's per-queue stats\n"
+		"  TX: tc egress skbs vs net:net_dev_xmit, tc egress packets vs tx_packets\n"
+		"A pair agrees when it differs by at most 0.1%% (exactly, below 1000 packets).\n"
+		"The kernel probes are started for the interval unless the attachment has them\n"
+		"(feature kernel). Exit status: 0 all agree, 3 some pair differs, 1 error.\n"
+		"When the interval begins it prints 'pathscope: counting IFACE for S s' on\n"
+		"stderr, so a script can start its workload then.\n"
+		"  --duration S          seconds to count (default 5)\n"
+		"  --json                one JSON object\n"
+		"  --probe-mode tp_btf|tracepoint   probes started for the interval\n"
+		"examples:\n"
+		"  pathscope check eth1\n"
+		"  pathscope check eth1 --duration 10 --json | jq '.pairs[] | select(.agree == "
+		"false)'\n");
+}
+
+/* What one read of every layer gives. */
+struct layers {
+	struct ps_snapshot snap;
+	struct ps_kern_snapshot kern;
+	struct ps_nic_facts nic;
+	bool nic_ok;
+};
+
+static int read_layers(const char *dir, const struct ps_kern_fds *fds, struct layers *l)
+{
+	int err;
+
+	memset(l, 0, sizeof(*l));
+	err = ps_snapshot_read(dir, &l->snap);
+	if (err)
+		return ps_error("cannot read %s: %s", dir, strerror(-err));
+	err = ps_kern_read(fds, l->snap.nslots, &l->kern);
+	if (err) {
+		ps_snapshot_free(&l->snap);
+		return ps_error("cannot read the kernel probes: %s", strerror(-err));
+	}
+	l->nic_ok = ps_nic_read((int)l->snap.meta.ifindex, &l->nic) == 0;
+	return 0;
+}
+
+static void free_layers(struct layers *l)
+{
+	ps_snapshot_free(&l->snap);
+	ps_kern_free(&l->kern);
+	if (l->nic_ok)
+		ps_nic_free(&l->nic);
+}
+
+/* A value of one layer over the interval, or why there is none. */
+struct value {
+	__u64 v;
+	const char *na; /* NULL: v is valid */
+};
+
+struct pair {
+	const char *dir;
+	const char *name; /* what is compared */
+	const char *a_name, *b_name;
+	struct value a, b;
+};
+
+static struct value val(__u64 v)
+{
+	return (struct value){ .v = v };
+}
+
+static struct value na(const char *why)
+{
+	return (struct value){ .na = why };
+}
+
+static __u64 delta(__u64 b, __u64 a)
+{
+	return a >= b ? a - b : 0;
+}
+
+/* A hook's window over all queues, or n/a when it is not attached. */
+static struct value hook_value(const struct layers *b, const struct layers *a, int hook,
+			       bool segments)
+{
+	struct ps_qstats t0, t1;
+
+	if (!a->snap.hook[hook])
+		return na(hook == PS_HOOK_XDP ? "no XDP program" : "no tc program");
+	ps_snapshot_total(&b->snap, hook, &t0);
+	ps_snapshot_total(&a->snap, hook, &t1);
+	return val(segments ? delta(ps_segments(&t0), ps_segments(&t1))
+			    : delta(t0.packets, t1.packets));
+}
+
+static struct value link_value(const struct layers *b, const struct layers *a, int field)
+{
+	if (!b->nic_ok || !a->nic_ok || !a->nic.link.valid)
+		return na("no link stats");
+	if (a->nic.link.v[field] == PS_NA)
+		return na("not reported");
+	return val(delta(b->nic.link.v[field], a->nic.link.v[field]));
+}
+
+/* The sum over the driver's queues of one qstats counter. */
+static struct value qstats_value(const struct layers *b, const struct layers *a, int field)
+{
+	__u64 s0 = 0, s1 = 0;
+	unsigned int i;
+	bool any = false;
+
+	if (!a->nic_ok || !a->nic.queues.qstats_valid)
+		return na("the driver has no per-queue stats");
+	for (i = 0; i < a->nic.queues.n; i++)
+		if (a->nic.queues.q[i].has_qstats && a->nic.queues.q[i].qstats[field] != PS_NA) {
+			s1 += a->nic.queues.q[i].qstats[field];
+			any = true;
+		}
+	for (i = 0; b->nic_ok && i < b->nic.queues.n; i++)
+		if (b->nic.queues.q[i].has_qstats && b->nic.queues.q[i].qstats[field] != PS_NA)
+			s0 += b->nic.queues.q[i].qstats[field];
+	return any ? val(delta(s0, s1)) : na("not reported");
+}
+
+static __u64 kern_sum(const struct ps_kern_snapshot *k, size_t off)
+{
+	__u64 s = 0;
+	unsigned int q;
+
+	for (q = 0; q < k->nslots; q++)
+		s += *(const __u64 *)((const char *)&k->q[q] + off);
+	return s;
+}
+
+#define KERN_DELTA(b, a, field)                                                 \
+	val(delta(kern_sum(&(b)->kern, offsetof(struct ps_kern_qstats, field)), \
+		  kern_sum(&(a)->kern, offsetof(struct ps_kern_qstats, field))))
+
+static int build_pairs(const struct layers *b, const struct layers *a, struct pair *p)
+{
+	struct value xdp = hook_value(b, a, PS_HOOK_XDP, false);
+	struct value tci = hook_value(b, a, PS_HOOK_TC_INGRESS, true);
+	struct value tce_skbs = hook_value(b, a, PS_HOOK_TC_EGRESS, false);
+	struct value tce_pkts = hook_value(b, a, PS_HOOK_TC_EGRESS, true);
+	struct value xmit = val(KERN_DELTA(b, a, xmit_ok).v + KERN_DELTA(b, a, xmit_dropped).v);
+	int n = 0;
+
+	/* The first layer of a direction is the reference of its pairs. */
+	if (xdp.na) {
+		xdp = tci;
+		p[n++] = (struct pair){ "rx",	      "packets",
+					"tc ingress", "netif_receive_skb",
+					tci,	      KERN_DELTA(b, a, stack_segs) };
+	} else {
+		p[n++] = (struct pair){ "rx",  "frames",
+					"xdp", "napi_gro_receive_entry",
+					xdp,   KERN_DELTA(b, a, gro_frames) };
+		p[n++] = (struct pair){ "rx",  "packets",
+					"xdp", "netif_receive_skb",
+					xdp,   KERN_DELTA(b, a, stack_segs) };
+		p[n++] = (struct pair){ "rx", "packets", "xdp", "tc ingress", xdp, tci };
+	}
+	p[n++] = (struct pair){ "rx",
+				"packets",
+				xdp.na ? "tc ingress" : "xdp",
+				"link rx_packets",
+				xdp,
+				link_value(b, a, PS_LINK_RX_PACKETS) };
+	p[n++] = (struct pair){ "rx",
+				"packets",
+				xdp.na ? "tc ingress" : "xdp",
+				"queue rx-packets",
+				xdp,
+				qstats_value(b, a, PS_NIC_QS_RX_PACKETS) };
+	p[n++] = (struct pair){ "tx", "skbs", "tc egress", "net_dev_xmit", tce_skbs, xmit };
+	p[n++] = (struct pair){ "tx",	     "packets",
+				"tc egress", "link tx_packets",
+				tce_pkts,    link_value(b, a, PS_LINK_TX_PACKETS) };
+	p[n++] = (struct pair){ "tx",	     "packets",
+				"tc egress", "queue tx-packets",
+				tce_pkts,    qstats_value(b, a, PS_NIC_QS_TX_PACKETS) };
+	return n;
+}
+
+/* Agree: equal within 0.1% of the larger (exactly below 1000). */
+static bool agrees(__u64 a, __u64 b)
+{
+	__u64 d = a > b ? a - b : b - a, m = a > b ? a : b;
+
+	return d <= m / 1000;
+}
+
+static bool comparable(const struct pair *p)
+{
+	return !p->a.na && !p->b.na;
+}
+
+static void print_table(const struct pair *p, int n, const struct layers *a, double secs)
+{
+	char av[24], bv[24], verdict[64];
+	int i;
+
+	printf("%s (ifindex %u): %d layer pairs over %.1f s\n", a->snap.meta.ifname,
+	       a->snap.meta.ifindex, n, secs);
+	printf("%-3s %-8s %-11s %12s  %-23s %12s  %s\n", "DIR", "UNIT", "LAYER", "COUNT", "VS",
+	       "COUNT", "VERDICT");
+	for (i = 0; i < n; i++) {
+		snprintf(av, sizeof(av), "%s", p[i].a.na ? "n/a" : "");
+		if (!p[i].a.na)
+			snprintf(av, sizeof(av), "%llu", (unsigned long long)p[i].a.v);
+		snprintf(bv, sizeof(bv), "%s", p[i].b.na ? "n/a" : "");
+		if (!p[i].b.na)
+			snprintf(bv, sizeof(bv), "%llu", (unsigned long long)p[i].b.v);
+		if (!comparable(&p[i]))
+			snprintf(verdict, sizeof(verdict), "n/a (%s)",
+				 p[i].a.na ? p[i].a.na : p[i].b.na);
+		else if (agrees(p[i].a.v, p[i].b.v))
+			snprintf(verdict, sizeof(verdict), "agree");
+		else
+			snprintf(verdict, sizeof(verdict), "DIFFER by %lld",
+				 (long long)p[i].b.v - (long long)p[i].a.v);
+		printf("%-3s %-8s %-11s %12s  %-23s %12s  %s\n", p[i].dir, p[i].name, p[i].a_name,
+		       av, p[i].b_name, bv, verdict);
+	}
+}
+
+static json_object *value_json(struct value v)
+{
+	return v.na ? NULL : json_object_new_uint64(v.v);
+}
+
+static void print_json(const struct pair *p, int n, const struct layers *a, double secs)
+{
+	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *o;
+	int i;
+
+	json_object_object_add(root, "ifname", json_object_new_string(a->snap.meta.ifname));
+	json_object_object_add(root, "ifindex", json_object_new_uint64(a->snap.meta.ifindex));
+	json_object_object_add(root, "duration_s", json_object_new_double(secs));
+	for (i = 0; i < n; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "direction", json_object_new_string(p[i].dir));
+		json_object_object_add(o, "unit", json_object_new_string(p[i].name));
+		json_object_object_add(o, "layer", json_object_new_string(p[i].a_name));
+		json_object_object_add(o, "count", value_json(p[i].a));
+		json_object_object_add(o, "vs_layer", json_object_new_string(p[i].b_name));
+		json_object_object_add(o, "vs_count", value_json(p[i].b));
+		if (comparable(&p[i])) {
+			json_object_object_add(o, "agree",
+					       json_object_new_boolean(agrees(p[i].a.v, p[i].b.v)));
+			json_object_object_add(
+			    o, "difference",
+			    json_object_new_int64((long long)p[i].b.v - (long long)p[i].a.v));
+			json_object_object_add(o, "na", NULL);
+		} else {
+			json_object_object_add(o, "agree", NULL);
+			json_object_object_add(o, "difference", NULL);
+			json_object_object_add(
+			    o, "na", json_object_new_string(p[i].a.na ? p[i].a.na : p[i].b.na));
+		}
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(root, "pairs", arr);
+	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+}
+
+int ps_cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "probe-mode", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	enum ps_probe_request mode = PS_PROBE_REQ_AUTO;
+	struct ps_kernel_probes *kp = NULL;
+	struct layers before, after;
+	struct ps_kern_fds fds;
+	struct pair pairs[16];
+	double secs = 5, t0, t1;
+	bool json = false, classic, differ = false;
+	char dir[256];
+	int c, err, n, i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (!ps_parse_seconds(optarg, &secs) || secs <= 0 || secs > 3600)
+				return ps_error("bad --duration '%s' (seconds, 0 < S <= 3600)",
+						optarg),
+				       2;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'P':
+			if (strcmp(optarg, "tp_btf") == 0)
+				mode = PS_PROBE_REQ_TP_BTF;
+			else if (strcmp(optarg, "tracepoint") == 0)
+				mode = PS_PROBE_REQ_TRACEPOINT;
+			else
+				return ps_error("bad --probe-mode '%s' (tp_btf or tracepoint)",
+						optarg),
+				       2;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1)
+		return ps_error("check: expected one interface name (see 'pathscope check "
+				"--help')"),
+		       2;
+	err = ps_snapshot_dir(argv[optind], dir, sizeof(dir));
+	if (err == -ENODEV)
+		return ps_error("no interface '%s' in this network namespace", argv[optind]), 1;
+	if (err)
+		return ps_error("'%s' is not attached; run 'pathscope attach %s' first",
+				argv[optind], argv[optind]),
+		       1;
+	if (ps_require_privileges())
+		return 1;
+	if (ps_kern_fds_open(dir, &fds)) {
+		struct ps_meta m;
+
+		if (ps_meta_read(dir, &m))
+			return ps_error("cannot read the attachment of '%s'", argv[optind]), 1;
+		if (ps_tp_choose_mode(mode, &classic))
+			return 1;
+		kp = ps_kernel_probes_start(&m, classic, NULL);
+		if (!kp)
+			return 1;
+		ps_kernel_probes_fds(kp, &fds);
+	}
+	ps_stop_on_signals();
+	err = read_layers(dir, &fds, &before);
+	if (!err) {
+		/* On stderr, so stdout stays the report (or JSON). */
+		fprintf(stderr, "pathscope: counting %s for %.1f s\n", argv[optind], secs);
+		t0 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
+		ps_sleep_s(secs);
+		t1 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
+		err = read_layers(dir, &fds, &after);
+		if (err)
+			free_layers(&before);
+	}
+	if (kp)
+		ps_kernel_probes_stop(kp);
+	else
+		ps_kern_fds_close(&fds);
+	if (err)
+		return 1;
+	n = build_pairs(&before, &after, pairs);
+	if (json)
+		print_json(pairs, n, &after, t1 - t0);
+	else
+		print_table(pairs, n, &after, t1 - t0);
+	for (i = 0; i < n; i++)
+		differ |= comparable(&pairs[i]) && !agrees(pairs[i].a.v, pairs[i].b.v);
+	free_layers(&before);
+	free_layers(&after);
+	return differ ? 3 : 0;
+}

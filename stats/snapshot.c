@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "stats/snapshot.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stats/kern_snapshot.h"
+#include "nic/nic.h"
+#include "nic/qdisc.h"
+#include "nic/softnet.h"
+#include "loader/iface.h"
+#include "loader/pins.h"
+#include "lib/util.h"
+
+static const char *const hook_pins[PS_HOOK_COUNT] = {
+	[PS_HOOK_XDP] = "xdp_stats",
+	[PS_HOOK_TC_INGRESS] = "tci_stats",
+	[PS_HOOK_TC_EGRESS] = "tce_stats",
+};
+
+void ps_u64s_add(void *dst, const void *src, size_t n)
+{
+	const __u64 *s = src;
+	__u64 *d = dst;
+	size_t i;
+
+	for (i = 0; i < n / sizeof(__u64); i++)
+		d[i] += s[i];
+}
+
+void ps_u64s_sub(void *out, const void *a, const void *b, size_t n)
+{
+	const __u64 *x = a, *y = b;
+	__u64 *o = out;
+	size_t i;
+
+	for (i = 0; i < n / sizeof(__u64); i++)
+		o[i] = x[i] >= y[i] ? x[i] - y[i] : 0;
+}
+
+void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src)
+{
+	ps_u64s_add(dst, src, sizeof(*dst));
+}
+
+void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b)
+{
+	ps_u64s_sub(out, a, b, sizeof(*out));
+}
+
+int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus, void *out)
+{
+	int cpu;
+
+	if (bpf_map_lookup_elem(fd, key, percpu))
+		return -errno;
+	memset(out, 0, size);
+	for (cpu = 0; cpu < ncpus; cpu++)
+		ps_u64s_add(out, (char *)percpu + cpu * size, size);
+	return 0;
+}
+
+/* Read a pinned per-queue per-CPU map of nslots values of size bytes into a
+ * new array (*out); *out stays NULL when the map is not pinned. */
+static int read_per_queue(const char *dir, const char *name, size_t size, unsigned int nslots,
+			  int ncpus, void **out)
+{
+	void *percpu, *vals;
+	int fd, err = 0;
+	__u32 q;
+
+	*out = NULL;
+	fd = ps_pin_open(dir, name);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	percpu = calloc(ncpus, size); /* sizes are multiples of 8 */
+	vals = calloc(nslots, size);
+	if (!percpu || !vals)
+		err = -ENOMEM;
+	for (q = 0; q < nslots && !err; q++)
+		err = ps_percpu_sum(fd, &q, percpu, size, ncpus, (char *)vals + q * size);
+	free(percpu);
+	close(fd);
+	if (err)
+		free(vals);
+	else
+		*out = vals;
+	return err;
+}
+
+/* Every entry of the pinned echo_peers hash. */
+static int read_peers(const char *dir, struct ps_snapshot *s)
+{
+	struct ps_peer_key key, next;
+	void *prev = NULL;
+	int fd, err = 0;
+
+	fd = ps_pin_open(dir, "echo_peers");
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	s->peers = calloc(PS_ECHO_PEERS_MAX + 1, sizeof(*s->peers));
+	if (!s->peers) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (s->npeers < PS_ECHO_PEERS_MAX + 1 && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		if (bpf_map_lookup_elem(fd, &key, &s->peers[s->npeers].stats) == 0)
+			s->peers[s->npeers++].key = key;
+		prev = &key;
+	}
+	close(fd);
+	return err;
+}
+
+static int read_kern(const char *dir, struct ps_snapshot *s)
+{
+	struct ps_kern_fds fds;
+	int err;
+
+	if (ps_kern_fds_open(dir, &fds))
+		return 0; /* not attached */
+	s->kern = calloc(1, sizeof(*s->kern));
+	err = s->kern ? ps_kern_read(&fds, s->nslots, s->kern) : -ENOMEM;
+	ps_kern_fds_close(&fds);
+	if (err) {
+		free(s->kern);
+		s->kern = NULL;
+	}
+	return err;
+}
+
+/* NIC facts and softnet counters: optional, so failures only leave them out.
+ * Where the driver says which NAPI instance serves which RX queue, that
+ * replaces the mapping the probes learned. */
+static void read_nic(struct ps_snapshot *s)
+{
+	unsigned int i, j;
+
+	if (s->meta.netns_ino == ps_netns_ino()) {
+		s->nic = calloc(1, sizeof(*s->nic));
+		if (s->nic && ps_nic_read((int)s->meta.ifindex, s->nic)) {
+			free(s->nic);
+			s->nic = NULL;
+		}
+		s->qdiscs = calloc(1, sizeof(*s->qdiscs));
+		if (s->qdiscs && ps_qdisc_read((int)s->meta.ifindex, s->qdiscs)) {
+			free(s->qdiscs);
+			s->qdiscs = NULL;
+		}
+	}
+	s->nsoftnet = ps_softnet_read(&s->softnet);
+	if (s->nsoftnet < 0) {
+		free(s->softnet);
+		s->softnet = NULL;
+		s->nsoftnet = 0;
+	}
+	for (i = 0; s->nic && s->kern && i < s->kern->nnapi; i++)
+		for (j = 0; j < s->nic->queues.n; j++)
+			if (s->nic->queues.q[j].type == PS_NIC_Q_RX &&
+			    s->nic->queues.q[j].napi_id == s->kern->napi[i].id)
+				s->kern->napi[i].queue = s->nic->queues.q[j].id;
+}
+
+int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
+{
+	int ncpus = libbpf_num_possible_cpus(), h, err = 0;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	if (ncpus <= 0)
+		return -EINVAL;
+	err = ps_meta_read(dir, &s->meta);
+	if (err)
+		return err;
+	s->nslots = s->meta.nqueues + 1;
+	s->mono_ns = ps_now_ns(CLOCK_MONOTONIC);
+	s->real_ns = ps_now_ns(CLOCK_REALTIME);
+	for (h = 0; h < PS_HOOK_COUNT && !err; h++)
+		err = read_per_queue(dir, hook_pins[h], sizeof(struct ps_qstats), s->nslots, ncpus,
+				     (void **)&s->hook[h]);
+	if (!err)
+		err = read_per_queue(dir, "echo_stats", sizeof(struct ps_echo_qstats), s->nslots,
+				     ncpus, (void **)&s->echo);
+	if (!err)
+		err = read_per_queue(dir, "txlat_stats", sizeof(struct ps_txlat_qstats), s->nslots,
+				     ncpus, (void **)&s->txlat);
+	if (!err)
+		err = read_per_queue(dir, "d2s_stats", sizeof(struct ps_d2s_qstats), s->nslots,
+				     ncpus, (void **)&s->d2s);
+	if (!err)
+		err = read_peers(dir, s);
+	if (!err)
+		err = read_kern(dir, s);
+	if (!err)
+		read_nic(s);
+	if (err)
+		ps_snapshot_free(s);
+	return err;
+}
+
+void ps_snapshot_free(struct ps_snapshot *s)
+{
+	int h;
+
+	for (h = 0; h < PS_HOOK_COUNT; h++) {
+		free(s->hook[h]);
+		s->hook[h] = NULL;
+	}
+	free(s->echo);
+	s->echo = NULL;
+	free(s->txlat);
+	s->txlat = NULL;
+	free(s->d2s);
+	s->d2s = NULL;
+	free(s->peers);
+	s->peers = NULL;
+	s->npeers = 0;
+	if (s->kern)
+		ps_kern_free(s->kern);
+	free(s->kern);
+	s->kern = NULL;
+	if (s->nic)
+		ps_nic_free(s->nic);
+	free(s->nic);
+	s->nic = NULL;
+	if (s->qdiscs)
+		ps_qdisc_free(s->qdiscs);
+	free(s->qdiscs);
+	s->qdiscs = NULL;
+	free(s->softnet);
+	s->softnet = NULL;
+	s->nsoftnet = 0;
+}
+
+int ps_snapshot_dir(const char *ifname, char *dir, size_t len)
+{
+	struct ps_iface ifc;
+	int err = ps_iface_get(ifname, 0, &ifc);
+
+	if (err)
+		return err;
+	ps_pin_dir(dir, len, ps_netns_ino(), ifc.ifindex);
+	return access(dir, F_OK) ? -ENOENT : 0;
+}
+
+void ps_per_queue_total(const void *vals, size_t size, unsigned int nslots, unsigned int q,
+			void *out)
+{
+	unsigned int i;
+
+	memset(out, 0, size);
+	if (q < nslots) {
+		memcpy(out, (const char *)vals + q * size, size);
+		return;
+	}
+	for (i = 0; i < nslots; i++)
+		ps_u64s_add(out, (const char *)vals + i * size, size);
+}
+
+void ps_snapshot_total(const struct ps_snapshot *s, int hook, struct ps_qstats *out)
+{
+	unsigned int q;
+
+	memset(out, 0, sizeof(*out));
+	if (!s->hook[hook])
+		return;
+	for (q = 0; q < s->nslots; q++)
+		ps_qstats_add(out, &s->hook[hook][q]);
+}
