@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats/report.h"
+#include "stats/render.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 

@@ -24,7 +24,7 @@
 
 #include "lib/names.h"
 #include "stats/prog_stats.h"
-#include "stats/render_prom.h"
+#include "stats/render.h"
 #include "stats/report.h"
 #include "export/health.h"
 #include "export/http.h"

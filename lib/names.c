@@ -124,3 +124,10 @@ void ps_features_format(__u32 features, char *buf, size_t len)
 	if (!used)
 		snprintf(buf, len, "none");
 }
+
+const char *ps_probe_mode_name(const struct ps_meta *m)
+{
+	if (!(m->features & (PS_F_TXLAT | PS_F_KERNEL)))
+		return "none";
+	return (m->flags & PS_META_TRACEPOINTS) ? "tracepoint" : "tp_btf";
+}

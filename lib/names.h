@@ -22,6 +22,8 @@ int ps_features_parse(const char *list, __u32 *out);
 
 const char *ps_xdp_mode_name(__u32 mode);
 const char *ps_tc_mode_name(__u32 mode);
+/* How the tracepoint probes are attached: "none", "tp_btf" or "tracepoint". */
+const char *ps_probe_mode_name(const struct ps_meta *m);
 
 /* "class,ecn,sizes,gro" or "none". */
 void ps_features_format(__u32 features, char *buf, size_t len);

@@ -71,11 +71,3 @@ __u64 ps_ip_packets(const struct ps_qstats *s)
 		n += ps_ecn_count(s, e);
 	return n;
 }
-
-void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len)
-{
-	if (q == s->nslots - 1)
-		snprintf(buf, len, "other");
-	else
-		snprintf(buf, len, "%u", q);
-}

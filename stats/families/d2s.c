@@ -1,15 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Driver-to-stack latency per RX queue (sampled): table rows, histogram and
- * JSON. */
-#include <string.h>
+/*
+ * Driver-to-stack latency per RX queue, sampled: XDP (driver ingress, before
+ * GRO) to tc ingress (after GRO). Born in include/pathscope/d2s.bpf.h,
+ * stored in struct ps_d2s_qstats.
+ */
+#include <stddef.h>
 
+#include "stats/families/families.h"
 #include "stats/format/hist.h"
-#include "stats/render_json.h"
-#include "stats/report.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
 
-static bool d2s_on(const struct ps_snapshot *s)
+bool ps_d2s_on(const struct ps_snapshot *s)
 {
 	return s->d2s && (s->meta.features & PS_F_D2S);
+}
+
+bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	return ps_d2s_on(s) && (s->d2s[q].sampled || s->d2s[q].expired);
 }
 
 /* Cumulative counts of slot q (q == nslots: all slots). */
@@ -18,49 +27,31 @@ static void d2s_total(const struct ps_snapshot *s, unsigned int q, struct ps_d2s
 	ps_per_queue_total(s->d2s, sizeof(*out), s->nslots, q, out);
 }
 
-json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)
-{
-	json_object *o = json_object_new_object();
-	struct ps_d2s_qstats t;
-
-	d2s_total(r->cur, q, &t);
-	ps_json_add_u64(o, "sample_every", PS_D2S_EVERY);
-	ps_json_add_u64(o, "sampled", t.sampled);
-	ps_json_add_u64(o, "matched", t.matched);
-	ps_json_add_u64(o, "expired", t.expired);
-	json_object_object_add(o, "latency_ns", ps_json_dist(t.hist, PS_LAT_BUCKETS));
-	return o;
-}
-
-bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q)
-{
-	return d2s_on(s) && (s->d2s[q].sampled || s->d2s[q].expired);
-}
+/* ---- table --------------------------------------------------------------- */
 
 static void d2s_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
 {
 	struct ps_d2s_qstats t;
 	char v[5][16];
-	__u64 n;
 
 	d2s_total(s, q, &t);
-	n = ps_hist_count(t.hist, PS_LAT_BUCKETS);
-	ps_fmt_ns(v[0], sizeof(v[0]), ps_hist_percentile(t.hist, PS_LAT_BUCKETS, 50), n);
-	ps_fmt_ns(v[1], sizeof(v[1]), ps_hist_percentile(t.hist, PS_LAT_BUCKETS, 90), n);
-	ps_fmt_ns(v[2], sizeof(v[2]), ps_hist_percentile(t.hist, PS_LAT_BUCKETS, 99), n);
-	ps_fmt_ns(v[3], sizeof(v[3]), ps_hist_percentile(t.hist, PS_LAT_BUCKETS, 99.9), n);
-	ps_fmt_ns(v[4], sizeof(v[4]), ps_hist_max(t.hist, PS_LAT_BUCKETS), n);
+	ps_fmt_lat(v[0], sizeof(v[0]), t.hist, 50);
+	ps_fmt_lat(v[1], sizeof(v[1]), t.hist, 90);
+	ps_fmt_lat(v[2], sizeof(v[2]), t.hist, 99);
+	ps_fmt_lat(v[3], sizeof(v[3]), t.hist, 99.9);
+	ps_fmt_lat(v[4], sizeof(v[4]), t.hist, PS_PCT_MAX);
 	fprintf(out, "%-6s %9llu %9llu %9llu %9s %9s %9s %9s %9s\n", qname,
 		(unsigned long long)t.sampled, (unsigned long long)t.matched,
 		(unsigned long long)t.expired, v[0], v[1], v[2], v[3], v[4]);
 }
 
-void ps_render_d2s_table(FILE *out, const struct ps_snapshot *s)
+void ps_d2s_table(FILE *out, const struct ps_report *r)
 {
+	const struct ps_snapshot *s = r->cur;
 	char qname[16];
 	unsigned int q;
 
-	if (!d2s_on(s))
+	if (!ps_d2s_on(s))
 		return;
 	fprintf(out,
 		"Driver to stack: XDP -> tc ingress, 1 in %d TCP/UDP packets per CPU sampled\n",
@@ -76,13 +67,68 @@ void ps_render_d2s_table(FILE *out, const struct ps_snapshot *s)
 	d2s_row(out, s, s->nslots, "all");
 }
 
-void ps_render_d2s_hist(FILE *out, const struct ps_snapshot *s)
+/* ---- --hist -------------------------------------------------------------- */
+
+void ps_d2s_hist(FILE *out, const struct ps_report *r)
 {
+	const struct ps_snapshot *s = r->cur;
 	struct ps_d2s_qstats t;
 
-	if (!d2s_on(s))
+	if (!ps_d2s_on(s))
 		return;
 	d2s_total(s, s->nslots, &t);
 	fprintf(out, "\n%s driver to stack, all queues (sampled):\n", s->meta.ifname);
 	ps_print_hist(out, t.hist, PS_LAT_BUCKETS, "ns");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)
+{
+	json_object *o = json_object_new_object();
+	struct ps_d2s_qstats t;
+
+	d2s_total(r->cur, q, &t);
+	ps_json_add_u64(o, "sample_every", PS_D2S_EVERY);
+	ps_json_add_u64(o, "sampled", t.sampled);
+	ps_json_add_u64(o, "matched", t.matched);
+	ps_json_add_u64(o, "expired", t.expired);
+	json_object_object_add(o, "latency_ns", ps_json_dist(t.hist, PS_LAT_BUCKETS));
+	return o;
+}
+
+/* ---- Prometheus ---------------------------------------------------------- */
+
+static const void *d2s_base(const struct ps_snapshot *s)
+{
+	return s->d2s;
+}
+
+static const struct ps_prom_slots d2s_slots = { ps_d2s_on, d2s_base, sizeof(struct ps_d2s_qstats),
+						true };
+
+static const struct ps_prom_counter d2s_counters[] = {
+	{ "pathscope_d2s_sampled_total",
+	  "Driver to stack: TCP/UDP packets sampled at xdp (1 in 64 per CPU), per RX queue.",
+	  offsetof(struct ps_d2s_qstats, sampled) },
+	{ "pathscope_d2s_matched_total", "Driver to stack: samples found at tc ingress.",
+	  offsetof(struct ps_d2s_qstats, matched) },
+	{ "pathscope_d2s_expired_total",
+	  "Driver to stack: samples not found at tc ingress within 10 ms.",
+	  offsetof(struct ps_d2s_qstats, expired) },
+};
+
+static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		    unsigned int q)
+{
+	ps_prom_lat_hist(p, l, s->d2s[q].hist);
+}
+
+void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+{
+	ps_prom_slot_counters(p, s, n, &d2s_slots, d2s_counters, PS_ARRAY_SIZE(d2s_counters));
+	ps_prom_family(p, "pathscope_d2s_latency_seconds", "histogram",
+		       "Driver to stack latency of matched samples, xdp (before GRO) to tc "
+		       "ingress (after GRO); _sum is estimated from bucket midpoints.");
+	ps_prom_each_slot(p, s, n, &d2s_slots, latency);
 }

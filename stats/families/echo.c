@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* ICMP echo RTT and response time: table rows, histograms and JSON. */
+/*
+ * ICMP/ICMPv6 echo, matched in the datapath (include/pathscope/echo.bpf.h;
+ * struct ps_echo_qstats per RX queue, ps_peer_stats per peer): RTT (request
+ * out at tc egress, reply in at XDP) and this host's response time.
+ */
 #include <arpa/inet.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "stats/families/families.h"
 #include "stats/format/hist.h"
-#include "stats/render_json.h"
-#include "stats/report.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
 
-bool ps_echo_active(const struct ps_echo_qstats *e)
+bool ps_echo_on(const struct ps_snapshot *s)
+{
+	return s->echo && (s->meta.features & PS_F_ICMP);
+}
+
+static bool active(const struct ps_echo_qstats *e)
 {
 	return e->requests_out || e->replies_in || e->requests_in || e->replies_out || e->expired;
+}
+
+bool ps_echo_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	return s->echo && active(&s->echo[q]);
 }
 
 /* Cumulative echo counts of slot q (q == nslots: the sum of all slots). */
@@ -28,20 +44,98 @@ static void peer_name(const struct ps_peer_key *k, char *buf, size_t len)
 		snprintf(buf, len, "other");
 }
 
-/* A latency in ns as a short human string: 850ns, 45.3us, 12.1ms, 1.20s. */
-void ps_fmt_ns(char *buf, size_t len, __u64 ns, __u64 count)
+/* ---- table --------------------------------------------------------------- */
+
+static void echo_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
 {
-	if (!count)
-		snprintf(buf, len, "-");
-	else if (ns < 1000)
-		snprintf(buf, len, "%lluns", (unsigned long long)ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
+	struct ps_echo_qstats e;
+	char v[8][16];
+
+	echo_total(s, q, &e);
+	ps_fmt_lat(v[0], sizeof(v[0]), e.rtt_hist, 50);
+	ps_fmt_lat(v[1], sizeof(v[1]), e.rtt_hist, 90);
+	ps_fmt_lat(v[2], sizeof(v[2]), e.rtt_hist, 99);
+	ps_fmt_lat(v[3], sizeof(v[3]), e.rtt_hist, 99.9);
+	ps_fmt_lat(v[4], sizeof(v[4]), e.rtt_hist, PS_PCT_MAX);
+	ps_fmt_lat(v[5], sizeof(v[5]), e.resp_hist, 50);
+	ps_fmt_lat(v[6], sizeof(v[6]), e.resp_hist, 99);
+	ps_fmt_lat(v[7], sizeof(v[7]), e.resp_hist, PS_PCT_MAX);
+	fprintf(out, "%-6s %8llu %8llu %8s %8s %8s %8s %8s %8llu %8llu %8s %8s %8s %7llu\n", qname,
+		(unsigned long long)e.requests_out,
+		(unsigned long long)ps_hist_count(e.rtt_hist, PS_LAT_BUCKETS), v[0], v[1], v[2],
+		v[3], v[4], (unsigned long long)e.requests_in,
+		(unsigned long long)ps_hist_count(e.resp_hist, PS_LAT_BUCKETS), v[5], v[6], v[7],
+		(unsigned long long)e.expired);
 }
+
+static void peers_table(FILE *out, const struct ps_snapshot *s)
+{
+	char name[64], avg[16], p50[16], p99[16], ravg[16];
+	unsigned int i;
+
+	fprintf(out, "%-40s %8s %8s %8s %8s %8s %8s\n", "PEER", "RTT_N", "RTT_AVG", "RTT_P50",
+		"RTT_P99", "RESP_N", "RESP_AVG");
+	for (i = 0; i < s->npeers; i++) {
+		const struct ps_peer_stats *p = &s->peers[i].stats;
+
+		if (!p->rtt_count && !p->resp_count)
+			continue; /* the "other peers" entry before any overflow */
+		peer_name(&s->peers[i].key, name, sizeof(name));
+		ps_fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
+			  p->rtt_count);
+		ps_fmt_lat(p50, sizeof(p50), p->rtt_hist, 50);
+		ps_fmt_lat(p99, sizeof(p99), p->rtt_hist, 99);
+		ps_fmt_ns(ravg, sizeof(ravg), p->resp_count ? p->resp_sum_ns / p->resp_count : 0,
+			  p->resp_count);
+		fprintf(out, "%-40s %8llu %8s %8s %8s %8llu %8s\n", name,
+			(unsigned long long)p->rtt_count, avg, p50, p99,
+			(unsigned long long)p->resp_count, ravg);
+	}
+}
+
+void ps_echo_table(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *s = r->cur;
+	char qname[16];
+	unsigned int q;
+
+	if (!ps_echo_on(s))
+		return;
+	fprintf(out,
+		"ICMP echo: RTT = request out (tc egress) to reply in (XDP), by RX queue of the "
+		"reply;\n           RESP = request in (XDP) to this host's reply out (tc "
+		"egress), by RX queue of the request\n");
+	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s\n", "QUEUE",
+		"REQ_OUT", "RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "REQ_IN",
+		"RESP_N", "RESP_P50", "RESP_P99", "RESP_MAX", "EXPIRED");
+	for (q = 0; q < s->nslots; q++) {
+		if (!active(&s->echo[q]))
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		echo_row(out, s, q, qname);
+	}
+	echo_row(out, s, s->nslots, "all");
+	if (s->npeers)
+		peers_table(out, s);
+}
+
+/* ---- --hist -------------------------------------------------------------- */
+
+void ps_echo_hist(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *s = r->cur;
+	struct ps_echo_qstats e;
+
+	if (!ps_echo_on(s))
+		return;
+	echo_total(s, s->nslots, &e);
+	fprintf(out, "\n%s ICMP echo RTT, all queues:\n", s->meta.ifname);
+	ps_print_hist(out, e.rtt_hist, PS_LAT_BUCKETS, "ns");
+	fprintf(out, "\n%s ICMP echo response time, all queues:\n", s->meta.ifname);
+	ps_print_hist(out, e.resp_hist, PS_LAT_BUCKETS, "ns");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
 
 json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
 {
@@ -82,83 +176,105 @@ json_object *ps_echo_peers_json(const struct ps_snapshot *s)
 	return a;
 }
 
-static void echo_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
-{
-	struct ps_echo_qstats e;
-	char v[8][16];
-	__u64 n, m;
+/* ---- Prometheus ---------------------------------------------------------- */
 
-	echo_total(s, q, &e);
-	n = ps_hist_count(e.rtt_hist, PS_LAT_BUCKETS);
-	m = ps_hist_count(e.resp_hist, PS_LAT_BUCKETS);
-	ps_fmt_ns(v[0], sizeof(v[0]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 50), n);
-	ps_fmt_ns(v[1], sizeof(v[1]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 90), n);
-	ps_fmt_ns(v[2], sizeof(v[2]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99), n);
-	ps_fmt_ns(v[3], sizeof(v[3]), ps_hist_percentile(e.rtt_hist, PS_LAT_BUCKETS, 99.9), n);
-	ps_fmt_ns(v[4], sizeof(v[4]), ps_hist_max(e.rtt_hist, PS_LAT_BUCKETS), n);
-	ps_fmt_ns(v[5], sizeof(v[5]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 50), m);
-	ps_fmt_ns(v[6], sizeof(v[6]), ps_hist_percentile(e.resp_hist, PS_LAT_BUCKETS, 99), m);
-	ps_fmt_ns(v[7], sizeof(v[7]), ps_hist_max(e.resp_hist, PS_LAT_BUCKETS), m);
-	fprintf(out, "%-6s %8llu %8llu %8s %8s %8s %8s %8s %8llu %8llu %8s %8s %8s %7llu\n", qname,
-		(unsigned long long)e.requests_out, (unsigned long long)n, v[0], v[1], v[2], v[3],
-		v[4], (unsigned long long)e.requests_in, (unsigned long long)m, v[5], v[6], v[7],
-		(unsigned long long)e.expired);
+static const void *echo_base(const struct ps_snapshot *s)
+{
+	return s->echo;
 }
 
-void ps_render_echo_table(FILE *out, const struct ps_snapshot *s)
-{
-	char qname[16], name[64], avg[16], p50[16], p99[16], ravg[16];
-	unsigned int q, i;
+static const struct ps_prom_slots echo_slots = { ps_echo_on, echo_base,
+						 sizeof(struct ps_echo_qstats), true };
 
-	if (!s->echo || !(s->meta.features & PS_F_ICMP))
-		return;
-	fprintf(out,
-		"ICMP echo: RTT = request out (tc egress) to reply in (XDP), by RX queue of the "
-		"reply;\n           RESP = request in (XDP) to this host's reply out (tc "
-		"egress), by RX queue of the request\n");
-	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s %7s\n", "QUEUE",
-		"REQ_OUT", "RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "REQ_IN",
-		"RESP_N", "RESP_P50", "RESP_P99", "RESP_MAX", "EXPIRED");
-	for (q = 0; q < s->nslots; q++) {
-		if (!ps_echo_active(&s->echo[q]))
+static const struct ps_prom_counter echo_counters[] = {
+	{ "pathscope_icmp_echo_requests_sent_total",
+	  "ICMP/ICMPv6 echo requests sent (tc egress; mostly queue=\"other\": no cached TX "
+	  "queue).",
+	  offsetof(struct ps_echo_qstats, requests_out) },
+	{ "pathscope_icmp_echo_replies_matched_total",
+	  "Echo replies received and matched to a request sent, per RX queue of the reply.",
+	  offsetof(struct ps_echo_qstats, replies_in) },
+	{ "pathscope_icmp_echo_requests_received_total",
+	  "Echo requests received (xdp), per RX queue.",
+	  offsetof(struct ps_echo_qstats, requests_in) },
+	{ "pathscope_icmp_echo_replies_sent_total",
+	  "This host's echo replies matched to a request received, per RX queue of the "
+	  "request.",
+	  offsetof(struct ps_echo_qstats, replies_out) },
+	{ "pathscope_icmp_echo_expired_total",
+	  "Echo matches older than 10 s (reused id and sequence), not recorded.",
+	  offsetof(struct ps_echo_qstats, expired) },
+};
+
+static void rtt(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		unsigned int q)
+{
+	ps_prom_lat_hist(p, l, s->echo[q].rtt_hist);
+}
+
+static void resp(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		 unsigned int q)
+{
+	ps_prom_lat_hist(p, l, s->echo[q].resp_hist);
+}
+
+static void peer_label(struct ps_lbl *l, const struct ps_snapshot *s, const struct ps_peer_key *k)
+{
+	char name[INET6_ADDRSTRLEN];
+
+	peer_name(k, name, sizeof(name));
+	ps_lbl_iface(l, s);
+	ps_lbl_add(l, "peer", name);
+}
+
+static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n)
+{
+	char v[48];
+	struct ps_lbl l;
+	unsigned int j;
+	int i;
+
+	ps_prom_family(p, "pathscope_icmp_peer_rtt_seconds", "histogram",
+		       "ICMP echo RTT per peer (the first 64 peers, then peer=\"other\"); _sum is "
+		       "exact.");
+	for (i = 0; i < n; i++) {
+		if (!ps_echo_on(&snaps[i]))
 			continue;
-		ps_queue_label(s, q, qname, sizeof(qname));
-		echo_row(out, s, q, qname);
-	}
-	echo_row(out, s, s->nslots, "all");
-	if (!s->npeers)
-		return;
-	fprintf(out, "%-40s %8s %8s %8s %8s %8s %8s\n", "PEER", "RTT_N", "RTT_AVG", "RTT_P50",
-		"RTT_P99", "RESP_N", "RESP_AVG");
-	for (i = 0; i < s->npeers; i++) {
-		const struct ps_peer_stats *p = &s->peers[i].stats;
+		for (j = 0; j < snaps[i].npeers; j++) {
+			const struct ps_peer_stats *ps = &snaps[i].peers[j].stats;
 
-		if (!p->rtt_count && !p->resp_count)
-			continue; /* the "other peers" entry before any overflow */
-		peer_name(&s->peers[i].key, name, sizeof(name));
-		ps_fmt_ns(avg, sizeof(avg), p->rtt_count ? p->rtt_sum_ns / p->rtt_count : 0,
-			  p->rtt_count);
-		ps_fmt_ns(p50, sizeof(p50), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 50),
-			  p->rtt_count);
-		ps_fmt_ns(p99, sizeof(p99), ps_hist_percentile(p->rtt_hist, PS_LAT_BUCKETS, 99),
-			  p->rtt_count);
-		ps_fmt_ns(ravg, sizeof(ravg), p->resp_count ? p->resp_sum_ns / p->resp_count : 0,
-			  p->resp_count);
-		fprintf(out, "%-40s %8llu %8s %8s %8s %8llu %8s\n", name,
-			(unsigned long long)p->rtt_count, avg, p50, p99,
-			(unsigned long long)p->resp_count, ravg);
+			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
+			ps_prom_hist(p, &l, ps->rtt_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges,
+				     ps->rtt_sum_ns);
+		}
+	}
+	ps_prom_family(p, "pathscope_icmp_peer_response_seconds", "summary",
+		       "This host's ICMP echo response time per peer: exact _sum and _count.");
+	for (i = 0; i < n; i++) {
+		if (!ps_echo_on(&snaps[i]))
+			continue;
+		for (j = 0; j < snaps[i].npeers; j++) {
+			const struct ps_peer_stats *ps = &snaps[i].peers[j].stats;
+
+			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
+			ps_prom_sample(p, "_sum", &l,
+				       ps_prom_fmt_seconds(v, sizeof(v), ps->resp_sum_ns));
+			ps_prom_sample(p, "_count", &l,
+				       ps_prom_fmt_u128(v, sizeof(v), ps->resp_count));
+		}
 	}
 }
 
-void ps_render_echo_hist(FILE *out, const struct ps_snapshot *s)
+void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
-	struct ps_echo_qstats e;
-
-	if (!s->echo || !(s->meta.features & PS_F_ICMP))
-		return;
-	echo_total(s, s->nslots, &e);
-	fprintf(out, "\n%s ICMP echo RTT, all queues:\n", s->meta.ifname);
-	ps_print_hist(out, e.rtt_hist, PS_LAT_BUCKETS, "ns");
-	fprintf(out, "\n%s ICMP echo response time, all queues:\n", s->meta.ifname);
-	ps_print_hist(out, e.resp_hist, PS_LAT_BUCKETS, "ns");
+	ps_prom_slot_counters(p, s, n, &echo_slots, echo_counters, PS_ARRAY_SIZE(echo_counters));
+	ps_prom_family(p, "pathscope_icmp_rtt_seconds", "histogram",
+		       "ICMP echo round-trip time, tc egress to xdp, per RX queue of the reply; "
+		       "_sum is estimated from bucket midpoints (the datapath stores no sum).");
+	ps_prom_each_slot(p, s, n, &echo_slots, rtt);
+	ps_prom_family(p, "pathscope_icmp_response_seconds", "histogram",
+		       "This host's ICMP echo response time, xdp to tc egress, per RX queue of the "
+		       "request; _sum is estimated from bucket midpoints.");
+	ps_prom_each_slot(p, s, n, &echo_slots, resp);
+	peers_prom(p, s, n);
 }

@@ -4,18 +4,32 @@
  * counts next to what the kernel's tracepoints saw, the drops by reason and
  * the NET_RX/NET_TX softirq time per CPU.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/drop_reasons.h"
 #include "nic/qdisc.h"
+#include "stats/drop_reasons.h"
+#include "stats/families/families.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
 #include "stats/kern_snapshot.h"
-#include "stats/render_json.h"
-#include "stats/report.h"
 
 static const char *const xdp_action_names[PS_XDP_ACTIONS] = { "aborted", "drop",     "pass",
 							      "tx",	 "redirect", "other" };
 static const char *const drop_dir_names[] = { "rx", "tx" };
+
+bool ps_kernel_on(const struct ps_snapshot *s)
+{
+	return s->kern;
+}
+
+bool ps_kernel_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	static const struct ps_kern_qstats zero;
+
+	return s->kern && memcmp(&s->kern->q[q], &zero, sizeof(zero));
+}
 
 /* The queue a per-queue slot stands for in the NAPI and drop lists: slot
  * nslots is every queue, the last slot ("other") the unknown queue. */
@@ -30,14 +44,6 @@ static int kern_window(const struct ps_report *r, struct ps_kern_snapshot *w)
 	static const struct ps_kern_snapshot empty;
 
 	return ps_kern_window(r->cur->kern, r->prev && r->prev->kern ? r->prev->kern : &empty, w);
-}
-
-static void fmt_u64(char *buf, size_t len, __u64 v, bool have)
-{
-	if (have)
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-	else
-		snprintf(buf, len, "-");
 }
 
 static void rx_row(FILE *out, const struct ps_report *r, const struct ps_kern_snapshot *k,
@@ -56,9 +62,9 @@ static void rx_row(FILE *out, const struct ps_report *r, const struct ps_kern_sn
 		ps_report_window(r, PS_HOOK_TC_INGRESS, q, &tci);
 	ps_per_queue_total(k->q, sizeof(kq), k->nslots, q, &kq);
 	nnapi = ps_kern_napi_sum(k, slot_queue(c, q), &ns);
-	fmt_u64(x, sizeof(x), xdp.packets, c->hook[PS_HOOK_XDP]);
-	fmt_u64(t, sizeof(t), ps_segments(&tci), c->hook[PS_HOOK_TC_INGRESS]);
-	fmt_u64(polls, sizeof(polls), ns.polls, nnapi);
+	ps_fmt_u64(x, sizeof(x), xdp.packets, c->hook[PS_HOOK_XDP]);
+	ps_fmt_u64(t, sizeof(t), ps_segments(&tci), c->hook[PS_HOOK_TC_INGRESS]);
+	ps_fmt_u64(polls, sizeof(polls), ns.polls, nnapi);
 	snprintf(wpp, sizeof(wpp), "-");
 	snprintf(ex, sizeof(ex), "-");
 	if (nnapi && ns.polls) {
@@ -86,12 +92,12 @@ static void tx_row(FILE *out, const struct ps_report *r, const struct ps_kern_sn
 	if (c->hook[PS_HOOK_TC_EGRESS])
 		ps_report_window(r, PS_HOOK_TC_EGRESS, q, &tce);
 	ps_per_queue_total(k->q, sizeof(kq), k->nslots, q, &kq);
-	fmt_u64(t, sizeof(t), tce.packets, c->hook[PS_HOOK_TC_EGRESS]);
-	fmt_u64(s, sizeof(s), ps_segments(&tce), c->hook[PS_HOOK_TC_EGRESS]);
+	ps_fmt_u64(t, sizeof(t), tce.packets, c->hook[PS_HOOK_TC_EGRESS]);
+	ps_fmt_u64(s, sizeof(s), ps_segments(&tce), c->hook[PS_HOOK_TC_EGRESS]);
 	if (qd) {
 		snprintf(kind, sizeof(kind), "%s", qd->kind);
-		fmt_u64(backlog, sizeof(backlog), qd->backlog, qd->has_stats);
-		fmt_u64(drops, sizeof(drops), qd->drops, qd->has_stats);
+		ps_fmt_u64(backlog, sizeof(backlog), qd->backlog, qd->has_stats);
+		ps_fmt_u64(drops, sizeof(drops), qd->drops, qd->has_stats);
 	}
 	fprintf(out, "%-6s %12s %12s %12llu %10llu %10llu  %-8s %10s %10s\n", label, t, s,
 		(unsigned long long)kq.xmit_ok, (unsigned long long)kq.xmit_busy,
@@ -107,7 +113,7 @@ static bool rx_active(const struct ps_snapshot *c, const struct ps_kern_snapshot
 	       ps_kern_napi_sum(k, slot_queue(c, q), &ns);
 }
 
-void ps_render_kernel_table(FILE *out, const struct ps_report *r)
+void ps_kernel_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	struct ps_kern_snapshot k;
@@ -171,8 +177,9 @@ void ps_render_kernel_table(FILE *out, const struct ps_report *r)
 }
 
 /* Per queue slot q (q == nslots: all), cumulative. */
-json_object *ps_kernel_queue_json(const struct ps_snapshot *c, unsigned int q)
+json_object *ps_kernel_queue_json(const struct ps_report *r, unsigned int q)
 {
+	const struct ps_snapshot *c = r->cur;
 	const struct ps_kern_snapshot *k = c->kern;
 	json_object *o = json_object_new_object(), *rx, *tx, *napi;
 	__u32 dq = slot_queue(c, q);
@@ -268,4 +275,168 @@ json_object *ps_kernel_json(const struct ps_snapshot *c)
 	}
 	json_object_object_add(o, "softirq", a);
 	return o;
+}
+
+/* ---- Prometheus ---------------------------------------------------------- */
+
+static const void *kern_base(const struct ps_snapshot *s)
+{
+	return s->kern->q;
+}
+
+/* The tracepoint probes see every queue: no --queues filter. */
+static const struct ps_prom_slots kern_slots = { ps_kernel_on, kern_base,
+						 sizeof(struct ps_kern_qstats), false };
+
+static void xmit(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		 unsigned int q)
+{
+	ps_prom_sample_u1(p, l, "result", "ok", s->kern->q[q].xmit_ok);
+	ps_prom_sample_u1(p, l, "result", "busy", s->kern->q[q].xmit_busy);
+	ps_prom_sample_u1(p, l, "result", "dropped", s->kern->q[q].xmit_dropped);
+}
+
+/* NAPI figures of the instances serving queue q; only queues that have one. */
+static void napi(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		 unsigned int q, size_t off)
+{
+	struct ps_napi_stats ns;
+
+	if (ps_kern_napi_sum(s->kern, slot_queue(s, q), &ns))
+		ps_prom_sample_u(p, l, *(const __u64 *)((const char *)&ns + off));
+}
+
+static void napi_polls(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		       unsigned int q)
+{
+	napi(p, l, s, q, offsetof(struct ps_napi_stats, polls));
+}
+
+static void napi_work(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		      unsigned int q)
+{
+	napi(p, l, s, q, offsetof(struct ps_napi_stats, work));
+}
+
+static void napi_exhausted(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			   unsigned int q)
+{
+	napi(p, l, s, q, offsetof(struct ps_napi_stats, exhausted));
+}
+
+static void napi_idle(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		      unsigned int q)
+{
+	napi(p, l, s, q, offsetof(struct ps_napi_stats, idle));
+}
+
+/* The interface-wide lists: drops by reason, XDP exceptions, softirq per CPU. */
+static void lists_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n)
+{
+	static const char *const vec[PS_SIRQ_COUNT] = { "net_tx", "net_rx" };
+	char name[64];
+	struct ps_lbl l;
+	unsigned int j;
+	int i, a, pass;
+
+	ps_prom_family(p, "pathscope_kernel_drops_total", "counter",
+		       "skb:kfree_skb drops on the interface by the kernel's drop reason; "
+		       "queue=\"other\" when unknown (always for tx).");
+	for (i = 0; i < n; i++) {
+		const struct ps_kern_snapshot *k = snaps[i].kern;
+
+		for (j = 0; k && j < k->ndrops; j++) {
+			ps_lbl_iface(&l, &snaps[i]);
+			ps_lbl_add(&l, "direction", drop_dir_names[k->drops[j].key.dir & 1]);
+			if (k->drops[j].key.queue == PS_QUEUE_UNKNOWN)
+				ps_lbl_add(&l, "queue", "other");
+			else
+				ps_lbl_addu(&l, "queue", k->drops[j].key.queue);
+			ps_lbl_add(&l, "reason",
+				   ps_drop_reason_name(k->drops[j].key.reason, name, sizeof(name)));
+			ps_prom_sample_u(p, &l, k->drops[j].count);
+		}
+	}
+	ps_prom_family(p, "pathscope_kernel_xdp_exceptions_total", "counter",
+		       "xdp:xdp_exception events on the interface, per action.");
+	for (i = 0; i < n; i++) {
+		if (!snaps[i].kern)
+			continue;
+		ps_lbl_iface(&l, &snaps[i]);
+		for (a = 0; a < PS_XDP_ACTIONS; a++)
+			ps_prom_sample_u1(p, &l, "action", xdp_action_names[a],
+					  snaps[i].kern->xdp_exc[a]);
+	}
+	/* pass 0: time, pass 1: runs */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 0)
+			ps_prom_family(p, "pathscope_softirq_seconds_total", "counter",
+				       "NET_RX/NET_TX softirq time per CPU (all devices of the "
+				       "CPU).");
+		else
+			ps_prom_family(p, "pathscope_softirq_runs_total", "counter",
+				       "NET_RX/NET_TX softirq runs per CPU (all devices of the "
+				       "CPU).");
+		for (i = 0; i < n; i++) {
+			const struct ps_kern_snapshot *k = snaps[i].kern;
+
+			for (j = 0; k && j < k->ncpus; j++)
+				for (a = 0; a < PS_SIRQ_COUNT; a++) {
+					ps_lbl_iface(&l, &snaps[i]);
+					ps_lbl_addu(&l, "cpu", j);
+					ps_lbl_add(&l, "vector", vec[a]);
+					if (pass == 0)
+						ps_prom_sample_seconds(p, &l,
+								       k->softirq[j].time_ns[a]);
+					else
+						ps_prom_sample_u(p, &l, k->softirq[j].count[a]);
+				}
+		}
+	}
+}
+
+void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+{
+	static const struct ps_prom_counter rx[] = {
+		{ "pathscope_kernel_gro_frames_total",
+		  "Frames the driver handed to GRO (net:napi_gro_receive_entry), per RX queue.",
+		  offsetof(struct ps_kern_qstats, gro_frames) },
+		{ "pathscope_kernel_stack_skbs_total",
+		  "skbs entering the stack (net:netif_receive_skb), per RX queue.",
+		  offsetof(struct ps_kern_qstats, stack_skbs) },
+		{ "pathscope_kernel_stack_packets_total",
+		  "Packets in those skbs (GRO segments counted), per RX queue.",
+		  offsetof(struct ps_kern_qstats, stack_segs) },
+	};
+	static const struct ps_prom_counter xmit_bytes = {
+		"pathscope_kernel_xmit_bytes_total",
+		"Bytes of the skbs sent with NETDEV_TX_OK, per TX queue.",
+		offsetof(struct ps_kern_qstats, xmit_bytes)
+	};
+	static const struct {
+		const char *name, *help;
+		ps_prom_slot_fn fn;
+	} napis[] = {
+		{ "pathscope_napi_polls_total",
+		  "NAPI polls (napi:napi_poll) of the instances serving each RX queue.",
+		  napi_polls },
+		{ "pathscope_napi_work_total", "Packets processed by those polls.", napi_work },
+		{ "pathscope_napi_budget_exhausted_total",
+		  "Polls that used their whole budget (the queue had more waiting).",
+		  napi_exhausted },
+		{ "pathscope_napi_idle_polls_total", "Polls that found nothing.", napi_idle },
+	};
+	size_t i;
+
+	ps_prom_slot_counters(p, s, n, &kern_slots, rx, PS_ARRAY_SIZE(rx));
+	ps_prom_family(p, "pathscope_kernel_xmit_total", "counter",
+		       "Driver transmit return codes (net:net_dev_xmit) per TX queue: ok "
+		       "(NETDEV_TX_OK), busy (NETDEV_TX_BUSY), dropped (anything else).");
+	ps_prom_each_slot(p, s, n, &kern_slots, xmit);
+	ps_prom_slot_counters(p, s, n, &kern_slots, &xmit_bytes, 1);
+	for (i = 0; i < PS_ARRAY_SIZE(napis); i++) {
+		ps_prom_family(p, napis[i].name, "counter", napis[i].help);
+		ps_prom_each_slot(p, s, n, &kern_slots, napis[i].fn);
+	}
+	lists_prom(p, s, n);
 }

@@ -6,12 +6,13 @@
  */
 #include <string.h>
 
-#include "stats/kern_snapshot.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
-#include "stats/render_json.h"
-#include "stats/report.h"
 #include "nic/softnet.h"
+#include "stats/families/families.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
+#include "stats/kern_snapshot.h"
 
 static const char *state_name(enum ps_nic_onoff s)
 {
@@ -37,8 +38,9 @@ static const struct ps_nic_queue *nic_queue(const struct ps_nic_facts *f, enum p
 	return NULL;
 }
 
-void ps_render_nic_table(FILE *out, const struct ps_snapshot *c)
+void ps_nic_table(FILE *out, const struct ps_report *r)
 {
+	const struct ps_snapshot *c = r->cur;
 	const struct ps_nic_facts *f = c->nic;
 	const struct ps_nic_queue *nq;
 	char a[24], b[24], d[24];
@@ -118,7 +120,7 @@ void ps_render_nic_table(FILE *out, const struct ps_snapshot *c)
 	}
 }
 
-void ps_render_cpu_table(FILE *out, const struct ps_report *r)
+void ps_nic_cpu_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur, *p = r->prev;
 	struct ps_kern_snapshot w = {};
@@ -173,7 +175,7 @@ void ps_render_cpu_table(FILE *out, const struct ps_report *r)
 }
 
 /* The driver's view of queue q: its NAPI id and per-queue counters, or null. */
-json_object *ps_nic_queue_json(const struct ps_snapshot *c, unsigned int q)
+static json_object *driver_queue_json(const struct ps_snapshot *c, unsigned int q)
 {
 	const struct ps_nic_queue *nq;
 	json_object *o, *one;
@@ -199,4 +201,26 @@ json_object *ps_nic_queue_json(const struct ps_snapshot *c, unsigned int q)
 		json_object_object_add(o, t == PS_NIC_Q_RX ? "rx" : "tx", one);
 	}
 	return o;
+}
+
+void ps_nic_queue_json(json_object *o, const struct ps_snapshot *s, unsigned int q)
+{
+	if (s->nic && q < s->meta.nqueues)
+		json_object_object_add(o, "nic", driver_queue_json(s, q));
+	if (s->qdiscs && q < s->meta.nqueues) {
+		const struct ps_qdisc *qd = ps_qdisc_of_txq(s->qdiscs, q);
+
+		json_object_object_add(o, "qdisc", qd ? ps_qdisc_json(qd) : NULL);
+	}
+}
+
+void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s)
+{
+	json_object_object_add(o, "nic", s->nic ? ps_nic_json(s->nic) : NULL);
+	if (s->qdiscs)
+		json_object_object_add(
+		    o, "qdisc_root",
+		    s->qdiscs->root >= 0 ? ps_qdisc_json(&s->qdiscs->q[s->qdiscs->root]) : NULL);
+	json_object_object_add(o, "softnet",
+			       s->softnet ? ps_softnet_json(s->softnet, s->nsoftnet) : NULL);
 }

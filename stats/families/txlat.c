@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* TX path latency per TX queue (qdisc sojourn, driver TX completion):
- * table rows, histograms and JSON. */
-#include <string.h>
+/*
+ * TX path latency per TX queue: qdisc sojourn (net_dev_queue ->
+ * net_dev_start_xmit) and driver TX completion (start_xmit -> skb freed).
+ * Born in probes/pathscope_txlat.bpf.c, stored in struct ps_txlat_qstats.
+ */
+#include <stddef.h>
 
+#include "stats/families/families.h"
 #include "stats/format/hist.h"
-#include "stats/render_json.h"
-#include "stats/report.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
 
-static bool txlat_active(const struct ps_txlat_qstats *t)
+bool ps_txlat_on(const struct ps_snapshot *s)
+{
+	return s->txlat;
+}
+
+static bool active(const struct ps_txlat_qstats *t)
 {
 	return t->queued || t->completed || t->dropped || t->stale;
+}
+
+bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	return s->txlat && active(&s->txlat[q]);
 }
 
 /* Cumulative counts of slot q (q == nslots: all slots). */
@@ -18,10 +32,85 @@ static void txlat_total(const struct ps_snapshot *s, unsigned int q, struct ps_t
 	ps_per_queue_total(s->txlat, sizeof(*out), s->nslots, q, out);
 }
 
+/* The device hands skbs on (veth) instead of completing them. */
 static bool has_completion(const struct ps_snapshot *s)
 {
 	return !(s->meta.flags & PS_META_NO_COMPLETION);
 }
+
+/* ---- table --------------------------------------------------------------- */
+
+static void txlat_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
+{
+	struct ps_txlat_qstats t;
+	char v[8][16] = { [5] = "n/a", [6] = "n/a", [7] = "n/a" };
+
+	txlat_total(s, q, &t);
+	ps_fmt_lat(v[0], sizeof(v[0]), t.sojourn_hist, 50);
+	ps_fmt_lat(v[1], sizeof(v[1]), t.sojourn_hist, 90);
+	ps_fmt_lat(v[2], sizeof(v[2]), t.sojourn_hist, 99);
+	ps_fmt_lat(v[3], sizeof(v[3]), t.sojourn_hist, 99.9);
+	ps_fmt_lat(v[4], sizeof(v[4]), t.sojourn_hist, PS_PCT_MAX);
+	if (has_completion(s)) {
+		ps_fmt_lat(v[5], sizeof(v[5]), t.completion_hist, 50);
+		ps_fmt_lat(v[6], sizeof(v[6]), t.completion_hist, 99);
+		ps_fmt_lat(v[7], sizeof(v[7]), t.completion_hist, PS_PCT_MAX);
+	}
+	fprintf(out, "%-6s %9llu %9s %9s %9s %9s %9s %9s %9s %9s %8llu\n", qname,
+		(unsigned long long)ps_hist_count(t.sojourn_hist, PS_LAT_BUCKETS), v[0], v[1], v[2],
+		v[3], v[4], v[5], v[6], v[7],
+		(unsigned long long)(t.dropped * s->meta.tx_sample_every));
+}
+
+void ps_txlat_table(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *s = r->cur;
+	char qname[16];
+	unsigned int q;
+
+	if (!ps_txlat_on(s))
+		return;
+	fprintf(out, "TX latency: SOJOURN = net_dev_queue -> net_dev_start_xmit (qdisc); "
+		     "COMPL = start_xmit -> skb freed (driver TX completion)");
+	if (s->meta.tx_sample_every > 1)
+		fprintf(out, "; sampled 1 in %u, DROPPED scaled", s->meta.tx_sample_every);
+	fputc('\n', out);
+	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s\n", "TXQ", "SOJ_N", "SOJ_P50",
+		"SOJ_P90", "SOJ_P99", "P99.9", "SOJ_MAX", "COMPL_P50", "COMPL_P99", "COMPL_MAX",
+		"DROPPED");
+	for (q = 0; q < s->nslots; q++) {
+		if (!active(&s->txlat[q]))
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		txlat_row(out, s, q, qname);
+	}
+	txlat_row(out, s, s->nslots, "all");
+}
+
+/* ---- --hist -------------------------------------------------------------- */
+
+void ps_txlat_hist(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *s = r->cur;
+	struct ps_txlat_qstats t;
+	unsigned int q;
+
+	if (!ps_txlat_on(s))
+		return;
+	for (q = 0; q < s->nslots; q++) {
+		if (!ps_hist_count(s->txlat[q].sojourn_hist, PS_LAT_BUCKETS))
+			continue;
+		fprintf(out, "\n%s qdisc sojourn, TX queue %u:\n", s->meta.ifname, q);
+		ps_print_hist(out, s->txlat[q].sojourn_hist, PS_LAT_BUCKETS, "ns");
+	}
+	if (!has_completion(s))
+		return;
+	txlat_total(s, s->nslots, &t);
+	fprintf(out, "\n%s TX completion, all queues:\n", s->meta.ifname);
+	ps_print_hist(out, t.completion_hist, PS_LAT_BUCKETS, "ns");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
 
 json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
 {
@@ -43,81 +132,71 @@ json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
 	return o;
 }
 
-bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q)
+/* ---- Prometheus ---------------------------------------------------------- */
+
+static const void *txlat_base(const struct ps_snapshot *s)
 {
-	return s->txlat && txlat_active(&s->txlat[q]);
+	return s->txlat;
 }
 
-static void txlat_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
-{
-	struct ps_txlat_qstats t;
-	char v[8][16];
-	__u64 n, m;
+/* The tracepoint probes see every queue: no --queues filter. */
+static const struct ps_prom_slots txlat_slots = { ps_txlat_on, txlat_base,
+						  sizeof(struct ps_txlat_qstats), false };
 
-	txlat_total(s, q, &t);
-	n = ps_hist_count(t.sojourn_hist, PS_LAT_BUCKETS);
-	m = ps_hist_count(t.completion_hist, PS_LAT_BUCKETS);
-	ps_fmt_ns(v[0], sizeof(v[0]), ps_hist_percentile(t.sojourn_hist, PS_LAT_BUCKETS, 50), n);
-	ps_fmt_ns(v[1], sizeof(v[1]), ps_hist_percentile(t.sojourn_hist, PS_LAT_BUCKETS, 90), n);
-	ps_fmt_ns(v[2], sizeof(v[2]), ps_hist_percentile(t.sojourn_hist, PS_LAT_BUCKETS, 99), n);
-	ps_fmt_ns(v[3], sizeof(v[3]), ps_hist_percentile(t.sojourn_hist, PS_LAT_BUCKETS, 99.9), n);
-	ps_fmt_ns(v[4], sizeof(v[4]), ps_hist_max(t.sojourn_hist, PS_LAT_BUCKETS), n);
-	if (has_completion(s)) {
-		ps_fmt_ns(v[5], sizeof(v[5]),
-			  ps_hist_percentile(t.completion_hist, PS_LAT_BUCKETS, 50), m);
-		ps_fmt_ns(v[6], sizeof(v[6]),
-			  ps_hist_percentile(t.completion_hist, PS_LAT_BUCKETS, 99), m);
-		ps_fmt_ns(v[7], sizeof(v[7]), ps_hist_max(t.completion_hist, PS_LAT_BUCKETS), m);
-	} else {
-		snprintf(v[5], sizeof(v[5]), "n/a");
-		snprintf(v[6], sizeof(v[6]), "n/a");
-		snprintf(v[7], sizeof(v[7]), "n/a");
-	}
-	fprintf(out, "%-6s %9llu %9s %9s %9s %9s %9s %9s %9s %9s %8llu\n", qname,
-		(unsigned long long)n, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-		(unsigned long long)(t.dropped * s->meta.tx_sample_every));
+static void dropped(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		    unsigned int q)
+{
+	ps_prom_sample_u(p, l, (ps_u128)s->txlat[q].dropped * s->meta.tx_sample_every);
 }
 
-void ps_render_txlat_table(FILE *out, const struct ps_snapshot *s)
+static void sojourn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		    unsigned int q)
 {
-	char qname[16];
-	unsigned int q;
+	ps_prom_lat_hist(p, l, s->txlat[q].sojourn_hist);
+}
 
-	if (!s->txlat)
-		return;
-	fprintf(out, "TX latency: SOJOURN = net_dev_queue -> net_dev_start_xmit (qdisc); "
-		     "COMPL = start_xmit -> skb freed (driver TX completion)");
-	if (s->meta.tx_sample_every > 1)
-		fprintf(out, "; sampled 1 in %u, DROPPED scaled", s->meta.tx_sample_every);
-	fputc('\n', out);
-	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s %9s %8s\n", "TXQ", "SOJ_N", "SOJ_P50",
-		"SOJ_P90", "SOJ_P99", "P99.9", "SOJ_MAX", "COMPL_P50", "COMPL_P99", "COMPL_MAX",
-		"DROPPED");
-	for (q = 0; q < s->nslots; q++) {
-		if (!txlat_active(&s->txlat[q]))
+static void completion(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+		       unsigned int q)
+{
+	if (has_completion(s))
+		ps_prom_lat_hist(p, l, s->txlat[q].completion_hist);
+}
+
+void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+{
+	static const struct ps_prom_counter queued = {
+		"pathscope_txlat_queued_total",
+		"skbs entering the qdisc (net:net_dev_queue), per TX queue.",
+		offsetof(struct ps_txlat_qstats, queued)
+	};
+	static const struct ps_prom_counter stale = {
+		"pathscope_txlat_stale_total", "In-flight entries older than 10 s, not recorded.",
+		offsetof(struct ps_txlat_qstats, stale)
+	};
+	struct ps_lbl l;
+	int i;
+
+	ps_prom_family(p, "pathscope_txlat_sample_every", "gauge",
+		       "TX latency: 1 in N transmitted skbs is timed (histogram counts cover "
+		       "those).");
+	for (i = 0; i < n; i++) {
+		if (!ps_txlat_on(&s[i]))
 			continue;
-		ps_queue_label(s, q, qname, sizeof(qname));
-		txlat_row(out, s, q, qname);
+		ps_lbl_iface(&l, &s[i]);
+		ps_prom_sample_u(p, &l, s[i].meta.tx_sample_every);
 	}
-	txlat_row(out, s, s->nslots, "all");
-}
-
-void ps_render_txlat_hist(FILE *out, const struct ps_snapshot *s)
-{
-	struct ps_txlat_qstats t;
-	unsigned int q;
-
-	if (!s->txlat)
-		return;
-	for (q = 0; q < s->nslots; q++) {
-		if (!ps_hist_count(s->txlat[q].sojourn_hist, PS_LAT_BUCKETS))
-			continue;
-		fprintf(out, "\n%s qdisc sojourn, TX queue %u:\n", s->meta.ifname, q);
-		ps_print_hist(out, s->txlat[q].sojourn_hist, PS_LAT_BUCKETS, "ns");
-	}
-	if (!has_completion(s))
-		return;
-	txlat_total(s, s->nslots, &t);
-	fprintf(out, "\n%s TX completion, all queues:\n", s->meta.ifname);
-	ps_print_hist(out, t.completion_hist, PS_LAT_BUCKETS, "ns");
+	ps_prom_slot_counters(p, s, n, &txlat_slots, &queued, 1);
+	ps_prom_family(p, "pathscope_txlat_dropped_total", "counter",
+		       "skbs freed by kfree_skb after entering the qdisc (scaled by the "
+		       "sampling).");
+	ps_prom_each_slot(p, s, n, &txlat_slots, dropped);
+	ps_prom_slot_counters(p, s, n, &txlat_slots, &stale, 1);
+	ps_prom_family(p, "pathscope_qdisc_sojourn_seconds", "histogram",
+		       "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue; _sum "
+		       "is estimated from bucket midpoints.");
+	ps_prom_each_slot(p, s, n, &txlat_slots, sojourn);
+	ps_prom_family(p, "pathscope_tx_completion_seconds", "histogram",
+		       "Driver TX completion, net_dev_start_xmit to the skb freed, per TX queue "
+		       "(absent on veth); _sum is estimated from bucket midpoints.");
+	ps_prom_each_slot(p, s, n, &txlat_slots, completion);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Percentiles and totals computed from log-linear buckets (hist.h). */
-#ifndef PATHSCOPE_HIST_STATS_H
-#define PATHSCOPE_HIST_STATS_H
+/* Percentiles and totals computed from log-linear buckets (hist.h), and
+ * the bar histogram of the tables. */
+#ifndef PATHSCOPE_FORMAT_HIST_H
+#define PATHSCOPE_FORMAT_HIST_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <linux/types.h>
 
 uint64_t ps_hist_count(const __u64 *buckets, unsigned int n);
@@ -17,4 +19,9 @@ uint64_t ps_hist_percentile(const __u64 *buckets, unsigned int n, double pct);
  * bucket. 0 for an empty histogram. */
 uint64_t ps_hist_max(const __u64 *buckets, unsigned int n);
 
-#endif /* PATHSCOPE_HIST_STATS_H */
+/* Print one histogram in the seed tools' style, at power-of-two resolution
+ * (JSON keeps the full log-linear resolution):
+ *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */
+void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit);
+
+#endif /* PATHSCOPE_FORMAT_HIST_H */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "stats/kern_snapshot.h"
-#include "stats/render_prom.h"
-#include "stats/report.h"
+#include "stats/render.h"
+#include "stats/render.h"
 
 #define NQ 2
 

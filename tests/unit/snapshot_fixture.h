@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "stats/kern_snapshot.h"
-#include "stats/report.h"
+#include "stats/render.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"
@@ -212,8 +212,8 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	s->nic = &d->nic;
 
 	d->qd[0] = (struct ps_qdisc){ "mq", 0x10000, 0xffffffff, -1, true, 0, 0, 0, 0, 0, 0, 0 };
-	d->qd[1] = (struct ps_qdisc){ "tbf", 0x80010000, 0x10001, 0, true, 70000 * k, 50 * k, 5,
-				      7000, 3 * k, 1, 9 };
+	d->qd[1] = (struct ps_qdisc){ "tbf",  0x80010000, 0x10001, 0,	  true, 70000 * k,
+				      50 * k, 5,	  7000,	   3 * k, 1,	9 };
 	d->qd[2] = (struct ps_qdisc){ "pfifo", 0x80020000, 0x10002, 1, false, 0, 0, 0, 0, 0, 0, 0 };
 	d->qdiscs.ifindex = (int)s->meta.ifindex;
 	d->qdiscs.q = d->qd;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "tests/lib/check.h"
-#include "stats/render_prom.h"
+#include "stats/render.h"
 #include "tests/unit/snapshot_fixture.h"
 
 #ifndef PS_GOLDEN_DIR

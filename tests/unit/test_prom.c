@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "tests/lib/check.h"
-#include "stats/render_prom.h"
+#include "stats/render.h"
 
 #define NQ 2
 

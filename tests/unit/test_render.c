@@ -7,7 +7,7 @@
 
 #include "tests/lib/check.h"
 #include "stats/format/hist.h"
-#include "stats/report.h"
+#include "stats/render.h"
 
 #define NQ 2
 

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Prometheus text exposition (format 0.0.4) of snapshots: every counter and
- * histogram of the pinned maps, plus what the caller knows beside them
- * (build, liveness, BPF run time). Pure: it reads no kernel state.
+ * The outputs of pathscope stats and serve, each composed from the
+ * measurement families (stats/families/) in a fixed order: the table, the
+ * --hist histograms, the JSON document (schema in README.md) and the
+ * Prometheus text exposition (format 0.0.4). Pure: they read no kernel state.
  */
-#ifndef PATHSCOPE_RENDER_PROM_H
-#define PATHSCOPE_RENDER_PROM_H
+#ifndef PATHSCOPE_RENDER_H
+#define PATHSCOPE_RENDER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stats/snapshot.h"
+#include "stats/report.h"
+
+void ps_render_table(FILE *out, const struct ps_report *r, int n);
+void ps_render_hist(FILE *out, const struct ps_report *r, int n);
+void ps_render_json(FILE *out, const struct ps_report *r, int n);
 
 #define PS_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
@@ -29,6 +34,7 @@ struct ps_prom_iface {
 	bool up; /* the attachment is live */
 };
 
+/* What the caller knows beside the snapshots: build, liveness, BPF run time. */
 struct ps_prom_extra {
 	const char *version;
 	unsigned int abi;
@@ -43,4 +49,4 @@ struct ps_prom_extra {
 void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		    const struct ps_prom_extra *extra);
 
-#endif /* PATHSCOPE_RENDER_PROM_H */
+#endif /* PATHSCOPE_RENDER_H */

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* JSON pieces every family uses (json-c). */
+#ifndef PATHSCOPE_FORMAT_JSON_H
+#define PATHSCOPE_FORMAT_JSON_H
+
+#include <json-c/json.h>
+#include <linux/types.h>
+
+void ps_json_add_u64(json_object *o, const char *key, __u64 v);
+
+/* A double printed with a fixed number of decimals, not %.17g. */
+json_object *ps_json_double(double v, int decimals);
+
+/* {"names[0]": v[0], ...} */
+json_object *ps_json_counts(const __u64 *v, const char *const *names, int n);
+
+/* {"count", "p50", "p90", "p99", "p99_9", "max", "hist": [{"low", "high",
+ * "count"}]} of a log-linear histogram; high is exclusive, null for the
+ * clamped last bucket; the percentiles are null when it is empty. */
+json_object *ps_json_dist(const __u64 *buckets, unsigned int n);
+
+#endif /* PATHSCOPE_FORMAT_JSON_H */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Prometheus text format 0.0.4, the pieces every family uses: label sets,
+ * one family header (HELP and TYPE once, written with its first sample),
+ * samples, histograms with power-of-two edges, and the per-queue iteration
+ * shared by the families that count per queue slot.
+ *
+ * Histograms use a fixed set of power-of-two edges per family, so that every
+ * series keeps the same buckets. The log-linear buckets of hist.h have every
+ * power of two as an edge, so the count of values below 2^k is exact; the
+ * values are integers (bytes, segments, nanoseconds), so "below 2^k" is
+ * "less than or equal to 2^k - 1", and that is the le label. The top edge is
+ * 2^(bits - 1): the last bucket also holds clamped values.
+ */
+#ifndef PATHSCOPE_FORMAT_PROM_H
+#define PATHSCOPE_FORMAT_PROM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#include "stats/snapshot.h"
+
+typedef unsigned __int128 ps_u128; /* cumulative counts of UINT64_MAX buckets */
+
+/* The exposition being written and the family being written in it. */
+struct ps_prom {
+	FILE *out;
+	const char *name, *type, *help;
+	bool header_done;
+};
+
+/* A label set, already escaped: a="x",b="y" */
+struct ps_lbl {
+	char s[768];
+	size_t n;
+};
+
+void ps_lbl_reset(struct ps_lbl *l);
+/* Label values escape backslash, double quote and line feed. */
+void ps_lbl_add(struct ps_lbl *l, const char *key, const char *val);
+void ps_lbl_addu(struct ps_lbl *l, const char *key, unsigned long long v);
+/* iface="NAME" (a fresh set). */
+void ps_lbl_iface(struct ps_lbl *l, const struct ps_snapshot *s);
+/* iface, queue ("0".."N-1", or "other" for the last slot). */
+void ps_lbl_queue(struct ps_lbl *l, const struct ps_snapshot *s, unsigned int q);
+
+const char *ps_prom_fmt_u128(char *buf, size_t len, ps_u128 v);
+/* Nanoseconds as exact decimal seconds: 1.5, 0.000001023, 34. */
+const char *ps_prom_fmt_seconds(char *buf, size_t len, ps_u128 ns);
+
+/* Start a family; its header is written with its first sample, so a family
+ * without samples writes nothing. */
+void ps_prom_family(struct ps_prom *p, const char *name, const char *type, const char *help);
+void ps_prom_sample(struct ps_prom *p, const char *suffix, const struct ps_lbl *l,
+		    const char *value);
+void ps_prom_sample_u(struct ps_prom *p, const struct ps_lbl *l, ps_u128 v);
+void ps_prom_sample_seconds(struct ps_prom *p, const struct ps_lbl *l, ps_u128 ns);
+/* A sample with one more label. */
+void ps_prom_sample_u1(struct ps_prom *p, const struct ps_lbl *base, const char *key,
+		       const char *val, ps_u128 v);
+
+/* le = 2^k - 1 for k0 <= k <= k1; ns: values are ns, exported in seconds. */
+struct ps_prom_edges {
+	unsigned int k0, k1;
+	bool ns;
+};
+
+/* Latencies: ns, exported in seconds, edges ~1 us .. ~34 s. */
+extern const struct ps_prom_edges ps_prom_lat_edges;
+
+/* _bucket at every edge, +Inf, _sum (given), _count. */
+void ps_prom_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b, unsigned int n,
+		  const struct ps_prom_edges *e, ps_u128 sum);
+/* A latency histogram (ns, ~1 us .. ~34 s), _sum estimated from bucket
+ * midpoints (the datapath stores no sum). */
+void ps_prom_lat_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b);
+/* The sum of a histogram estimated from its bucket midpoints. */
+ps_u128 ps_prom_est_sum(const __u64 *b, unsigned int n);
+
+/* ---- per queue slot ------------------------------------------------------ */
+
+/* A family's per-queue array in a snapshot. */
+struct ps_prom_slots {
+	bool (*on)(const struct ps_snapshot *s);	  /* the family has data here */
+	const void *(*base)(const struct ps_snapshot *s); /* nslots values of size bytes */
+	size_t size;
+	/* Counted by the hooks' programs, which measure only the queues of
+	 * --queues (and not "other"); the tracepoint probes see every queue. */
+	bool selected_only;
+};
+
+/* Is queue slot q measured by the hooks (all queues, or one of --queues)? */
+bool ps_prom_slot_measured(const struct ps_snapshot *s, unsigned int q);
+
+typedef void (*ps_prom_slot_fn)(struct ps_prom *p, const struct ps_lbl *l,
+				const struct ps_snapshot *s, unsigned int q);
+
+/* fn for every queue slot of every snapshot the family has data in, with
+ * the labels iface and queue. */
+void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
+		       const struct ps_prom_slots *k, ps_prom_slot_fn fn);
+
+/* A counter family: one __u64 at offset off of each slot's value. */
+struct ps_prom_counter {
+	const char *name, *help;
+	size_t off;
+};
+void ps_prom_slot_counters(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
+			   const struct ps_prom_slots *k, const struct ps_prom_counter *c,
+			   size_t nc);
+
+/* fn for every hook and measured queue slot of every snapshot that has
+ * feature (0: always), with the labels iface, queue, hook and direction;
+ * tc_only leaves out the XDP hook. */
+typedef void (*ps_prom_hook_fn)(struct ps_prom *p, const struct ps_lbl *l,
+				const struct ps_qstats *st);
+void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n, __u32 feature,
+		       bool tc_only, ps_prom_hook_fn fn);
+
+#define PS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* PATHSCOPE_FORMAT_PROM_H */
