@@ -1,33 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* `pathscope nic IFACE`: NIC, queue and CPU facts, read-only (no attach needed). */
-#include "cli/nic.h"
 
-#include <getopt.h>
 #include <json-c/json.h>
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "nic/nic.h"
 #include "nic/softnet.h"
 #include "lib/util.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pathscope nic IFACE [--json]\n"
-		"What the kernel knows about IFACE in this network namespace, read-only: link\n"
-		"counters (stats64), channels, rings, offloads (GRO, LRO, GSO, TSO, rx-hashing),\n"
-		"queues with NAPI ids and per-queue counters (netdev netlink), and the per-CPU\n"
-		"softnet counters. What the driver or kernel does not report is n/a (JSON null),\n"
-		"with the reason. The interface need not be attached.\n"
-		"  --json   one JSON object\n"
-		"examples:\n"
-		"  pathscope nic eth0\n"
-		"  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
-		"  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n");
-}
+static const char nic_help[] =
+    "usage: pathscope nic IFACE [--json]\n"
+    "What the kernel knows about IFACE in this network namespace, read-only: link\n"
+    "counters (stats64), channels, rings, offloads (GRO, LRO, GSO, TSO, rx-hashing),\n"
+    "queues with NAPI ids and per-queue counters (netdev netlink), and the per-CPU\n"
+    "softnet counters. What the driver or kernel does not report is n/a (JSON null),\n"
+    "with the reason. The interface need not be attached.\n"
+    "  --json   one JSON object\n"
+    "examples:\n"
+    "  pathscope nic eth0\n"
+    "  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
+    "  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n";
 
 static void print_json(const struct ps_nic_facts *f, const struct ps_softnet_cpu *cpus, int ncpus)
 {
@@ -44,33 +40,23 @@ int ps_cmd_nic(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct ps_cmd cmd = { "nic", nic_help, "j", opts };
 	struct ps_softnet_cpu *cpus = NULL;
 	struct ps_nic_facts f;
 	bool json = false;
 	const char *name;
 	unsigned int ifindex;
-	int c, ncpus;
+	int c, rc, ncpus;
 
-	optind = 1; /* argv[0] is "nic" */
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
+	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+		if (c == PS_OPT_EXIT)
+			return rc;
+		json = true; /* 'j' */
 	}
-	if (optind != argc - 1)
-		return ps_error("nic: expected one interface name (see 'pathscope nic --help')"), 2;
-	name = argv[optind];
+	if (ps_cmd_one_iface(&cmd, argc, argv, &name))
+		return 2;
 	ifindex = strlen(name) < IF_NAMESIZE ? if_nametoindex(name) : 0;
 	if (!ifindex)
 		return ps_error("unknown interface '%s' (in this network namespace)", name), 1;

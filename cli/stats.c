@@ -1,36 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "cli/stats.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cli/options.h"
 #include "stats/render.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 
 #define MAX_IFACES 64
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pathscope stats [IFACE...] [options]\n"
-		"Per-queue report of attached interfaces (default: every attached interface of\n"
-		"this network namespace). Without --interval: one report, rates since attach.\n"
-		"  --interval S   report every S seconds (rates over the interval)\n"
-		"  --count N      stop after N reports (default: 1 without --interval, else until\n"
-		"                 Ctrl-C; with --count alone the interval is 1 s)\n"
-		"  --json         one JSON object per report (schema in README.md)\n"
-		"  --hist         also print the size and segment histograms\n"
-		"examples:\n"
-		"  pathscope stats eth1\n"
-		"  pathscope stats eth1 --interval 1 --count 5 --hist\n"
-		"  pathscope stats --json | jq '.interfaces[].totals.xdp.rate.pps'\n");
-}
+static const char stats_help[] =
+    "usage: pathscope stats [IFACE...] [options]\n"
+    "Per-queue report of attached interfaces (default: every attached interface of\n"
+    "this network namespace). Without --interval: one report, rates since attach.\n"
+    "  --interval S   report every S seconds (rates over the interval)\n"
+    "  --count N      stop after N reports (default: 1 without --interval, else until\n"
+    "                 Ctrl-C; with --count alone the interval is 1 s)\n"
+    "  --json         one JSON object per report (schema in README.md)\n"
+    "  --hist         also print the size and segment histograms\n"
+    "examples:\n"
+    "  pathscope stats eth1\n"
+    "  pathscope stats eth1 --interval 1 --count 5 --hist\n"
+    "  pathscope stats --json | jq '.interfaces[].totals.xdp.rate.pps'\n";
 
 struct collect {
 	char (*dirs)[256];
@@ -94,9 +90,9 @@ int ps_cmd_stats(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "hist", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:jH", opts };
 	static char dirs[MAX_IFACES][256];
 	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
 	struct collect col = { .dirs = dirs, .netns = ps_netns_ino() };
@@ -105,8 +101,10 @@ int ps_cmd_stats(int argc, char **argv)
 	bool json = false, hist = false, have_prev = false;
 	int c, i, err, n = 0;
 
-	while ((c = getopt_long(argc, argv, "i:c:jHh", opts, NULL)) != -1) {
+	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
 		switch (c) {
+		case PS_OPT_EXIT:
+			return err;
 		case 'i':
 			if (!ps_parse_seconds(optarg, &interval))
 				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
@@ -121,12 +119,6 @@ int ps_cmd_stats(int argc, char **argv)
 		case 'H':
 			hist = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
 		}
 	}
 	if (ps_require_privileges())

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * pathscope serve: attach (or adopt) interfaces, export their counters over
+ * pathscope serve (cli/serve.c): attach (or adopt) interfaces, export their counters over
  * HTTP for Prometheus and as JSON lines, detach on SIGTERM/SIGINT.
  *
  * Threads: libmicrohttpd answers scrapes on its own thread; the main thread
@@ -12,7 +12,6 @@
 #include "export/serve.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,10 +32,8 @@
 #include "lib/util.h"
 #include "lib/version.h"
 
-#define MAX_IFACES	  64
+#define MAX_IFACES	  PS_SERVE_MAX_IFACES
 #define MAX_PROGS	  (MAX_IFACES * 32)
-#define DEFAULT_LISTEN	  "127.0.0.1:9464"
-#define DEFAULT_INTERVAL  10.0
 #define HEALTH_REASON_LEN 96
 
 struct served {
@@ -54,33 +51,6 @@ struct serve {
 	struct ps_snapshot prev[MAX_IFACES];
 	bool have_prev[MAX_IFACES];
 };
-
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pathscope serve IFACE... [options]\n"
-		"Attach to each IFACE (or adopt an existing attachment), then export its\n"
-		"counters until SIGTERM or SIGINT, and detach every IFACE on the way out.\n"
-		"  --listen ADDR:PORT  HTTP address (default " DEFAULT_LISTEN "); [::1]:PORT for\n"
-		"                      IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
-		"                      (Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
-		"                      every attachment is live, else 503 and the reason)\n"
-		"  --jsonl FILE        append one line every --interval: what 'pathscope stats\n"
-		"                      --json' prints for these interfaces (same schema); SIGHUP\n"
-		"                      reopens FILE (log rotation)\n"
-		"  --interval S        seconds between JSON lines (default 10)\n"
-		"  --keep              leave the interfaces attached on exit\n"
-		"  --features LIST     as for attach (default: default); only for interfaces\n"
-		"                      serve attaches, not for those it adopts\n"
-		"  --queues LIST       as for attach (default: all); likewise\n"
-		"examples:\n"
-		"  pathscope serve eth1\n"
-		"  pathscope serve eth1 eth2 --listen [::1]:9464 --features default,kernel\n"
-		"  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
-		"  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
-		"Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
-		"CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n");
-}
 
 /* ---- HTTP routes (server thread) ------------------------------------------ */
 
@@ -314,98 +284,19 @@ static void serve_loop(struct serve *sv, const sigset_t *set, double interval)
 	}
 }
 
-static bool listed(const struct serve *sv, const char *name)
+int ps_serve(const struct ps_serve_opts *o)
 {
-	int i;
-
-	for (i = 0; i < sv->n; i++)
-		if (strcmp(sv->ifc[i].ifname, name) == 0)
-			return true;
-	return false;
-}
-
-int ps_cmd_serve(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "jsonl", required_argument, NULL, 'j' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "features", required_argument, NULL, 'f' },
-		{ "queues", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	static struct serve sv = { .lock = PTHREAD_MUTEX_INITIALIZER };
-	struct ps_attach_opts ao = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
-	const char *listen = DEFAULT_LISTEN;
-	struct sockaddr_storage ss;
 	struct ps_http *http;
-	double interval = DEFAULT_INTERVAL;
-	bool keep = false;
-	socklen_t sslen;
 	sigset_t set;
-	int c, i, fd, rc = 0;
+	int i, fd, rc = 0;
 
-	opterr = 0; /* one line of our own instead of getopt's */
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l':
-			listen = optarg;
-			break;
-		case 'j':
-			sv.jsonl_path = optarg;
-			break;
-		case 'i':
-			if (!ps_parse_seconds(optarg, &interval))
-				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
-			break;
-		case 'k':
-			keep = true;
-			break;
-		case 'f':
-			if (ps_features_parse(optarg, &ao.features))
-				return 2;
-			break;
-		case 'q':
-			ao.queues = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case ':':
-			return ps_error("serve: %s needs a value (see 'pathscope serve --help')",
-					argv[optind - 1]),
-			       2;
-		default:
-			return ps_error("serve: unknown option '%s' (see 'pathscope serve --help')",
-					argv[optind - 1]),
-			       2;
-		}
-	}
-	if (optind == argc)
-		return ps_error("serve: expected at least one interface name (see 'pathscope "
-				"serve --help')"),
-		       2;
-	for (i = optind; i < argc; i++) {
-		if (sv.n == MAX_IFACES)
-			return ps_error("serve: at most %d interfaces", MAX_IFACES), 2;
-		if (strlen(argv[i]) >= IF_NAMESIZE || !argv[i][0])
-			return ps_error("serve: bad interface name '%s'", argv[i]), 2;
-		if (listed(&sv, argv[i]))
-			return ps_error("serve: interface '%s' given twice", argv[i]), 2;
-		snprintf(sv.ifc[sv.n++].ifname, IF_NAMESIZE, "%s", argv[i]);
-	}
-	if (ps_http_parse_listen(listen, &ss, &sslen))
-		return ps_error("bad --listen '%s' (A.B.C.D:PORT or [IPV6]:PORT, port 1..65535)",
-				listen),
-		       2;
-	if (ps_require_privileges())
-		return 1;
-
-	fd = ps_http_listen(&ss, sslen);
+	for (i = 0; i < o->nifaces && i < MAX_IFACES; i++)
+		snprintf(sv.ifc[sv.n++].ifname, IF_NAMESIZE, "%s", o->ifaces[i]);
+	sv.jsonl_path = o->jsonl;
+	fd = ps_http_listen(&o->addr, o->addrlen);
 	if (fd < 0)
-		return ps_error("cannot listen on %s: %s", listen, strerror(-fd)), 1;
+		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;
 	if (sv.jsonl_path) {
 		sv.jsonl = fopen(sv.jsonl_path, "a");
 		if (!sv.jsonl) {
@@ -423,14 +314,14 @@ int ps_cmd_serve(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (attach_all(&sv, &ao)) {
+	if (attach_all(&sv, &o->attach)) {
 		close(fd);
 		rc = 1;
 		goto out;
 	}
 	http = ps_http_start(fd, routes, (int)(sizeof(routes) / sizeof(routes[0])), &sv);
 	if (!http) {
-		ps_error("cannot start the HTTP server on %s", listen);
+		ps_error("cannot start the HTTP server on %s", o->listen);
 		close(fd);
 		detach_all(&sv, true, &rc);
 		rc = 1;
@@ -438,15 +329,15 @@ int ps_cmd_serve(int argc, char **argv)
 	}
 	for (i = 0; i < sv.n; i++)
 		printf("serving %s (%s) on http://%s/metrics\n", sv.ifc[i].ifname,
-		       sv.ifc[i].attached_here ? "attached" : "adopted", listen);
+		       sv.ifc[i].attached_here ? "attached" : "adopted", o->listen);
 	fflush(stdout);
 	if (sv.jsonl_path)
 		jsonl_line(&sv, false); /* the first line's rates start here */
 
-	serve_loop(&sv, &set, interval);
+	serve_loop(&sv, &set, o->interval);
 
 	ps_http_stop(http); /* waits for a scrape in flight */
-	if (!keep)
+	if (!o->keep)
 		detach_all(&sv, false, &rc);
 out:
 	for (i = 0; i < sv.n; i++)

@@ -1,10 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#ifndef PATHSCOPE_SERVE_CMD_H
-#define PATHSCOPE_SERVE_CMD_H
+/* The exporter behind `pathscope serve`: attach (or adopt) interfaces and
+ * export them over HTTP (Prometheus /metrics, /healthz) and as JSON lines
+ * until SIGTERM or SIGINT. */
+#ifndef PATHSCOPE_EXPORT_SERVE_H
+#define PATHSCOPE_EXPORT_SERVE_H
 
-/* `pathscope serve IFACE... [--listen ADDR:PORT] [--jsonl FILE] [--interval S]
- * [--keep] [--features LIST] [--queues LIST]`: argv[0] is "serve". Exit status:
- * 0, 1 on a runtime error, 2 on a usage error. */
-int ps_cmd_serve(int argc, char **argv);
+#include <net/if.h>
+#include <stdbool.h>
+#include <sys/socket.h>
 
-#endif /* PATHSCOPE_SERVE_CMD_H */
+#include "loader/attach.h"
+
+#define PS_SERVE_MAX_IFACES	  64
+#define PS_SERVE_DEFAULT_LISTEN	  "127.0.0.1:9464"
+#define PS_SERVE_DEFAULT_INTERVAL 10.0
+
+struct ps_serve_opts {
+	const char *ifaces[PS_SERVE_MAX_IFACES]; /* distinct names */
+	int nifaces;
+	const char *listen; /* as given, for messages */
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	const char *jsonl;	      /* NULL: no JSON lines */
+	double interval;	      /* seconds between JSON lines */
+	bool keep;		      /* leave the interfaces attached on exit */
+	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
+};
+
+/* Serve until SIGTERM or SIGINT; the exit status (0, or 1 after one line on
+ * stderr). */
+int ps_serve(const struct ps_serve_opts *o);
+
+#endif /* PATHSCOPE_EXPORT_SERVE_H */

@@ -241,3 +241,16 @@ void ps_kill_point(const char *name)
 	if (stop_at && strcmp(stop_at, name) == 0)
 		raise(SIGSTOP); /* until SIGCONT */
 }
+
+int ps_read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}

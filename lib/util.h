@@ -26,6 +26,9 @@ int ps_tracefs_ensure(void);
 
 uint64_t ps_now_ns(int clock);
 
+/* The integer at the start of a file (e.g. a sysctl), or -1. */
+int ps_read_int_file(const char *path);
+
 /* Set by SIGINT and SIGTERM once ps_stop_on_signals() is called, for
  * commands that run until told to stop. */
 extern volatile sig_atomic_t ps_stop;

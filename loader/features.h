@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* `pathscope features`: what this kernel supports and what pathscope uses. */
+/* What this kernel supports (feature probes), for attach and `pathscope features`. */
 #ifndef PATHSCOPE_FEATURES_H
 #define PATHSCOPE_FEATURES_H
 
@@ -22,6 +22,5 @@ void ps_features_probe(struct ps_features *f);
 
 /* Can this kernel load tp_btf programs? (One probe of ps_features_probe.) */
 bool ps_tp_btf_supported(void);
-int ps_cmd_features(int argc, char **argv);
 
 #endif /* PATHSCOPE_FEATURES_H */

@@ -9,8 +9,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
-#include <getopt.h>
-#include <json-c/json.h>
 #include <linux/if_link.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,15 +19,7 @@
 #include "nic/nic.h"
 #include "loader/pins.h"
 #include "lib/util.h"
-#include "loader/map_memory.h"
-#include "loader/status_format.h"
 #include "loader/xdp_chain.h"
-
-struct status_ctx {
-	bool json;
-	json_object *list;
-	int count;
-};
 
 /* A state when the queues in use changed since attach, else NULL. veth sets
  * its XDP program on the RX queues it has when the program is attached or
@@ -106,73 +96,4 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 out:
 	ps_netns_leave(self);
 	return state;
-}
-
-static int status_one(const char *dir, void *arg)
-{
-	struct status_ctx *c = arg;
-	struct ps_map_memory mem;
-	struct ps_meta m;
-	const char *state, *why;
-	char reason[160];
-	bool reach;
-	int err;
-
-	err = ps_meta_read_checked(dir, &m, &why);
-	if (err) {
-		snprintf(reason, sizeof(reason), "%s", why ? why : strerror(-err));
-		if (c->json)
-			json_object_array_add(c->list, ps_status_incomplete_json(dir, reason));
-		else
-			ps_status_incomplete_line(stdout, dir, reason);
-		c->count++;
-		return 0;
-	}
-	state = ps_attachment_health(dir, &m, &reach);
-	ps_map_memory(dir, &mem);
-	if (c->json)
-		json_object_array_add(c->list,
-				      ps_status_json(dir, &m, state, &mem, ps_netns_ino()));
-	else
-		ps_status_line(stdout, &m, state, &mem);
-	c->count++;
-	return 0;
-}
-
-int ps_cmd_status(int argc, char **argv)
-{
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
-					      { "help", no_argument, NULL, 'h' },
-					      {} };
-	struct status_ctx c = {};
-	int ch;
-
-	while ((ch = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (ch == 'j')
-			c.json = true;
-		else if (ch == 'h') {
-			printf(
-			    "usage: pathscope status [--json]\n"
-			    "List every pathscope attachment (all network namespaces) and whether\n"
-			    "it is still live.\n");
-			return 0;
-		} else
-			return 2;
-	}
-	if (optind < argc)
-		return ps_error("status: unexpected argument '%s'", argv[optind]), 2;
-	if (ps_require_privileges())
-		return 1;
-	if (c.json)
-		c.list = json_object_new_array();
-	else
-		ps_status_header(stdout);
-	ps_pin_foreach(status_one, &c);
-	if (c.json) {
-		printf("%s\n", json_object_to_json_string_ext(c.list, JSON_C_TO_STRING_PLAIN));
-		json_object_put(c.list);
-	} else if (!c.count) {
-		printf("(nothing attached)\n");
-	}
-	return 0;
 }

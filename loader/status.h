@@ -7,9 +7,6 @@
 
 #include "pathscope/meta.h"
 
-/* `pathscope status [--json]`: every attachment, in every namespace. */
-int ps_cmd_status(int argc, char **argv);
-
 /* The state of an attachment in a few words ("ok", "ok (interface down)",
  * "interface gone", "xdp replaced by someone else", ...), checked in its own
  * network namespace; *in_reach is false when that cannot be entered. */

@@ -138,21 +138,36 @@ static int queue_attr_cb(const struct nlattr *attr, void *data)
 	return MNL_CB_OK;
 }
 
+/* One netdev reply of cmd, parsed by attr_cb into m: the entry of the queue
+ * it is about, or NULL with *ret what the callback returns (MNL_CB_OK for a
+ * message about another interface, an error otherwise). */
+static struct ps_nic_queue *queue_msg(const struct nlmsghdr *nlh, struct qctx *c, int cmd,
+				      mnl_attr_cb_t attr_cb, struct qmsg *m, int *ret)
+{
+	struct ps_nic_queue *e;
+
+	*ret = ps_nl_genl_expect(nlh, cmd);
+	if (*ret != MNL_CB_OK)
+		return NULL;
+	*ret = mnl_attr_parse(nlh, GENL_HDRLEN, attr_cb, m);
+	if (*ret != MNL_CB_OK || !qmsg_ours(m, c))
+		return NULL;
+	e = queue_get(c->q, (enum ps_nic_qtype)m->type, m->id);
+	if (!e)
+		*ret = MNL_CB_ERROR;
+	return e;
+}
+
 static int queue_msg_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct qctx *c = data;
 	struct ps_nic_queue *e;
 	struct qmsg m = { 0 };
-	int ret = ps_nl_genl_expect(nlh, PS_NETDEV_CMD_QUEUE_GET);
+	int ret;
 
-	if (ret != MNL_CB_OK)
-		return ret;
-	ret = mnl_attr_parse(nlh, GENL_HDRLEN, queue_attr_cb, &m);
-	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
-		return ret;
-	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
+	e = queue_msg(nlh, c, PS_NETDEV_CMD_QUEUE_GET, queue_attr_cb, &m, &ret);
 	if (!e)
-		return MNL_CB_ERROR;
+		return ret;
 	if (m.has_napi)
 		e->napi_id = m.napi_id;
 	c->q->valid = true;
@@ -197,16 +212,11 @@ static int qstats_msg_cb(const struct nlmsghdr *nlh, void *data)
 	struct ps_nic_queue *e;
 	struct qmsg m = { 0 };
 	unsigned int i;
-	int ret = ps_nl_genl_expect(nlh, PS_NETDEV_CMD_QSTATS_GET);
+	int ret;
 
-	if (ret != MNL_CB_OK)
-		return ret;
-	ret = mnl_attr_parse(nlh, GENL_HDRLEN, qstats_attr_cb, &m);
-	if (ret != MNL_CB_OK || !qmsg_ours(&m, c))
-		return ret;
-	e = queue_get(c->q, (enum ps_nic_qtype)m.type, m.id);
+	e = queue_msg(nlh, c, PS_NETDEV_CMD_QSTATS_GET, qstats_attr_cb, &m, &ret);
 	if (!e)
-		return MNL_CB_ERROR;
+		return ret;
 	for (i = 0; i < PS_NIC_QSTATS_COUNT; i++) {
 		if (!m.has[i])
 			continue;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * pathscope check IFACE: over one interval, put side by side the counts of
+ * pathscope check: over one interval, put side by side the counts of
  * the layers that see the same packets (XDP, GRO and stack tracepoints, tc,
  * the driver's link stats and per-queue stats; tc egress and net_dev_xmit)
  * and say for each pair whether they agree or by how much they differ. A
@@ -9,57 +9,16 @@
 #include "stats/check.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "stats/kern_snapshot.h"
-#include "nic/nic.h"
-#include "stats/snapshot.h"
-#include "stats/report.h"
-#include "loader/attach.h"
-#include "loader/kernel_probes.h"
-#include "loader/pins.h"
-#include "loader/tracepoints.h"
 #include "lib/util.h"
+#include "stats/report.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pathscope check IFACE [--duration S] [--json] [--probe-mode M]\n"
-		"Count for S seconds (default 5) what each layer saw on an attached interface and\n"
-		"compare the layers that must agree:\n"
-		"  RX: XDP frames vs frames into GRO (net:napi_gro_receive_entry), packets into\n"
-		"      the stack (net:netif_receive_skb, GRO'd skbs counted by segment), tc\n"
-		"      ingress packets, the link's rx_packets and the driver's per-queue stats\n"
-		"  TX: tc egress skbs vs net:net_dev_xmit, tc egress packets vs tx_packets\n"
-		"A pair agrees when it differs by at most 0.1%% (exactly, below 1000 packets).\n"
-		"The kernel probes are started for the interval unless the attachment has them\n"
-		"(feature kernel). Exit status: 0 all agree, 3 some pair differs, 1 error.\n"
-		"When the interval begins it prints 'pathscope: counting IFACE for S s' on\n"
-		"stderr, so a script can start its workload then.\n"
-		"  --duration S          seconds to count (default 5)\n"
-		"  --json                one JSON object\n"
-		"  --probe-mode tp_btf|tracepoint   probes started for the interval\n"
-		"examples:\n"
-		"  pathscope check eth1\n"
-		"  pathscope check eth1 --duration 10 --json | jq '.pairs[] | select(.agree == "
-		"false)'\n");
-}
-
-/* What one read of every layer gives. */
-struct layers {
-	struct ps_snapshot snap;
-	struct ps_kern_snapshot kern;
-	struct ps_nic_facts nic;
-	bool nic_ok;
-};
-
-static int read_layers(const char *dir, const struct ps_kern_fds *fds, struct layers *l)
+int ps_check_read(const char *dir, const struct ps_kern_fds *fds, struct ps_check_layers *l)
 {
 	int err;
 
@@ -76,7 +35,7 @@ static int read_layers(const char *dir, const struct ps_kern_fds *fds, struct la
 	return 0;
 }
 
-static void free_layers(struct layers *l)
+void ps_check_free(struct ps_check_layers *l)
 {
 	ps_snapshot_free(&l->snap);
 	ps_kern_free(&l->kern);
@@ -113,8 +72,8 @@ static __u64 delta(__u64 b, __u64 a)
 }
 
 /* A hook's window over all queues, or n/a when it is not attached. */
-static struct value hook_value(const struct layers *b, const struct layers *a, int hook,
-			       bool segments)
+static struct value hook_value(const struct ps_check_layers *b, const struct ps_check_layers *a,
+			       int hook, bool segments)
 {
 	struct ps_qstats t0, t1;
 
@@ -126,7 +85,8 @@ static struct value hook_value(const struct layers *b, const struct layers *a, i
 			    : delta(t0.packets, t1.packets));
 }
 
-static struct value link_value(const struct layers *b, const struct layers *a, int field)
+static struct value link_value(const struct ps_check_layers *b, const struct ps_check_layers *a,
+			       int field)
 {
 	if (!b->nic_ok || !a->nic_ok || !a->nic.link.valid)
 		return na("no link stats");
@@ -136,7 +96,8 @@ static struct value link_value(const struct layers *b, const struct layers *a, i
 }
 
 /* The sum over the driver's queues of one qstats counter. */
-static struct value qstats_value(const struct layers *b, const struct layers *a, int field)
+static struct value qstats_value(const struct ps_check_layers *b, const struct ps_check_layers *a,
+				 int field)
 {
 	__u64 s0 = 0, s1 = 0;
 	unsigned int i;
@@ -169,7 +130,8 @@ static __u64 kern_sum(const struct ps_kern_snapshot *k, size_t off)
 	val(delta(kern_sum(&(b)->kern, offsetof(struct ps_kern_qstats, field)), \
 		  kern_sum(&(a)->kern, offsetof(struct ps_kern_qstats, field))))
 
-static int build_pairs(const struct layers *b, const struct layers *a, struct pair *p)
+static int build_pairs(const struct ps_check_layers *b, const struct ps_check_layers *a,
+		       struct pair *p)
 {
 	struct value xdp = hook_value(b, a, PS_HOOK_XDP, false);
 	struct value tci = hook_value(b, a, PS_HOOK_TC_INGRESS, true);
@@ -228,7 +190,7 @@ static bool comparable(const struct pair *p)
 	return !p->a.na && !p->b.na;
 }
 
-static void print_table(const struct pair *p, int n, const struct layers *a, double secs)
+static void print_table(const struct pair *p, int n, const struct ps_check_layers *a, double secs)
 {
 	char av[24], bv[24], verdict[64];
 	int i;
@@ -262,7 +224,7 @@ static json_object *value_json(struct value v)
 	return v.na ? NULL : json_object_new_uint64(v.v);
 }
 
-static void print_json(const struct pair *p, int n, const struct layers *a, double secs)
+static void print_json(const struct pair *p, int n, const struct ps_check_layers *a, double secs)
 {
 	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *o;
 	int i;
@@ -298,106 +260,19 @@ static void print_json(const struct pair *p, int n, const struct layers *a, doub
 	json_object_put(root);
 }
 
-int ps_cmd_check(int argc, char **argv)
+bool ps_check_report(const struct ps_check_layers *before, const struct ps_check_layers *after,
+		     double secs, bool json)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "probe-mode", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	enum ps_probe_request mode = PS_PROBE_REQ_AUTO;
-	struct ps_kernel_probes *kp = NULL;
-	struct layers before, after;
-	struct ps_kern_fds fds;
 	struct pair pairs[16];
-	double secs = 5, t0, t1;
-	bool json = false, classic, differ = false;
-	char dir[256];
-	int c, err, n, i;
+	bool differ = false;
+	int n, i;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (!ps_parse_seconds(optarg, &secs) || secs <= 0 || secs > 3600)
-				return ps_error("bad --duration '%s' (seconds, 0 < S <= 3600)",
-						optarg),
-				       2;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'P':
-			if (strcmp(optarg, "tp_btf") == 0)
-				mode = PS_PROBE_REQ_TP_BTF;
-			else if (strcmp(optarg, "tracepoint") == 0)
-				mode = PS_PROBE_REQ_TRACEPOINT;
-			else
-				return ps_error("bad --probe-mode '%s' (tp_btf or tracepoint)",
-						optarg),
-				       2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1)
-		return ps_error("check: expected one interface name (see 'pathscope check "
-				"--help')"),
-		       2;
-	err = ps_snapshot_dir(argv[optind], dir, sizeof(dir));
-	if (err == -ENODEV)
-		return ps_error("no interface '%s' in this network namespace", argv[optind]), 1;
-	if (err)
-		return ps_error("'%s' is not attached; run 'pathscope attach %s' first",
-				argv[optind], argv[optind]),
-		       1;
-	if (ps_require_privileges())
-		return 1;
-	if (ps_kern_fds_open(dir, &fds)) {
-		struct ps_meta m;
-
-		if (ps_meta_read(dir, &m))
-			return ps_error("cannot read the attachment of '%s'", argv[optind]), 1;
-		if (ps_tp_choose_mode(mode, &classic))
-			return 1;
-		kp = ps_kernel_probes_start(&m, classic, NULL);
-		if (!kp)
-			return 1;
-		ps_kernel_probes_fds(kp, &fds);
-	}
-	ps_stop_on_signals();
-	err = read_layers(dir, &fds, &before);
-	if (!err) {
-		/* On stderr, so stdout stays the report (or JSON). */
-		fprintf(stderr, "pathscope: counting %s for %.1f s\n", argv[optind], secs);
-		t0 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
-		ps_sleep_s(secs);
-		t1 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
-		err = read_layers(dir, &fds, &after);
-		if (err)
-			free_layers(&before);
-	}
-	if (kp)
-		ps_kernel_probes_stop(kp);
-	else
-		ps_kern_fds_close(&fds);
-	if (err)
-		return 1;
-	n = build_pairs(&before, &after, pairs);
+	n = build_pairs(before, after, pairs);
 	if (json)
-		print_json(pairs, n, &after, t1 - t0);
+		print_json(pairs, n, after, secs);
 	else
-		print_table(pairs, n, &after, t1 - t0);
+		print_table(pairs, n, after, secs);
 	for (i = 0; i < n; i++)
 		differ |= comparable(&pairs[i]) && !agrees(pairs[i].a.v, pairs[i].b.v);
-	free_layers(&before);
-	free_layers(&after);
-	return differ ? 3 : 0;
+	return differ;
 }

@@ -1,8 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#ifndef PATHSCOPE_CHECK_CMD_H
-#define PATHSCOPE_CHECK_CMD_H
+/*
+ * The layers that see the same packets (XDP, GRO and stack tracepoints, tc,
+ * the driver's link and per-queue stats), read twice and compared pair by
+ * pair: `pathscope check` (cli/check.c).
+ */
+#ifndef PATHSCOPE_CHECK_H
+#define PATHSCOPE_CHECK_H
 
-/* pathscope check IFACE [--duration S] [--json]: argv[0] is "check". */
-int ps_cmd_check(int argc, char **argv);
+#include <stdbool.h>
 
-#endif /* PATHSCOPE_CHECK_CMD_H */
+#include "loader/kernel_probes.h"
+#include "nic/nic.h"
+#include "stats/kern_snapshot.h"
+#include "stats/snapshot.h"
+
+/* What one read of every layer gives. */
+struct ps_check_layers {
+	struct ps_snapshot snap;
+	struct ps_kern_snapshot kern;
+	struct ps_nic_facts nic;
+	bool nic_ok;
+};
+
+/* Read every layer of the attachment pinned in dir, the kernel probes'
+ * maps from fds: 0, or -1 after one line on stderr. */
+int ps_check_read(const char *dir, const struct ps_kern_fds *fds, struct ps_check_layers *l);
+void ps_check_free(struct ps_check_layers *l);
+
+/* Print the pairs of layers over the interval between two reads (a table,
+ * or one JSON object) on stdout; true when some pair differs. */
+bool ps_check_report(const struct ps_check_layers *before, const struct ps_check_layers *after,
+		     double secs, bool json);
+
+#endif /* PATHSCOPE_CHECK_H */

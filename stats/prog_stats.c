@@ -8,18 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "loader/pins.h"
 
 int ps_bpf_stats_enabled(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
-	int v = -1;
+	int v = ps_read_int_file("/proc/sys/kernel/bpf_stats_enabled");
 
-	if (!f)
-		return -1;
-	if (fscanf(f, "%d", &v) != 1)
-		v = -1;
-	fclose(f);
 	return v < 0 ? -1 : v != 0;
 }
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What every command shares: its --help text, option parsing with one-line
+ * errors, and the parsers of option values that several commands take.
+ * Exit statuses: 0 ok, 1 error, 2 usage error.
+ */
+#ifndef PATHSCOPE_CLI_OPTIONS_H
+#define PATHSCOPE_CLI_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "loader/attach.h"
+
+/* One command: its name, its --help text (stdout) and its options; every
+ * command takes --help and -h besides. */
+struct ps_cmd {
+	const char *name;
+	const char *help;
+	const char *shortopts; /* getopt's optstring, without 'h' */
+	const struct option *opts;
+};
+
+#define PS_OPT_END  (-1)
+#define PS_OPT_EXIT (-2)
+
+/* The next option of argv (argv[0] is the command's name): its val, or
+ * PS_OPT_END when none is left, or PS_OPT_EXIT when the command must end
+ * with *rc: 0 after --help, 2 after one line on stderr for an unknown option
+ * or a missing value. */
+int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc);
+
+/* Exactly one operand (an interface name) left after the options: 0, or 2
+ * after one line on stderr. */
+int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char **ifname);
+/* No operand left: 0, or 2 after one line on stderr. */
+int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
+
+/* --probe-mode tp_btf|tracepoint: 0, or 2 after one line on stderr. */
+int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out);
+
+/* The commands (cli/<name>.c); argv[0] is the command's name. */
+int ps_cmd_attach(int argc, char **argv);
+int ps_cmd_detach(int argc, char **argv);
+int ps_cmd_status(int argc, char **argv);
+int ps_cmd_stats(int argc, char **argv);
+int ps_cmd_check(int argc, char **argv);
+int ps_cmd_nic(int argc, char **argv);
+int ps_cmd_serve(int argc, char **argv);
+int ps_cmd_features(int argc, char **argv);
+
+#endif /* PATHSCOPE_CLI_OPTIONS_H */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* `pathscope serve IFACE...`: the options; export/serve.c serves. */
+#include <net/if.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "export/http.h"
+#include "export/serve.h"
+#include "lib/names.h"
+#include "lib/util.h"
+
+static const char serve_help[] =
+    "usage: pathscope serve IFACE... [options]\n"
+    "Attach to each IFACE (or adopt an existing attachment), then export its\n"
+    "counters until SIGTERM or SIGINT, and detach every IFACE on the way out.\n"
+    "  --listen ADDR:PORT  HTTP address (default " PS_SERVE_DEFAULT_LISTEN "); [::1]:PORT for\n"
+    "                      IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
+    "                      (Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
+    "                      every attachment is live, else 503 and the reason)\n"
+    "  --jsonl FILE        append one line every --interval: what 'pathscope stats\n"
+    "                      --json' prints for these interfaces (same schema); SIGHUP\n"
+    "                      reopens FILE (log rotation)\n"
+    "  --interval S        seconds between JSON lines (default 10)\n"
+    "  --keep              leave the interfaces attached on exit\n"
+    "  --features LIST     as for attach (default: default); only for interfaces\n"
+    "                      serve attaches, not for those it adopts\n"
+    "  --queues LIST       as for attach (default: all); likewise\n"
+    "examples:\n"
+    "  pathscope serve eth1\n"
+    "  pathscope serve eth1 eth2 --listen [::1]:9464 --features default,kernel\n"
+    "  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
+    "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
+    "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
+    "CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n";
+
+static bool listed(const struct ps_serve_opts *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->nifaces; i++)
+		if (strcmp(o->ifaces[i], name) == 0)
+			return true;
+	return false;
+}
+
+int ps_cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "jsonl", required_argument, NULL, 'j' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "keep", no_argument, NULL, 'k' },
+		{ "features", required_argument, NULL, 'f' },
+		{ "queues", required_argument, NULL, 'q' },
+		{},
+	};
+	static const struct ps_cmd cmd = { "serve", serve_help, NULL, opts };
+	static struct ps_serve_opts o = {
+		.listen = PS_SERVE_DEFAULT_LISTEN,
+		.interval = PS_SERVE_DEFAULT_INTERVAL,
+		.attach = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO },
+	};
+	int c, i, rc;
+
+	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+		switch (c) {
+		case PS_OPT_EXIT:
+			return rc;
+		case 'l':
+			o.listen = optarg;
+			break;
+		case 'j':
+			o.jsonl = optarg;
+			break;
+		case 'i':
+			if (!ps_parse_seconds(optarg, &o.interval))
+				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
+			break;
+		case 'k':
+			o.keep = true;
+			break;
+		case 'f':
+			if (ps_features_parse(optarg, &o.attach.features))
+				return 2;
+			break;
+		case 'q':
+			o.attach.queues = optarg;
+			break;
+		}
+	}
+	if (optind == argc)
+		return ps_error("serve: expected at least one interface name (see 'pathscope "
+				"serve --help')"),
+		       2;
+	for (i = optind; i < argc; i++) {
+		if (o.nifaces == PS_SERVE_MAX_IFACES)
+			return ps_error("serve: at most %d interfaces", PS_SERVE_MAX_IFACES), 2;
+		if (strlen(argv[i]) >= IF_NAMESIZE || !argv[i][0])
+			return ps_error("serve: bad interface name '%s'", argv[i]), 2;
+		if (listed(&o, argv[i]))
+			return ps_error("serve: interface '%s' given twice", argv[i]), 2;
+		o.ifaces[o.nifaces++] = argv[i];
+	}
+	if (ps_http_parse_listen(o.listen, &o.addr, &o.addrlen))
+		return ps_error("bad --listen '%s' (A.B.C.D:PORT or [IPV6]:PORT, port 1..65535)",
+				o.listen),
+		       2;
+	if (ps_require_privileges())
+		return 1;
+	return ps_serve(&o);
+}

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* `pathscope status`: every attachment, in every network namespace, and its
+ * state (loader/status.c tells it). */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "lib/util.h"
+#include "loader/map_memory.h"
+#include "loader/pins.h"
+#include "loader/status.h"
+#include "loader/status_format.h"
+
+struct status_ctx {
+	bool json;
+	json_object *list;
+	int count;
+};
+
+static int status_one(const char *dir, void *arg)
+{
+	struct status_ctx *c = arg;
+	struct ps_map_memory mem;
+	struct ps_meta m;
+	const char *state, *why;
+	char reason[160];
+	bool reach;
+	int err;
+
+	err = ps_meta_read_checked(dir, &m, &why);
+	if (err) {
+		snprintf(reason, sizeof(reason), "%s", why ? why : strerror(-err));
+		if (c->json)
+			json_object_array_add(c->list, ps_status_incomplete_json(dir, reason));
+		else
+			ps_status_incomplete_line(stdout, dir, reason);
+		c->count++;
+		return 0;
+	}
+	state = ps_attachment_health(dir, &m, &reach);
+	ps_map_memory(dir, &mem);
+	if (c->json)
+		json_object_array_add(c->list,
+				      ps_status_json(dir, &m, state, &mem, ps_netns_ino()));
+	else
+		ps_status_line(stdout, &m, state, &mem);
+	c->count++;
+	return 0;
+}
+
+static const char status_help[] =
+    "usage: pathscope status [--json]\n"
+    "List every pathscope attachment (all network namespaces) and whether\n"
+    "it is still live.\n";
+
+int ps_cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, {} };
+	static const struct ps_cmd cmd = { "status", status_help, "j", opts };
+	struct status_ctx c = {};
+	int ch, rc;
+
+	while ((ch = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+		if (ch == PS_OPT_EXIT)
+			return rc;
+		c.json = true; /* 'j' */
+	}
+	if (ps_cmd_no_operand(&cmd, argc, argv))
+		return 2;
+	if (ps_require_privileges())
+		return 1;
+	if (c.json)
+		c.list = json_object_new_array();
+	else
+		ps_status_header(stdout);
+	ps_pin_foreach(status_one, &c);
+	if (c.json) {
+		printf("%s\n", json_object_to_json_string_ext(c.list, JSON_C_TO_STRING_PLAIN));
+		json_object_put(c.list);
+	} else if (!c.count) {
+		printf("(nothing attached)\n");
+	}
+	return 0;
+}

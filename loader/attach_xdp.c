@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The XDP step of attach: load pathscope_xdp and attach it through libxdp,
+ * or in chain and join mode next to someone else's program (xdp_chain.c);
+ * pin its maps. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <linux/if_link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xdp/libxdp.h>
+
+#include "lib/util.h"
+#include "loader/attach_steps.h"
+#include "loader/pins.h"
+#include "loader/xdp_chain.h"
+
+#define PS_XDP_RUN_PRIO 1 /* libxdp's default is 50 */
+
+/* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). The
+ * "other peers" entry (key 0) is created first, so that it always has room
+ * and PS_ECHO_PEERS_MAX peers get entries of their own. */
+int ps_pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_map *stats,
+		     struct bpf_map *peers)
+{
+	struct ps_peer_key other = {};
+	struct ps_peer_stats *zero = calloc(1, sizeof(*zero));
+	int err;
+
+	if (!zero)
+		return -ENOMEM;
+	err = bpf_map_update_elem(bpf_map__fd(peers), &other, zero, BPF_NOEXIST) ? -errno : 0;
+	free(zero);
+	if (err && err != -EEXIST)
+		return err;
+	err = ps_pin_fd(dir, "echo_pending", bpf_map__fd(pending));
+
+	if (!err)
+		err = ps_pin_fd(dir, "echo_stats", bpf_map__fd(stats));
+	if (!err)
+		err = ps_pin_fd(dir, "echo_peers", bpf_map__fd(peers));
+	return err;
+}
+
+/* Refuse when any XDP program is attached: pathscope never replaces one. */
+int ps_check_no_xdp(const struct ps_iface *ifc)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	struct xdp_multiprog *mp;
+	bool absent, dispatcher;
+
+	if (bpf_xdp_query(ifc->ifindex, 0, &q))
+		return ps_error("cannot query XDP state of '%s': %s", ifc->name, strerror(errno));
+	if (q.attach_mode == XDP_ATTACHED_NONE)
+		return 0;
+	/* A libxdp dispatcher takes one more program: libxdp adds pathscope's
+	 * in front of the others (kernels with freplace; not this test kernel). */
+	absent = ps_libxdp_dir_absent();
+	mp = xdp_multiprog__get_from_ifindex(ifc->ifindex);
+	dispatcher = !libxdp_get_error(mp) && !xdp_multiprog__is_legacy(mp);
+	if (!libxdp_get_error(mp))
+		xdp_multiprog__close(mp);
+	ps_libxdp_dir_tidy(absent); /* the query may have made libxdp's lock dir */
+	if (dispatcher)
+		return 0;
+	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
+			"(--xdp-chain chains to it, --no-xdp measures at tc only)",
+			ifc->name,
+			q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
+}
+
+static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)
+{
+	int err;
+
+	err = ps_pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
+	if (!err)
+		err = ps_pin_echo_maps(st->dir, st->xdp->maps.echo_pending,
+				       st->xdp->maps.echo_stats, st->xdp->maps.echo_peers);
+	if (!err)
+		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
+	if (!err)
+		err = ps_pin_fd(st->dir, "xdp_prog", prog_fd);
+	if (err)
+		return ps_error("cannot pin XDP state under %s: %s", st->dir, strerror(-err));
+	return 0;
+}
+
+/* Chain and join modes (xdp_chain.h): the skeleton loads the program itself,
+ * with its tail calls switched on; libxdp is not involved. */
+static int attach_xdp_chained(struct ps_attach_state *st)
+{
+	struct pathscope_xdp *x = st->xdp;
+	int err;
+
+	if (ps_xdp_chain_prepare(x->maps.xdp_chain, &x->rodata->ps_chain,
+				 &x->rodata->ps_chain_first, &st->meta))
+		return -1;
+	err = pathscope_xdp__load(x);
+	if (err)
+		return ps_error("cannot load the XDP program: %s (PATHSCOPE_DEBUG=1 shows the "
+				"verifier log)",
+				strerror(-err));
+	/* A program array is emptied when its last file descriptor or pin
+	 * goes, whatever programs still use it: the pin keeps the chain. */
+	if (st->meta.xdp_mode == PS_XDP_CHAIN) {
+		err = ps_pin_fd(st->dir, "xdp_chain", bpf_map__fd(x->maps.xdp_chain));
+		if (err)
+			return ps_error("cannot pin the XDP chain under %s: %s", st->dir,
+					strerror(-err));
+	}
+	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
+				bpf_map__fd(x->maps.xdp_chain), st->dir, &st->meta))
+		return -1;
+	ps_kill_point("xdp-attached");
+	ps_meta_write(st->dir, &st->meta); /* what detach needs, at once */
+	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
+}
+
+int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, popts, .prog_name = "pathscope_xdp");
+	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE
+				    : req == PS_XDP_REQ_SKB  ? XDP_MODE_SKB
+							     : XDP_MODE_UNSPEC;
+	struct ps_meta *m = &st->meta;
+	bool absent;
+	int err;
+
+	st->xdp = pathscope_xdp__open();
+	if (!st->xdp)
+		return ps_error("cannot open the XDP program: %s", strerror(errno));
+	ps_set_rodata(&st->xdp->rodata->ps_features, &st->xdp->rodata->ps_nqueues,
+		      &st->xdp->rodata->ps_all_queues, st->xdp->rodata->ps_queue_mask, m);
+	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->xdp->maps.echo_stats, m->nqueues + 1);
+	bpf_map__set_max_entries(st->xdp->maps.d2s_stats, m->nqueues + 1);
+
+	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
+		return attach_xdp_chained(st);
+
+	/* libxdp loads the object: through its dispatcher where the kernel
+	 * supports freplace, as the single program otherwise. */
+	popts.obj = st->xdp->obj;
+	st->xdp_prog = xdp_program__create(&popts);
+	err = libxdp_get_error(st->xdp_prog);
+	if (err) {
+		st->xdp_prog = NULL;
+		return ps_error("cannot prepare the XDP program: %s", strerror(-err));
+	}
+	/* In a dispatcher, run before every other program (lowest priority
+	 * number) and go on to them after XDP_PASS, libxdp's default chain
+	 * action: their verdicts stay theirs. */
+	xdp_program__set_run_prio(st->xdp_prog, PS_XDP_RUN_PRIO);
+	if (ps_fallback_forced("dispatcher"))
+		setenv("LIBXDP_SKIP_DISPATCHER", "1", 1); /* libxdp's own switch */
+	absent = ps_libxdp_dir_absent();
+	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
+	ps_kill_point("xdp-attached");
+	ps_libxdp_dir_tidy(absent);
+	if (err) {
+		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
+			return ps_error("'%s': the driver does not support native XDP (try "
+					"--xdp-mode skb)",
+					m->ifname);
+		return ps_error("cannot attach XDP to '%s': %s", m->ifname, strerror(-err));
+	}
+	m->xdp_prog_id = xdp_program__id(st->xdp_prog);
+	if (bpf_xdp_query(m->ifindex, 0, &q) == 0 && q.attach_mode == XDP_ATTACHED_SKB)
+		m->xdp_mode = PS_XDP_SKB;
+	else
+		m->xdp_mode = PS_XDP_NATIVE;
+	ps_meta_write(st->dir, m); /* what detach needs, at once */
+
+	return pin_xdp_state(st, xdp_program__fd(st->xdp_prog));
+}
