@@ -227,42 +227,47 @@ static void peer_label(struct ps_lbl *l, const struct ps_snapshot *s, const stru
 	ps_lbl_add(l, "peer", name);
 }
 
-static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n)
+typedef void (*peer_fn)(struct ps_prom *p, const struct ps_lbl *l, const struct ps_peer_stats *ps);
+
+/* fn for every peer entry of every snapshot with echo, labelled iface, peer. */
+static void each_peer(struct ps_prom *p, const struct ps_snapshot *snaps, int n, peer_fn fn)
 {
-	char v[48];
 	struct ps_lbl l;
 	unsigned int j;
 	int i;
 
+	for (i = 0; i < n; i++) {
+		if (!ps_echo_on(&snaps[i]))
+			continue;
+		for (j = 0; j < snaps[i].npeers; j++) {
+			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
+			fn(p, &l, &snaps[i].peers[j].stats);
+		}
+	}
+}
+
+static void peer_rtt(struct ps_prom *p, const struct ps_lbl *l, const struct ps_peer_stats *ps)
+{
+	ps_prom_hist(p, l, ps->rtt_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges, ps->rtt_sum_ns);
+}
+
+static void peer_resp(struct ps_prom *p, const struct ps_lbl *l, const struct ps_peer_stats *ps)
+{
+	char v[48];
+
+	ps_prom_sample(p, "_sum", l, ps_prom_fmt_seconds(v, sizeof(v), ps->resp_sum_ns));
+	ps_prom_sample(p, "_count", l, ps_prom_fmt_u128(v, sizeof(v), ps->resp_count));
+}
+
+static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n)
+{
 	ps_prom_family(p, "pathscope_icmp_peer_rtt_seconds", "histogram",
 		       "ICMP echo RTT per peer (the first 64 peers, then peer=\"other\"); _sum is "
 		       "exact.");
-	for (i = 0; i < n; i++) {
-		if (!ps_echo_on(&snaps[i]))
-			continue;
-		for (j = 0; j < snaps[i].npeers; j++) {
-			const struct ps_peer_stats *ps = &snaps[i].peers[j].stats;
-
-			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
-			ps_prom_hist(p, &l, ps->rtt_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges,
-				     ps->rtt_sum_ns);
-		}
-	}
+	each_peer(p, snaps, n, peer_rtt);
 	ps_prom_family(p, "pathscope_icmp_peer_response_seconds", "summary",
 		       "This host's ICMP echo response time per peer: exact _sum and _count.");
-	for (i = 0; i < n; i++) {
-		if (!ps_echo_on(&snaps[i]))
-			continue;
-		for (j = 0; j < snaps[i].npeers; j++) {
-			const struct ps_peer_stats *ps = &snaps[i].peers[j].stats;
-
-			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
-			ps_prom_sample(p, "_sum", &l,
-				       ps_prom_fmt_seconds(v, sizeof(v), ps->resp_sum_ns));
-			ps_prom_sample(p, "_count", &l,
-				       ps_prom_fmt_u128(v, sizeof(v), ps->resp_count));
-		}
-	}
+	each_peer(p, snaps, n, peer_resp);
 }
 
 void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
