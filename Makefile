@@ -69,11 +69,13 @@ $(BUILD)/%.o: %.c $(HEADERS) $(SKELS)
 $(BUILD)/pathscope: $(APP_OBJS)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+TEST_HDRS := $(wildcard tests/unit/*.h tests/lib/*.h)
 
-$(BUILD)/tests/%: tests/bpf/%.c $(LIB_OBJS) $(SKELS)
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) $(TEST_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/bpf/%.c $(LIB_OBJS) $(SKELS) $(TEST_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
 

@@ -13,10 +13,10 @@
 static const char attach_help[] =
     "usage: pathscope attach IFACE [options]\n"
     "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,txlat,kernel | default |\n"
-    "                         all | none (default: all but txlat and kernel, which\n"
-    "                         run on tracepoints of every packet of the host);\n"
-    "                         packets and bytes are always counted\n"
+    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,tcp,txlat,kernel |\n"
+    "                         default | all | none (default: all but txlat and\n"
+    "                         kernel, which run on tracepoints of every packet of\n"
+    "                         the host); packets and bytes are always counted\n"
     "  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
     "  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
     "  --tc-prio N            clsact filter priority (default " PS_STR(
@@ -61,6 +61,7 @@ int ps_cmd_attach(int argc, char **argv)
 		{ "sample", required_argument, NULL, 'S' },
 		{ "xdp-chain", no_argument, NULL, 'C' },
 		{ "xdp-join", required_argument, NULL, 'J' },
+		{ "peer-prefix", required_argument, NULL, 'R' },
 		{},
 	};
 	static const struct ps_cmd cmd = { "attach", attach_help, "q:f:", opts };
@@ -120,6 +121,14 @@ int ps_cmd_attach(int argc, char **argv)
 			break;
 		case 'J':
 			o.xdp_join = optarg;
+			break;
+		case 'R':
+			if (ps_parse_prefixes(optarg, &o.peer_prefix4, &o.peer_prefix6))
+				return ps_error("bad --peer-prefix '%s' (V4,V6: 0..32,0..128, e.g. "
+						"24,48)",
+						optarg),
+				       2;
+			o.peer_prefix_set = true;
 			break;
 		}
 	}

@@ -254,3 +254,20 @@ int ps_read_int_file(const char *path)
 	fclose(f);
 	return v;
 }
+
+bool ps_parse_prefixes(const char *s, unsigned int *v4, unsigned int *v6)
+{
+	const char *comma = strchr(s, ',');
+	char first[8];
+	uint64_t a, b;
+
+	if (!comma || (size_t)(comma - s) >= sizeof(first))
+		return false;
+	memcpy(first, s, (size_t)(comma - s));
+	first[comma - s] = '\0';
+	if (!ps_parse_u64(first, 32, &a) || !ps_parse_u64(comma + 1, 128, &b))
+		return false;
+	*v4 = (unsigned int)a;
+	*v6 = (unsigned int)b;
+	return true;
+}

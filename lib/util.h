@@ -63,6 +63,8 @@ void ps_kill_point(const char *name);
 /* Parse a number of digits (decimal, 0x hex or 0 octal) up to max; false on
  * junk, a sign, white space or overflow. */
 bool ps_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parse "V4,V6" prefix lengths, 0..32 and 0..128; false otherwise. */
+bool ps_parse_prefixes(const char *s, unsigned int *v4, unsigned int *v6);
 /* Parse seconds, 0 < s <= 86400 (a day), e.g. "0.5" or "10"; false otherwise. */
 bool ps_parse_seconds(const char *s, double *out);
 

@@ -49,16 +49,21 @@ int ps_prog_id_of(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : (int)info.id;
 }
 
-void ps_set_rodata(volatile __u32 *features, volatile __u32 *nqueues, volatile __u32 *all,
-		   volatile __u64 *mask, const struct ps_meta *m)
-{
-	int i;
+/* The per-queue maps of the objects: nqueues + 1 slots each. */
+static const char *const per_queue_maps[] = { "xdp_stats",  "tci_stats",   "tce_stats",
+					      "echo_stats", "d2s_stats",   "tcp_stats",
+					      "tcp_hist",   "txlat_stats", "kern_stats" };
 
-	*features = m->features;
-	*nqueues = m->nqueues;
-	*all = m->all_queues;
-	for (i = 0; i < PS_QMASK_WORDS; i++)
-		mask[i] = m->queue_mask[i];
+void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
+{
+	struct bpf_map *map;
+	size_t i;
+
+	for (i = 0; i < sizeof(per_queue_maps) / sizeof(per_queue_maps[0]); i++) {
+		map = bpf_object__find_map_by_name(obj, per_queue_maps[i]);
+		if (map)
+			bpf_map__set_max_entries(map, m->nqueues + 1);
+	}
 }
 
 static void attach_state_close(struct ps_attach_state *st)
@@ -231,6 +236,8 @@ int ps_attach(const struct ps_attach_opts *o)
 		return ps_error("%s", qerr);
 	m->tc_prio = o->tc_prio;
 	m->tx_sample_every = o->tx_sample_every > 1 ? o->tx_sample_every : 1;
+	m->tcp_prefix4 = (__u8)(o->peer_prefix_set ? o->peer_prefix4 : PS_TCP_PREFIX4);
+	m->tcp_prefix6 = (__u8)(o->peer_prefix_set ? o->peer_prefix6 : PS_TCP_PREFIX6);
 	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
 	 * record RX queue + 1 (skb_record_rx_queue). */
 	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;

@@ -41,7 +41,7 @@ int ps_attach_txlat(struct ps_attach_state *st, enum ps_probe_request req)
 	t->rodata->ps_nqueues = m->nqueues;
 	t->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
 	t->rodata->ps_sample_every = m->tx_sample_every;
-	bpf_map__set_max_entries(t->maps.txlat_stats, m->nqueues + 1);
+	ps_size_queue_maps(t->obj, m);
 	err = pathscope_txlat__load(t);
 	if (err)
 		return ps_error("cannot load the txlat probes: %s (PATHSCOPE_DEBUG=1 shows the "

@@ -43,11 +43,27 @@ int ps_detach_meta(const char *dir, const struct ps_meta *m);
 int ps_detach_dir(const char *dir, void *ctx);
 
 /* Helpers of the steps. */
-void ps_set_rodata(volatile __u32 *features, volatile __u32 *nqueues, volatile __u32 *all,
-		   volatile __u64 *mask, const struct ps_meta *m);
+
+/* The settings every hook program reads (count.bpf.h, tcp.bpf.h), the same
+ * names in the XDP and the tc skeleton's rodata. */
+#define PS_SET_HOOK_RODATA(rd, m)                                      \
+	do {                                                           \
+		int i_;                                                \
+                                                                       \
+		(rd)->ps_features = (m)->features;                     \
+		(rd)->ps_nqueues = (m)->nqueues;                       \
+		(rd)->ps_all_queues = (m)->all_queues;                 \
+		for (i_ = 0; i_ < PS_QMASK_WORDS; i_++)                \
+			(rd)->ps_queue_mask[i_] = (m)->queue_mask[i_]; \
+		(rd)->ps_tcp_prefix4 = (m)->tcp_prefix4;               \
+		(rd)->ps_tcp_prefix6 = (m)->tcp_prefix6;               \
+	} while (0)
+
+/* Give every per-queue map of obj its nqueues + 1 slots. */
+void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m);
 int ps_prog_id_of(int fd);
-int ps_pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_map *stats,
-		     struct bpf_map *peers);
+/* Pin the maps of the ingress/egress matching (ICMP echo, TCP) from obj. */
+int ps_pin_rx_maps(const char *dir, struct bpf_object *obj);
 /* libxdp's lock directory: was it absent, and remove it again if so. */
 bool ps_libxdp_dir_absent(void);
 void ps_libxdp_dir_tidy(bool was_absent);

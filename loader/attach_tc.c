@@ -13,19 +13,22 @@
 #include "loader/pins.h"
 #include "loader/tc_clsact.h"
 
-/* Make the tc object use the XDP object's echo and driver-to-stack maps. */
-static int share_echo_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
-{
-	int err = bpf_map__reuse_fd(tc->maps.echo_pending, bpf_map__fd(xdp->maps.echo_pending));
+/* The maps the tc object takes from the XDP object (bpf_map__reuse_fd), so
+ * that what one sees is matched by the other: ICMP echoes, driver-to-stack
+ * samples, TCP flows. */
+static const char *const shared_maps[] = { "echo_pending", "echo_stats", "echo_peers",
+					   "d2s_slot",	   "d2s_stats",	 "tcp_flows",
+					   "tcp_halfopen", "tcp_stats",	 "tcp_hist",
+					   "tcp_peers" };
 
-	if (!err)
-		err = bpf_map__reuse_fd(tc->maps.echo_stats, bpf_map__fd(xdp->maps.echo_stats));
-	if (!err)
-		err = bpf_map__reuse_fd(tc->maps.echo_peers, bpf_map__fd(xdp->maps.echo_peers));
-	if (!err) /* driver-to-stack samples travel from XDP to tc the same way */
-		err = bpf_map__reuse_fd(tc->maps.d2s_slot, bpf_map__fd(xdp->maps.d2s_slot));
-	if (!err)
-		err = bpf_map__reuse_fd(tc->maps.d2s_stats, bpf_map__fd(xdp->maps.d2s_stats));
+static int share_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < sizeof(shared_maps) / sizeof(shared_maps[0]); i++)
+		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(tc->obj, shared_maps[i]),
+					bpf_object__find_map_fd_by_name(xdp->obj, shared_maps[i]));
 	return err;
 }
 
@@ -91,18 +94,14 @@ int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req)
 	st->tc = pathscope_tc__open();
 	if (!st->tc)
 		return ps_error("cannot open the tc programs: %s", strerror(errno));
-	ps_set_rodata(&st->tc->rodata->ps_features, &st->tc->rodata->ps_nqueues,
-		      &st->tc->rodata->ps_all_queues, st->tc->rodata->ps_queue_mask, m);
+	PS_SET_HOOK_RODATA(st->tc->rodata, m);
 	st->tc->rodata->ps_rx_queue_base = m->rx_queue_base;
-	st->tc->rodata->ps_echo_rx_at_tc = m->xdp_mode == PS_XDP_NONE;
-	bpf_map__set_max_entries(st->tc->maps.tci_stats, m->nqueues + 1);
-	bpf_map__set_max_entries(st->tc->maps.tce_stats, m->nqueues + 1);
-	bpf_map__set_max_entries(st->tc->maps.echo_stats, m->nqueues + 1);
-	bpf_map__set_max_entries(st->tc->maps.d2s_stats, m->nqueues + 1);
+	st->tc->rodata->ps_match_rx_at_tc = m->xdp_mode == PS_XDP_NONE;
+	ps_size_queue_maps(st->tc->obj, m);
 	if (st->xdp && m->xdp_mode != PS_XDP_NONE) {
-		err = share_echo_maps(st->tc, st->xdp);
+		err = share_maps(st->tc, st->xdp);
 		if (err)
-			return ps_error("cannot share the echo maps: %s", strerror(-err));
+			return ps_error("cannot share the XDP program's maps: %s", strerror(-err));
 	}
 	err = pathscope_tc__load(st->tc);
 	if (err)
@@ -113,8 +112,7 @@ int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req)
 	if (!err)
 		err = ps_pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));
 	if (!err && m->xdp_mode == PS_XDP_NONE)
-		err = ps_pin_echo_maps(st->dir, st->tc->maps.echo_pending, st->tc->maps.echo_stats,
-				       st->tc->maps.echo_peers);
+		err = ps_pin_rx_maps(st->dir, st->tc->obj);
 	if (err)
 		return ps_error("cannot pin tc maps under %s: %s", st->dir, strerror(-err));
 

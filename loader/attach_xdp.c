@@ -17,28 +17,44 @@
 
 #define PS_XDP_RUN_PRIO 1 /* libxdp's default is 50 */
 
-/* The ICMP echo maps, shared by the XDP and tc programs (echo.bpf.h). The
- * "other peers" entry (key 0) is created first, so that it always has room
- * and PS_ECHO_PEERS_MAX peers get entries of their own. */
-int ps_pin_echo_maps(const char *dir, struct bpf_map *pending, struct bpf_map *stats,
-		     struct bpf_map *peers)
+/* The maps of the matching that spans ingress and egress, pinned from the
+ * object that owns them (XDP's, or tc's without XDP; the other one reuses
+ * them). The "other" entries of the peer maps (key 0) are created first, so
+ * that they always have room and the first peers get entries of their own. */
+static const char *const rx_maps[] = { "echo_pending", "echo_stats", "echo_peers", "tcp_flows",
+				       "tcp_halfopen", "tcp_stats",  "tcp_hist",   "tcp_peers" };
+
+static int add_other_entry(struct bpf_object *obj, const char *map, size_t key_size,
+			   size_t value_size)
 {
-	struct ps_peer_key other = {};
-	struct ps_peer_stats *zero = calloc(1, sizeof(*zero));
+	void *key = calloc(1, key_size), *zero = calloc(1, value_size);
+	int err = -ENOMEM;
+
+	if (key && zero) {
+		err = bpf_map_update_elem(bpf_object__find_map_fd_by_name(obj, map), key, zero,
+					  BPF_NOEXIST)
+			  ? -errno
+			  : 0;
+		if (err == -EEXIST)
+			err = 0;
+	}
+	free(key);
+	free(zero);
+	return err;
+}
+
+int ps_pin_rx_maps(const char *dir, struct bpf_object *obj)
+{
+	size_t i;
 	int err;
 
-	if (!zero)
-		return -ENOMEM;
-	err = bpf_map_update_elem(bpf_map__fd(peers), &other, zero, BPF_NOEXIST) ? -errno : 0;
-	free(zero);
-	if (err && err != -EEXIST)
-		return err;
-	err = ps_pin_fd(dir, "echo_pending", bpf_map__fd(pending));
-
+	err = add_other_entry(obj, "echo_peers", sizeof(struct ps_peer_key),
+			      sizeof(struct ps_peer_stats));
 	if (!err)
-		err = ps_pin_fd(dir, "echo_stats", bpf_map__fd(stats));
-	if (!err)
-		err = ps_pin_fd(dir, "echo_peers", bpf_map__fd(peers));
+		err = add_other_entry(obj, "tcp_peers", sizeof(struct ps_tcp_peer_key),
+				      sizeof(struct ps_tcp_peer_stats));
+	for (i = 0; !err && i < sizeof(rx_maps) / sizeof(rx_maps[0]); i++)
+		err = ps_pin_fd(dir, rx_maps[i], bpf_object__find_map_fd_by_name(obj, rx_maps[i]));
 	return err;
 }
 
@@ -75,8 +91,7 @@ static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)
 
 	err = ps_pin_fd(st->dir, "xdp_stats", bpf_map__fd(st->xdp->maps.xdp_stats));
 	if (!err)
-		err = ps_pin_echo_maps(st->dir, st->xdp->maps.echo_pending,
-				       st->xdp->maps.echo_stats, st->xdp->maps.echo_peers);
+		err = ps_pin_rx_maps(st->dir, st->xdp->obj);
 	if (!err)
 		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
 	if (!err)
@@ -131,11 +146,8 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	st->xdp = pathscope_xdp__open();
 	if (!st->xdp)
 		return ps_error("cannot open the XDP program: %s", strerror(errno));
-	ps_set_rodata(&st->xdp->rodata->ps_features, &st->xdp->rodata->ps_nqueues,
-		      &st->xdp->rodata->ps_all_queues, st->xdp->rodata->ps_queue_mask, m);
-	bpf_map__set_max_entries(st->xdp->maps.xdp_stats, m->nqueues + 1);
-	bpf_map__set_max_entries(st->xdp->maps.echo_stats, m->nqueues + 1);
-	bpf_map__set_max_entries(st->xdp->maps.d2s_stats, m->nqueues + 1);
+	PS_SET_HOOK_RODATA(st->xdp->rodata, m);
+	ps_size_queue_maps(st->xdp->obj, m);
 
 	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
 		return attach_xdp_chained(st);

@@ -41,5 +41,7 @@ const char *ps_meta_problem(const struct ps_meta *m)
 		return "queues in use beyond the queue count";
 	if (m->tx_sample_every < 1)
 		return "tx sample rate 0";
+	if (m->tcp_prefix4 > 32 || m->tcp_prefix6 > 128)
+		return "peer prefix length out of range";
 	return NULL;
 }

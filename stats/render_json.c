@@ -18,6 +18,7 @@ static const struct queue_part {
 	bool (*slot_active)(const struct ps_snapshot *s, unsigned int q);
 } queue_parts[] = {
 	{ "icmp_echo", ps_echo_on, ps_echo_json, ps_echo_slot_active },
+	{ "tcp", ps_tcp_on, ps_tcp_json, ps_tcp_slot_active },
 	{ "tx_latency", ps_txlat_on, ps_txlat_json, ps_txlat_slot_active },
 	{ "driver_to_stack", ps_d2s_on, ps_d2s_json, ps_d2s_slot_active },
 	{ "kernel", ps_kernel_on, ps_kernel_queue_json, ps_kernel_slot_active },
@@ -98,6 +99,11 @@ static json_object *iface_obj(const struct ps_report *r)
 	json_object_object_add(o, "queues", queues);
 	if (ps_echo_on(c))
 		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
+	if (ps_tcp_on(c)) {
+		snprintf(buf, sizeof(buf), "%u,%u", m->tcp_prefix4, m->tcp_prefix6);
+		json_object_object_add(o, "tcp_peer_prefix", json_object_new_string(buf));
+		json_object_object_add(o, "tcp_peers", ps_tcp_peers_json(c));
+	}
 	if (ps_kernel_on(c))
 		json_object_object_add(o, "kernel", ps_kernel_json(c));
 	ps_nic_iface_json(o, c);

@@ -10,7 +10,7 @@ typedef void (*section_fn)(FILE *out, const struct ps_report *r);
 
 /* In this order, each prints nothing when its family has no data. */
 static const section_fn sections[] = {
-	ps_counters_table, ps_echo_table, ps_d2s_table,	    ps_txlat_table,
+	ps_counters_table, ps_echo_table, ps_tcp_table,	    ps_d2s_table,	    ps_txlat_table,
 	ps_kernel_table,   ps_nic_table,  ps_nic_cpu_table, ps_counters_other_note,
 };
 

@@ -4,6 +4,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus,
 }
 
 /* Read a pinned per-queue per-CPU map of nslots values of size bytes into a
- * new array (*out); *out stays NULL when the map is not pinned. */
+ * new array (*out), summed over ncpus CPUs (1 for a map that is not per-CPU);
+ * *out stays NULL when the map is not pinned. */
 static int read_per_queue(const char *dir, const char *name, size_t size, unsigned int nslots,
 			  int ncpus, void **out)
 {
@@ -96,31 +98,39 @@ static int read_per_queue(const char *dir, const char *name, size_t size, unsign
 	return err;
 }
 
-/* Every entry of the pinned echo_peers hash. */
-static int read_peers(const char *dir, struct ps_snapshot *s)
+/* Every entry of a pinned hash (at most max) into a new array of entries of
+ * entry_size bytes, each its key at offset 0 and its value at value_off. */
+static int read_entries(const char *dir, const char *name, size_t key_size, size_t value_off,
+			unsigned int max, size_t entry_size, void **out, unsigned int *n)
 {
-	struct ps_peer_key key, next;
+	char key[64], next[64];
 	void *prev = NULL;
-	int fd, err = 0;
+	char *e;
+	int fd;
 
-	fd = ps_pin_open(dir, "echo_peers");
+	*out = NULL;
+	*n = 0;
+	fd = ps_pin_open(dir, name);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
 		return fd;
-	s->peers = calloc(PS_ECHO_PEERS_MAX + 1, sizeof(*s->peers));
-	if (!s->peers) {
+	*out = calloc(max, entry_size);
+	if (!*out) {
 		close(fd);
 		return -ENOMEM;
 	}
-	while (s->npeers < PS_ECHO_PEERS_MAX + 1 && bpf_map_get_next_key(fd, prev, &next) == 0) {
-		key = next;
-		if (bpf_map_lookup_elem(fd, &key, &s->peers[s->npeers].stats) == 0)
-			s->peers[s->npeers++].key = key;
-		prev = &key;
+	while (*n < max && bpf_map_get_next_key(fd, prev, next) == 0) {
+		memcpy(key, next, key_size);
+		e = (char *)*out + *n * entry_size;
+		if (bpf_map_lookup_elem(fd, key, e + value_off) == 0) {
+			memcpy(e, key, key_size);
+			(*n)++;
+		}
+		prev = key;
 	}
 	close(fd);
-	return err;
+	return 0;
 }
 
 static int read_kern(const char *dir, struct ps_snapshot *s)
@@ -199,7 +209,20 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_per_queue(dir, "d2s_stats", sizeof(struct ps_d2s_qstats), s->nslots,
 				     ncpus, (void **)&s->d2s);
 	if (!err)
-		err = read_peers(dir, s);
+		err = read_entries(dir, "echo_peers", sizeof(struct ps_peer_key),
+				   offsetof(struct ps_peer_entry, stats), PS_ECHO_PEERS_MAX + 1,
+				   sizeof(struct ps_peer_entry), (void **)&s->peers, &s->npeers);
+	if (!err)
+		err = read_per_queue(dir, "tcp_stats", sizeof(struct ps_tcp_qstats), s->nslots,
+				     ncpus, (void **)&s->tcp);
+	if (!err) /* one copy for all CPUs */
+		err = read_per_queue(dir, "tcp_hist", sizeof(struct ps_tcp_qhist), s->nslots, 1,
+				     (void **)&s->tcp_hist);
+	if (!err)
+		err = read_entries(dir, "tcp_peers", sizeof(struct ps_tcp_peer_key),
+				   offsetof(struct ps_tcp_peer_entry, stats), PS_TCP_PEERS_MAX + 1,
+				   sizeof(struct ps_tcp_peer_entry), (void **)&s->tcp_peers,
+				   &s->ntcp_peers);
 	if (!err)
 		err = read_kern(dir, s);
 	if (!err)
@@ -226,6 +249,13 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;
+	free(s->tcp);
+	s->tcp = NULL;
+	free(s->tcp_hist);
+	s->tcp_hist = NULL;
+	free(s->tcp_peers);
+	s->tcp_peers = NULL;
+	s->ntcp_peers = 0;
 	if (s->kern)
 		ps_kern_free(s->kern);
 	free(s->kern);

@@ -27,6 +27,10 @@ struct ps_snapshot {
 	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
 	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
 	unsigned int npeers;
+	struct ps_tcp_qstats *tcp;	    /* nslots; NULL: tcp maps not pinned */
+	struct ps_tcp_qhist *tcp_hist;	    /* nslots */
+	struct ps_tcp_peer_entry *tcp_peers; /* per peer subnet */
+	unsigned int ntcp_peers;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */
 	struct ps_nic_facts *nic;	/* NULL: the interface is gone */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */
@@ -37,6 +41,11 @@ struct ps_snapshot {
 struct ps_peer_entry {
 	struct ps_peer_key key;
 	struct ps_peer_stats stats;
+};
+
+struct ps_tcp_peer_entry {
+	struct ps_tcp_peer_key key;
+	struct ps_tcp_peer_stats stats;
 };
 
 /* Read every hook of the attachment pinned in dir, and the NIC facts and

@@ -9,6 +9,7 @@
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
+#include "pathscope/tcp.bpf.h"
 
 #define PS_TC_NEXT	    -1
 #define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */
@@ -18,8 +19,9 @@
  * queue, which is the RX queue itself. Set by the loader per driver. */
 const volatile __u32 ps_rx_queue_base = 1;
 
-/* Without the XDP program, tc ingress does its share of echo matching. */
-const volatile __u32 ps_echo_rx_at_tc = 0;
+/* Without the XDP program, tc ingress does its share of the matching of
+ * ICMP echoes and TCP segments. */
+const volatile __u32 ps_match_rx_at_tc = 0;
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
@@ -71,8 +73,10 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 			   &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
-	if (ps_echo_rx_at_tc && (ps_features & PS_F_ICMP))
+	if (ps_match_rx_at_tc && (ps_features & PS_F_ICMP))
 		ps_echo_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
+	if (ps_match_rx_at_tc && (ps_features & PS_F_TCP))
+		ps_tcp_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
 	if (ps_features & PS_F_D2S)
 		ps_d2s_tc((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, skb->len);
 	return PS_TC_NEXT;
@@ -106,10 +110,15 @@ int pathscope_tc_egress(struct __sk_buff *skb)
 {
 	struct ps_pkt pkt;
 	int parsed;
+	long slot;
 
-	ps_tc_count(&tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
-	if ((ps_features & PS_F_ICMP) && parsed)
+	slot = ps_tc_count(&tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
+	if (!parsed)
+		return PS_TC_NEXT;
+	if (ps_features & PS_F_ICMP)
 		ps_echo_tx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, ps_nqueues);
+	if (ps_features & PS_F_TCP)
+		ps_tcp_tx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 

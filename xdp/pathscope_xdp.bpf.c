@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Driver ingress: count and classify every frame per RX queue, match ICMP
- * echo replies and requests, sample for driver-to-stack latency, then pass
+ * echo replies and requests and TCP timestamp echoes and handshakes, sample
+ * for driver-to-stack latency, then pass
  * the frame on: XDP_PASS, or in chain mode a tail call to the program that
  * decides its fate (the one attached before, or the next slot of someone's
  * root program array), so that program's verdict is the frame's. */
@@ -9,6 +10,7 @@
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
+#include "pathscope/tcp.bpf.h"
 
 PS_QSTATS_MAP(xdp_stats);
 
@@ -54,6 +56,8 @@ int pathscope_xdp(struct xdp_md *ctx)
 		ps_echo_rx(data, data_end, &pkt, key);
 	if (ps_features & PS_F_D2S)
 		ps_d2s_xdp(data, data_end, &pkt, data_end - data, key);
+	if (ps_features & PS_F_TCP)
+		ps_tcp_rx(data, data_end, &pkt, key);
 	return ps_xdp_next(ctx);
 }
 

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 3
+#define PS_ABI_VERSION 4
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -34,10 +34,11 @@ enum ps_feature {
 	PS_F_TXLAT = 1U << 5,  /* qdisc sojourn and TX completion (probes/, keyed by skb) */
 	PS_F_D2S = 1U << 6,    /* driver-to-stack latency, XDP -> tc ingress (sampled) */
 	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
+	PS_F_TCP = 1U << 8,    /* passive TCP RTT, handshake RTT, host response (tcp.bpf.h) */
 };
 #define PS_F_ALL                                                                             \
 	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
-	 PS_F_KERNEL)
+	 PS_F_KERNEL | PS_F_TCP)
 /* txlat and kernel are opt-in: they run on tracepoints of every packet
  * transmitted or received by the host, not only this interface's. */
 #define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL))
@@ -248,6 +249,114 @@ struct ps_d2s_qstats {
 	__u64 expired; /* samples never seen at tc ingress (merged into a batch
 			* that started earlier, dropped, or taken by another CPU) */
 	__u64 hist[PS_LAT_BUCKETS];
+};
+
+/*
+ * Passive TCP latency (feature tcp, include/pathscope/tcp.bpf.h), from the
+ * timestamp option (RFC 7323) and the handshake, matched in the datapath:
+ *   network RTT    a data segment leaves (tc egress) with TSval T; the first
+ *                  segment arriving (XDP) with TSecr T gives the RTT, in the
+ *                  RX queue of that segment and for the peer's subnet
+ *   host response  a data segment arrives (XDP) with TSval X; the first
+ *                  segment this host sends (tc egress) with TSecr X gives
+ *                  this host's response time: "data" when it carries data
+ *                  (the application answered), "ack" when it is a pure ACK
+ *                  (the stack's ACK delay); in the RX queue of the arrival
+ *   handshake      SYN out -> SYN-ACK in (client), SYN-ACK out -> the ACK
+ *                  completing the handshake (server); retransmitted SYNs and
+ *                  SYN-ACKs are counted, never timed
+ * Each flow keeps at most one sample in flight per direction, in its flow
+ * state: no map of pending timestamps, and a segment that takes or matches
+ * no sample costs one flow lookup. Flow state is created only by segments
+ * leaving this host: a SYN-ACK or SYN creates a half-open entry (a bounded
+ * map of its own, so a SYN flood churns that map and not the live flows),
+ * any other segment an established one.
+ */
+#define PS_TCP_FLOWS_MAX    16384 /* LRU: established flows */
+#define PS_TCP_HALFOPEN_MAX 4096  /* LRU: handshakes in progress */
+#define PS_TCP_PEERS_MAX    128	  /* peer subnets with their own entry; key 0 = all others */
+#define PS_TCP_MAX_AGE_NS   (10ULL * 1000000000ULL) /* older samples expire */
+#define PS_TCP_PREFIX4	    24			    /* default peer subnets: /24 and /48 */
+#define PS_TCP_PREFIX6	    48
+
+/* Both directions of a flow have one key: this host's end is "local". */
+struct ps_tcp_flow_key {
+	__u8 family; /* 4 or 6 */
+	__u8 pad[3];
+	__be16 lport;
+	__be16 rport;
+	__u8 laddr[16]; /* IPv4 in the first 4 bytes */
+	__u8 raddr[16];
+};
+
+enum ps_tcp_hs_state {
+	PS_TCP_HS_NONE,
+	PS_TCP_HS_SYN_SENT,    /* client: waiting for the SYN-ACK */
+	PS_TCP_HS_SYNACK_SENT, /* server: waiting for the ACK of the SYN-ACK */
+	PS_TCP_HS_DONE,	       /* timed, or retransmitted: not timed */
+};
+
+struct ps_tcp_flow {
+	__u64 out_ns;	  /* network RTT: when the sampled segment left; 0: none */
+	__u64 in_ns;	  /* host response: when the sampled segment arrived; 0: none */
+	__u64 hs_ns;	  /* when the SYN or SYN-ACK left */
+	__u32 out_tsval;  /* the sampled segment's TSval, waiting for its echo */
+	__u32 last_out;	  /* the last TSval sent: only the first segment of a TSval is sampled */
+	__u32 in_tsval;	  /* the sampled arrival's TSval, waiting for this host's echo */
+	__u32 last_in;	  /* the last TSval received */
+	__u32 in_queue;	  /* RX queue slot of the sampled arrival */
+	__u32 hs_seq;	  /* sequence number of the SYN or SYN-ACK sent */
+	__u32 hs_state;	  /* enum ps_tcp_hs_state */
+	__u32 hs_retrans; /* retransmissions of the SYN or SYN-ACK */
+};
+
+/* Per queue, per CPU: what each TCP segment costs a counter. Arrivals count
+ * in their RX queue (XDP), departures in their TX queue (tc egress). */
+struct ps_tcp_qstats {
+	__u64 rx_ts;	    /* segments received with the timestamp option */
+	__u64 rx_no_ts;	    /* ... without it (such flows cannot be measured) */
+	__u64 tx_ts;	    /* segments sent with the timestamp option */
+	__u64 tx_no_ts;	    /* ... without it */
+	__u64 opt_bad;	    /* option lists truncated or malformed (not read further) */
+	__u64 rtt_taken;    /* network RTT samples taken, by TX queue */
+	__u64 rtt_matched;  /* ... matched: RTTs, by RX queue of the echo */
+	__u64 rtt_expired;  /* ... never echoed (the echo skipped it, or too old) */
+	__u64 resp_taken;   /* host response samples taken, by RX queue */
+	__u64 resp_data;    /* ... answered by a segment carrying data */
+	__u64 resp_ack;	    /* ... answered by a pure ACK */
+	__u64 resp_expired; /* ... never echoed */
+	__u64 hs_timed;	    /* handshakes timed, by RX queue of the reply */
+	__u64 syn_retrans;  /* SYNs and SYN-ACKs sent again (not timed), by TX queue */
+};
+
+/* Per queue, shared by the CPUs (atomic adds: samples are rare, and one
+ * copy per CPU would cost CPUs x 8.7 KB per queue). */
+struct ps_tcp_qhist {
+	__u64 rtt[PS_LAT_BUCKETS];	 /* network RTT */
+	__u64 handshake[PS_LAT_BUCKETS]; /* handshake RTT */
+	__u64 resp_data[PS_LAT_BUCKETS]; /* this host's response, answered with data */
+	__u64 resp_ack[PS_LAT_BUCKETS];	 /* ... with a pure ACK (ACK delay) */
+};
+
+/* Peer subnets (remote address masked to the attach's prefix lengths). */
+struct ps_tcp_peer_key {
+	__u8 family; /* 0: every subnet beyond the first PS_TCP_PEERS_MAX */
+	__u8 prefix;
+	__u8 pad[2];
+	__u8 addr[16];
+};
+
+/* Per peer subnet, shared by the CPUs (atomic adds). */
+struct ps_tcp_peer_stats {
+	__u64 rtt_count;
+	__u64 rtt_sum_ns;
+	__u64 hs_count;
+	__u64 hs_sum_ns;
+	__u64 resp_data_count;
+	__u64 resp_data_sum_ns;
+	__u64 resp_ack_count;
+	__u64 resp_ack_sum_ns;
+	__u64 rtt_hist[PS_LAT_BUCKETS];
 };
 
 /*

@@ -50,6 +50,10 @@ struct ps_meta {
 	 * added while it is attached. */
 	__u16 rx_queues_at_attach;
 	__u16 tx_queues_at_attach;
+	/* tcp: peer subnets are the remote address's first N bits. */
+	__u8 tcp_prefix4;
+	__u8 tcp_prefix6;
+	__u16 pad;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

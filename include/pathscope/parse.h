@@ -104,6 +104,19 @@ struct ps_icmphdr { /* ICMP and ICMPv6 share the echo layout */
 	__be16 seq;
 };
 
+/* TCP flags (the byte after the data offset). */
+#define PS_TCP_FIN 0x01
+#define PS_TCP_SYN 0x02
+#define PS_TCP_RST 0x04
+#define PS_TCP_ACK 0x10
+
+/* TCP options: end of list, no-operation, timestamps (RFC 7323). */
+#define PS_TCPOPT_EOL	 0
+#define PS_TCPOPT_NOP	 1
+#define PS_TCPOPT_TS	 8
+#define PS_TCPOLEN_TS	 10
+#define PS_TCP_OPT_STEPS 40 /* 40 option bytes: at most 40 options */
+
 /* Header offsets stay below 16 KiB (6 IPv6 extension headers of at most
  * 2 KiB each); masking an offset with this lets the verifier see it. */
 #define PS_MAX_HDR_OFF 0x3fff
@@ -279,6 +292,60 @@ static __always_inline void ps_parse_ipv6(void *data, void *cur, void *data_end,
 		return;
 	}
 	ps_parse_l4(data, cur, data_end, nexthdr, p);
+}
+
+/* What the TCP option list holds of the timestamp option. */
+enum ps_tcp_ts_result { PS_TS_NONE, PS_TS_FOUND, PS_TS_BAD };
+
+/* The timestamp option of a TCP header parsed into p (l4 TCP): TSval and
+ * TSecr in host order. Never reads past the header's data offset nor past
+ * data_end; a truncated or malformed option list is PS_TS_BAD. */
+static __always_inline int ps_parse_tcp_ts(void *data, void *data_end, const struct ps_pkt *p,
+					   __u32 *tsval, __u32 *tsecr)
+{
+	__u32 off = p->l4_off & PS_MAX_HDR_OFF, end, i;
+	struct ps_tcphdr *th = data + off;
+	__u8 *o, kind, len;
+
+	if ((void *)(th + 1) > data_end)
+		return PS_TS_NONE;
+	end = off + (th->doff_res >> 4) * 4;
+	off += sizeof(*th);
+	/* Linux and most stacks put NOP, NOP, TS first: one compare. */
+	o = data + off;
+	if (off + 12 <= end && (void *)(o + 12) <= data_end &&
+	    *(__be32 *)o == bpf_htonl(0x0101080a)) {
+		*tsval = bpf_ntohl(*(__be32 *)(o + 4));
+		*tsecr = bpf_ntohl(*(__be32 *)(o + 8));
+		return PS_TS_FOUND;
+	}
+	for (i = 0; i < PS_TCP_OPT_STEPS; i++) {
+		off &= PS_MAX_HDR_OFF;
+		o = data + off;
+		if (off >= end || (void *)(o + 1) > data_end)
+			return PS_TS_NONE;
+		kind = o[0];
+		if (kind == PS_TCPOPT_EOL)
+			return PS_TS_NONE;
+		if (kind == PS_TCPOPT_NOP) {
+			off++;
+			continue;
+		}
+		if (off + 2 > end || (void *)(o + 2) > data_end)
+			return PS_TS_BAD;
+		len = o[1];
+		if (len < 2 || off + len > end)
+			return PS_TS_BAD;
+		if (kind == PS_TCPOPT_TS) {
+			if (len != PS_TCPOLEN_TS || (void *)(o + PS_TCPOLEN_TS) > data_end)
+				return PS_TS_BAD;
+			*tsval = bpf_ntohl(*(__be32 *)(o + 2));
+			*tsecr = bpf_ntohl(*(__be32 *)(o + 6));
+			return PS_TS_FOUND;
+		}
+		off += len;
+	}
+	return PS_TS_NONE;
 }
 
 /* Parse an Ethernet frame: up to PS_MAX_VLAN tags, then IPv4/IPv6/ARP. */

@@ -49,6 +49,17 @@ json_object *ps_echo_peers_json(const struct ps_snapshot *s);
 bool ps_echo_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
+/* ---- TCP latency (tcp.c): network RTT, handshake RTT and this host's
+ * response time per RX queue and peer subnet; born in tcp.bpf.h, stored in
+ * struct ps_tcp_qstats, ps_tcp_qhist and ps_tcp_peer_stats. */
+bool ps_tcp_on(const struct ps_snapshot *s);
+void ps_tcp_table(FILE *out, const struct ps_report *r);
+void ps_tcp_hist(FILE *out, const struct ps_report *r);
+json_object *ps_tcp_json(const struct ps_report *r, unsigned int q);
+json_object *ps_tcp_peers_json(const struct ps_snapshot *s);
+bool ps_tcp_slot_active(const struct ps_snapshot *s, unsigned int q);
+void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
+
 /* ---- driver to stack (d2s.c): XDP -> tc ingress latency per RX queue,
  * sampled; born in d2s.bpf.h, stored in struct ps_d2s_qstats. */
 bool ps_d2s_on(const struct ps_snapshot *s);

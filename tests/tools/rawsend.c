@@ -4,7 +4,9 @@
  * an AF_PACKET socket. With --bypass (PACKET_QDISC_BYPASS) the frames go
  * straight to the driver: no qdisc, no tc egress, no net_dev_xmit
  * tracepoint, while the driver still counts them. The pathscope tests use it
- * to make traffic that one layer misses, for `pathscope check`.
+ * to make traffic that one layer misses, for `pathscope check`. With --syn
+ * the frames are TCP SYNs to PORT from COUNT different source ports (a SYN
+ * flood, for the bounds of the tcp feature's maps).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/ip.h>
+#include <netinet/tcp.h>
 #include <netinet/udp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,31 +26,64 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rawsend [--bypass] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP PORT\n"
+	fprintf(f, "usage: rawsend [--bypass] [--syn] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP PORT\n"
 		   "Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
-		   "AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS).\n"
+		   "AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS);\n"
+		   "--syn sends TCP SYNs instead, each from another source port (1024 + i).\n"
 		   "example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
 		   "9000\n");
 }
 
+/* The Internet checksum of len bytes, in network order. Read byte by byte:
+ * reading a struct through a uint16_t pointer breaks C's aliasing rules, and
+ * gcc -O2 then reads the struct before its fields are stored. */
 static uint16_t csum(const void *p, size_t len)
 {
-	const uint16_t *w = p;
+	const uint8_t *b = p;
 	uint32_t s = 0;
+	size_t i;
 
-	for (; len > 1; len -= 2)
-		s += *w++;
-	if (len)
-		s += *(const uint8_t *)w;
+	for (i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)b[i] << 8 | b[i + 1];
+	if (len & 1)
+		s += (uint32_t)b[len - 1] << 8;
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
+	return htons((uint16_t)~s);
+}
+
+/* A SYN from sport to the port already in tcp->dest, with its checksum over
+ * the IPv4 pseudo-header. */
+static void syn_fill(const struct iphdr *ip, struct tcphdr *tcp, uint16_t sport, uint32_t seq)
+{
+	struct {
+		uint32_t saddr, daddr;
+		uint8_t zero, proto;
+		uint16_t len;
+		struct tcphdr tcp;
+	} ph;
+
+	tcp->source = htons(sport);
+	tcp->seq = htonl(seq);
+	tcp->ack_seq = 0;
+	tcp->doff = 5;
+	tcp->syn = 1;
+	tcp->window = htons(65535);
+	tcp->check = 0;
+	ph.saddr = ip->saddr;
+	ph.daddr = ip->daddr;
+	ph.zero = 0;
+	ph.proto = IPPROTO_TCP;
+	ph.len = htons(sizeof(*tcp));
+	ph.tcp = *tcp;
+	tcp->check = csum(&ph, sizeof(ph));
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "bypass", no_argument, NULL, 'b' },
+		{ "syn", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -66,13 +102,18 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	unsigned int mac[6];
 	long count = 1, i;
-	int bypass = 0, one = 1, fd, opt, k;
+	struct tcphdr *tcp = (void *)(ip + 1);
+	size_t len = frame_len;
+	int bypass = 0, syn = 0, one = 1, fd, opt, k;
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			bypass = 1;
+			break;
+		case 's':
+			syn = 1;
 			break;
 		case 'n':
 			errno = 0;
@@ -111,18 +152,24 @@ int main(int argc, char **argv)
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons(frame_len - sizeof(*eth));
+	if (syn)
+		len = sizeof(*eth) + sizeof(*ip) + sizeof(*tcp);
+	ip->protocol = syn ? IPPROTO_TCP : IPPROTO_UDP;
+	ip->tot_len = htons(len - sizeof(*eth));
 	if (inet_pton(AF_INET, argv[optind + 2], &ip->saddr) != 1 ||
 	    inet_pton(AF_INET, argv[optind + 3], &ip->daddr) != 1) {
 		fprintf(stderr, "rawsend: bad IPv4 address\n");
 		return 2;
 	}
 	ip->check = csum(ip, sizeof(*ip));
-	udp->source = htons(40000);
-	udp->dest = htons((uint16_t)atoi(argv[optind + 4]));
-	udp->len = htons(frame_len - sizeof(*eth) - sizeof(*ip));
-	udp->check = 0; /* optional for IPv4 */
+	if (syn) {
+		tcp->dest = htons((uint16_t)atoi(argv[optind + 4]));
+	} else {
+		udp->source = htons(40000);
+		udp->dest = htons((uint16_t)atoi(argv[optind + 4]));
+		udp->len = htons(frame_len - sizeof(*eth) - sizeof(*ip));
+		udp->check = 0; /* optional for IPv4 */
+	}
 
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0) {
@@ -134,9 +181,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < count; i++) {
+		if (syn)
+			syn_fill(ip, tcp, (uint16_t)(1024 + i % 64000), (uint32_t)i * 2654435761u);
 		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
 		 * not care, a zero source MAC is delivered like any other. */
-		while (sendto(fd, frame, frame_len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		while (sendto(fd, frame, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
 				usleep(100);
 				continue;
