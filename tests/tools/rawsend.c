@@ -23,11 +23,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rawsend [--bypass] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP PORT\n"
-		   "Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
-		   "AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS).\n"
-		   "example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
-		   "9000\n");
+	fprintf(f,
+		"usage: rawsend [--bypass] [--src-mac MAC] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP "
+		"PORT\n"
+		"Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
+		"AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS);\n"
+		"--src-mac sets the frames' source MAC (default 00:00:00:00:00:00).\n"
+		"example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
+		"9000\n");
 }
 
 static uint16_t csum(const void *p, size_t len)
@@ -48,6 +51,7 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "bypass", no_argument, NULL, 'b' },
+		{ "src-mac", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -64,15 +68,22 @@ int main(int argc, char **argv)
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	unsigned int mac[6];
+	unsigned int mac[6], smac[6] = { 0 };
 	long count = 1, i;
 	int bypass = 0, one = 1, fd, opt, k;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			bypass = 1;
+			break;
+		case 's':
+			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x", &smac[0], &smac[1], &smac[2],
+				   &smac[3], &smac[4], &smac[5]) != 6) {
+				fprintf(stderr, "rawsend: bad MAC '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'n':
 			errno = 0;
@@ -104,8 +115,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rawsend: bad MAC '%s'\n", argv[optind + 1]);
 		return 2;
 	}
-	for (k = 0; k < 6; k++)
+	for (k = 0; k < 6; k++) {
 		eth->ether_dhost[k] = sll.sll_addr[k] = (unsigned char)mac[k];
+		eth->ether_shost[k] = (unsigned char)smac[k];
+	}
 	sll.sll_halen = 6;
 	eth->ether_type = htons(ETHERTYPE_IP);
 	ip->version = 4;
@@ -134,8 +147,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < count; i++) {
-		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
-		 * not care, a zero source MAC is delivered like any other. */
+		/* Without --src-mac the source MAC is zero (the interface's would
+		 * need SIOCGIFHWADDR); the peer delivers it like any other. */
 		while (sendto(fd, frame, frame_len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
 				usleep(100);
