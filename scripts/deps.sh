@@ -2,7 +2,7 @@
 # Install every build and test dependency of pathscope from Debian 12's archive.
 # (libclang-rt-14-dev: the sanitizer and libFuzzer runtimes of make test-asan
 # and make fuzz; python3-scapy, tcpdump: the hostile-traffic test; xdp-tools:
-# xdp-filter and xdp-loader, real peers of test_xdp_tools.)
+# xdp-filter and xdp-loader, real peers of test_coexist_xdptools.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
