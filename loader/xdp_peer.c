@@ -21,7 +21,7 @@
 struct walk {
 	struct ps_xdp_peer *p;
 	const char *ifname;
-	int budget; /* entries still to look at */
+	int budget;    /* entries still to look at */
 	bool tool_pin; /* found where a tool pins per interface: stop */
 };
 
@@ -88,12 +88,11 @@ static void walk_dir(struct walk *w, const char *dir, int depth)
 		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int)sizeof(path))
 			continue;
 		if (!strcmp(path, PS_PIN_ROOT))
-			continue; /* pathscope's own pins (xdp_chained is one of it) */
-		if (de->d_type == DT_UNKNOWN)
-			de->d_type = lstat(path, &st) ? DT_UNKNOWN
-				     : S_ISDIR(st.st_mode) ? DT_DIR
+			continue; /* pathscope's own pins (xdp_chained is one of them) */
+		if (de->d_type == DT_UNKNOWN && lstat(path, &st) == 0)
+			de->d_type = S_ISDIR(st.st_mode)   ? DT_DIR
 				     : S_ISREG(st.st_mode) ? DT_REG
-							   : DT_UNKNOWN;
+							   : 0;
 		if (de->d_type == DT_DIR && depth < WALK_MAX_DEPTH)
 			walk_dir(w, path, depth + 1);
 		else if (de->d_type == DT_REG)
