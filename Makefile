@@ -55,7 +55,7 @@ $(BUILD)/vmlinux.h:
 $(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(ABI_HDRS)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.bpf.o: tests/standins/%.bpf.c $(BUILD)/vmlinux.h
+$(BUILD)/tests/%.bpf.o: tests/standins/%.bpf.c $(BUILD)/vmlinux.h $(wildcard tests/standins/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/options.h"
 #include "lib/util.h"
@@ -12,6 +13,7 @@
 #include "loader/pins.h"
 #include "loader/status.h"
 #include "loader/status_format.h"
+#include "loader/xdp_peer.h"
 
 struct status_ctx {
 	bool json;
@@ -19,10 +21,30 @@ struct status_ctx {
 	int count;
 };
 
+/* Chain mode: the program pathscope took over, from its pin in dir (opened
+ * without CAP_SYS_ADMIN); only the id recorded at attach when that is gone. */
+static const struct ps_xdp_peer *chained_peer(const char *dir, const struct ps_meta *m,
+					      struct ps_xdp_peer *p)
+{
+	int fd = ps_pin_open(dir, "xdp_chained");
+
+	memset(p, 0, sizeof(*p));
+	if (fd >= 0) {
+		ps_xdp_peer_describe(fd, m->ifname, p);
+		close(fd);
+	}
+	if (!p->id)
+		p->id = m->chain_prog_id;
+	return p;
+}
+
 static int status_one(const char *dir, void *arg)
 {
 	struct status_ctx *c = arg;
+	const struct ps_xdp_peer *chained;
+	struct ps_xdp_peer peer;
 	struct ps_map_memory mem;
+	json_object *o;
 	struct ps_meta m;
 	const char *state, *why;
 	char reason[160];
@@ -41,11 +63,16 @@ static int status_one(const char *dir, void *arg)
 	}
 	state = ps_attachment_health(dir, &m, &reach);
 	ps_map_memory(dir, &mem);
-	if (c->json)
-		json_object_array_add(c->list,
-				      ps_status_json(dir, &m, state, &mem, ps_netns_ino()));
-	else
+	chained = m.xdp_mode == PS_XDP_CHAIN ? chained_peer(dir, &m, &peer) : NULL;
+	if (c->json) {
+		o = ps_status_json(dir, &m, state, &mem, ps_netns_ino());
+		ps_status_chain_json(o, chained);
+		json_object_array_add(c->list, o);
+	} else {
 		ps_status_line(stdout, &m, state, &mem);
+		if (chained)
+			ps_status_chain_line(stdout, chained);
+	}
 	c->count++;
 	return 0;
 }

@@ -166,9 +166,11 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 		ps_detach_dir(st->dir, NULL);
 	}
 	/* Chain and join go next to the XDP program there; else there must be none. */
-	if (!o->no_xdp && o->xdp_chain)
+	if (!o->no_xdp && o->xdp_chain) {
 		m->xdp_mode = PS_XDP_CHAIN;
-	else if (!o->no_xdp && !o->xdp_join && ps_check_no_xdp(ifc))
+		if (ps_xdp_chain_check(ifc->ifindex, ifc->name))
+			return -1;
+	} else if (!o->no_xdp && !o->xdp_join && ps_check_no_xdp(ifc))
 		return -1;
 	err = ps_pin_dir_create(st->dir);
 	if (err)

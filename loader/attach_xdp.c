@@ -14,6 +14,7 @@
 #include "loader/attach_steps.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
+#include "loader/xdp_peer.h"
 
 #define PS_XDP_RUN_PRIO 1 /* libxdp's default is 50 */
 
@@ -63,7 +64,9 @@ int ps_check_no_xdp(const struct ps_iface *ifc)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct xdp_multiprog *mp;
+	struct ps_xdp_peer peer;
 	bool absent, dispatcher;
+	__u32 id;
 
 	if (bpf_xdp_query(ifc->ifindex, 0, &q))
 		return ps_error("cannot query XDP state of '%s': %s", ifc->name, strerror(errno));
@@ -79,10 +82,16 @@ int ps_check_no_xdp(const struct ps_iface *ifc)
 	ps_libxdp_dir_tidy(absent); /* the query may have made libxdp's lock dir */
 	if (dispatcher)
 		return 0;
+	id = q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id);
+	/* Opening it by id needs CAP_SYS_ADMIN; without, it goes undescribed. */
+	if (q.prog_id && ps_xdp_peer_describe_id(q.prog_id, ifc->name, &peer) == 0 && peer.libxdp)
+		return ps_error("'%s' already has an XDP program (id %u '%s' of %s, managed "
+				"through libxdp); pathscope will neither replace it nor chain in "
+				"front of it (--no-xdp measures at tc only)",
+				ifc->name, id, peer.name, peer.tool);
 	return ps_error("'%s' already has an XDP program (id %u); pathscope will not replace it "
 			"(--xdp-chain chains to it, --no-xdp measures at tc only)",
-			ifc->name,
-			q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id));
+			ifc->name, id);
 }
 
 static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)

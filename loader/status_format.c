@@ -81,6 +81,31 @@ json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char
 	return o;
 }
 
+void ps_status_chain_line(FILE *out, const struct ps_xdp_peer *p)
+{
+	fprintf(out,
+		"%-16s chained in front of XDP program %u '%s'; loaded by: %s; pinned at: %s\n", "",
+		p->id, p->name[0] ? p->name : "?", p->tool[0] ? p->tool : "not known",
+		p->pin[0] ? p->pin : "none found");
+}
+
+void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p)
+{
+	json_object *c;
+
+	if (!p) {
+		json_object_object_add(o, "chained", NULL);
+		return;
+	}
+	c = json_object_new_object();
+	json_object_object_add(c, "prog_id", json_object_new_int64(p->id));
+	json_object_object_add(c, "name", p->name[0] ? json_object_new_string(p->name) : NULL);
+	json_object_object_add(c, "loaded_by", p->tool[0] ? json_object_new_string(p->tool) : NULL);
+	json_object_object_add(c, "pinned_at", p->pin[0] ? json_object_new_string(p->pin) : NULL);
+	json_object_object_add(c, "libxdp", json_object_new_boolean(p->libxdp));
+	json_object_object_add(o, "chained", c);
+}
+
 void ps_status_incomplete_line(FILE *out, const char *dir, const char *reason)
 {
 	fprintf(out, "%-16s %s: incomplete (no meta: %s); 'pathscope detach --gone' removes it\n",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "loader/pins.h"
+#include "loader/xdp_peer.h"
 #include "lib/util.h"
 
 int ps_xdp_join_parse(const char *spec, struct ps_meta *m)
@@ -76,6 +77,44 @@ static __u32 prog_id_of_fd(int fd)
 	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
+/* libxdp's tools tell what an interface runs by the program attached there
+ * (xdp_peer.h): in front of a program they manage, pathscope's would be
+ * taken for it, and xdp-filter drops its own pins on the first look. */
+static int refuse_libxdp(int old_fd, const char *ifname)
+{
+	struct ps_xdp_peer p;
+	char what[400];
+
+	ps_xdp_peer_describe(old_fd, ifname, &p);
+	if (!p.libxdp)
+		return 0;
+	if (p.dispatcher)
+		return ps_error("'%s' runs libxdp's dispatcher (XDP program %u): attach without "
+				"--xdp-chain, and libxdp runs pathscope first in it",
+				ifname, p.id);
+	ps_xdp_peer_format(&p, what, sizeof(what));
+	return ps_error("'%s': %s is managed through libxdp, whose tools would take pathscope's "
+			"program for it and lose track of it; not chaining (--no-xdp measures at "
+			"tc only; on a kernel with freplace, attach without --xdp-chain and "
+			"libxdp's dispatcher runs both)",
+			ifname, what);
+}
+
+int ps_xdp_chain_check(int ifindex, const char *ifname)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	int fd, err;
+
+	if (bpf_xdp_query(ifindex, 0, &q) || !q.prog_id)
+		return 0; /* attach_chain() says what is wrong */
+	fd = bpf_prog_get_fd_by_id(q.prog_id);
+	if (fd < 0)
+		return 0;
+	err = refuse_libxdp(fd, ifname);
+	close(fd);
+	return err;
+}
+
 static int attach_chain(int prog_fd, int chain_map_fd, const char *dir, struct ps_meta *m)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -100,6 +139,10 @@ static int attach_chain(int prog_fd, int chain_map_fd, const char *dir, struct p
 	if (old_fd < 0)
 		return ps_error("cannot open XDP program %u of '%s': %s", q.prog_id, m->ifname,
 				strerror(errno));
+	if (refuse_libxdp(old_fd, m->ifname)) {
+		close(old_fd);
+		return -1;
+	}
 	/* The old program is in slot 0 before pathscope's goes in front of
 	 * it, and it is replaced only if it is still the one attached. */
 	err = bpf_map_update_elem(chain_map_fd, &zero, &old_fd, BPF_ANY);

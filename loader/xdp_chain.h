@@ -21,6 +21,12 @@
 /* Parse "PATH:SLOT" of --xdp-join into m->join_path and m->join_slot. */
 int ps_xdp_join_parse(const char *spec, struct ps_meta *m);
 
+/* Before anything is loaded, in chain mode: refuse (-1, one line on stderr)
+ * when the XDP program of the interface is managed through libxdp, whose
+ * tools would lose track of it behind pathscope's (xdp_peer.h). attach
+ * checks again on the program it takes over. */
+int ps_xdp_chain_check(int ifindex, const char *ifname);
+
 /* Before load: point the program's chain map at the root array (join) and
  * set where its tail calls start. chain_map is the program's xdp_chain. */
 int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain,

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Install every build and test dependency of pathscope from Debian 12's archive.
 # (libclang-rt-14-dev: the sanitizer and libFuzzer runtimes of make test-asan
-# and make fuzz; python3-scapy, tcpdump: the hostile-traffic test.)
+# and make fuzz; python3-scapy, tcpdump: the hostile-traffic test; xdp-tools:
+# xdp-filter and xdp-loader, real peers of test_coexist_xdptools.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
 PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
-	valgrind python3-scapy tcpdump libclang-rt-14-dev
+	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 )
 
 missing=()

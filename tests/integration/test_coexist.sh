@@ -71,6 +71,9 @@ lb_id=$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')
 ps_check_eq "chain: the balancer alone" "$(mix)" "$WANT"
 ps_pathscope_b attach vB --xdp-chain || ps_fail "chain: attach --xdp-chain" "exit $?"
 ps_check_eq "chain: status says chain" "$(ps_pathscope_b status --json | jq -r '.[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
+ps_check_eq "chain: status names the balancer's program, by id, name and pin" \
+	"$(ps_pathscope_b status --json | jq -c '.[0].chained')" \
+	"{\"prog_id\":$lb_id,\"name\":\"standin_lb\",\"loaded_by\":null,\"pinned_at\":\"$PIN/progs/standin_lb\",\"libxdp\":false}"
 x0=$(xdp_total)
 ps_check_eq "chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
 ps_check_eq "chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))

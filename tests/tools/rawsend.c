@@ -26,12 +26,15 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: rawsend [--bypass] [--syn] [-n COUNT] IFACE DST_MAC SRC_IP DST_IP PORT\n"
-		   "Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
-		   "AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS);\n"
-		   "--syn sends TCP SYNs instead, each from another source port (1024 + i).\n"
-		   "example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
-		   "9000\n");
+	fprintf(f,
+		"usage: rawsend [--bypass] [--syn] [--src-mac MAC] [-n COUNT] IFACE DST_MAC SRC_IP "
+		"DST_IP PORT\n"
+		"Send COUNT (default 1) 64-byte-payload IPv4/UDP frames out of IFACE with an\n"
+		"AF_PACKET socket; --bypass skips the qdisc layer (PACKET_QDISC_BYPASS);\n"
+		"--syn sends TCP SYNs instead, each from another source port (1024 + i);\n"
+		"--src-mac sets the frames' source MAC (default 00:00:00:00:00:00).\n"
+		"example: rawsend --bypass -n 50 vA 02:00:00:00:00:02 198.18.0.1 198.18.0.2 "
+		"9000\n");
 }
 
 /* The Internet checksum of len bytes, in network order. Read byte by byte:
@@ -83,7 +86,8 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "bypass", no_argument, NULL, 'b' },
-		{ "syn", no_argument, NULL, 's' },
+		{ "syn", no_argument, NULL, 'S' },
+		{ "src-mac", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -100,20 +104,27 @@ int main(int argc, char **argv)
 	struct iphdr *ip = (void *)(eth + 1);
 	struct udphdr *udp = (void *)(ip + 1);
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
-	unsigned int mac[6];
+	unsigned int mac[6], smac[6] = { 0 };
 	long count = 1, i;
 	struct tcphdr *tcp = (void *)(ip + 1);
 	size_t len = frame_len;
 	int bypass = 0, syn = 0, one = 1, fd, opt, k;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:s:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'b':
 			bypass = 1;
 			break;
-		case 's':
+		case 'S':
 			syn = 1;
+			break;
+		case 's':
+			if (sscanf(optarg, "%x:%x:%x:%x:%x:%x", &smac[0], &smac[1], &smac[2],
+				   &smac[3], &smac[4], &smac[5]) != 6) {
+				fprintf(stderr, "rawsend: bad MAC '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case 'n':
 			errno = 0;
@@ -145,8 +156,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rawsend: bad MAC '%s'\n", argv[optind + 1]);
 		return 2;
 	}
-	for (k = 0; k < 6; k++)
+	for (k = 0; k < 6; k++) {
 		eth->ether_dhost[k] = sll.sll_addr[k] = (unsigned char)mac[k];
+		eth->ether_shost[k] = (unsigned char)smac[k];
+	}
 	sll.sll_halen = 6;
 	eth->ether_type = htons(ETHERTYPE_IP);
 	ip->version = 4;
@@ -183,8 +196,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		if (syn)
 			syn_fill(ip, tcp, (uint16_t)(1024 + i % 64000), (uint32_t)i * 2654435761u);
-		/* memcpy of the source MAC would need SIOCGIFHWADDR; the peer does
-		 * not care, a zero source MAC is delivered like any other. */
+		/* Without --src-mac the source MAC is zero (the interface's would
+		 * need SIOCGIFHWADDR); the peer delivers it like any other. */
 		while (sendto(fd, frame, len, 0, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 			if (errno == ENOBUFS || errno == EAGAIN || errno == EINTR) {
 				usleep(100);
