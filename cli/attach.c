@@ -13,10 +13,11 @@
 static const char attach_help[] =
     "usage: pathscope attach IFACE [options]\n"
     "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,tcp,txlat,kernel |\n"
-    "                         default | all | none (default: all but txlat and\n"
-    "                         kernel, which run on tracepoints of every packet of\n"
-    "                         the host); packets and bytes are always counted\n"
+    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel |\n"
+    "                         default | all | none (default: all but sock, txlat\n"
+    "                         and kernel, which run on tracepoints of every packet\n"
+    "                         or socket read of the host); packets and bytes are\n"
+    "                         always counted\n"
     "  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
     "  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
     "  --tc-prio N            clsact filter priority (default " PS_STR(
@@ -136,6 +137,8 @@ int ps_cmd_attach(int argc, char **argv)
 		return 2;
 	if (o.no_xdp && o.no_tc)
 		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
+	if (o.no_tc && (o.features & PS_F_SOCK))
+		return ps_error("attach: feature sock samples at tc ingress: not with --no-tc"), 2;
 	if ((o.xdp_chain || o.xdp_join) && (o.no_xdp || o.xdp_mode != PS_XDP_REQ_AUTO))
 		return ps_error(
 			   "attach: --xdp-chain and --xdp-join take the XDP mode of the program "

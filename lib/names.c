@@ -71,8 +71,8 @@ const char *ps_tc_mode_name(__u32 mode)
 }
 
 /* Feature bit i is named feature_names[i]. */
-static const char *const feature_names[] = { "class", "ecn", "sizes",  "gro", "icmp",
-					     "txlat", "d2s", "kernel", "tcp" };
+static const char *const feature_names[] = { "class", "ecn",	 "sizes", "gro",  "icmp",
+					     "txlat", "d2s",	 "kernel", "tcp", "sock" };
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
 int ps_features_parse(const char *list, __u32 *out)
@@ -101,7 +101,7 @@ int ps_features_parse(const char *list, __u32 *out)
 		if (i == NFEATURES)
 			return ps_error(
 			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-			    "txlat, d2s, kernel, tcp, default, all, none)",
+			    "txlat, d2s, kernel, tcp, sock, default, all, none)",
 			    tok);
 		*out |= 1U << i;
 	}
@@ -127,7 +127,7 @@ void ps_features_format(__u32 features, char *buf, size_t len)
 
 const char *ps_probe_mode_name(const struct ps_meta *m)
 {
-	if (!(m->features & (PS_F_TXLAT | PS_F_KERNEL)))
+	if (!(m->features & (PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK)))
 		return "none";
 	return (m->flags & PS_META_TRACEPOINTS) ? "tracepoint" : "tp_btf";
 }

@@ -55,7 +55,7 @@ bool ps_fallback_forced(const char *what);
 /* Test hook: with PATHSCOPE_KILL_AT=NAME the process SIGKILLs itself when
  * it reaches the point NAME of attach (dir-created, meta-pinned,
  * xdp-attached, xdp-done, clsact-created, tc-ingress-added, tc-egress-added,
- * tc-done, txlat-done, kernel-done, attached), so tests/integration/
+ * tc-done, sock-done, txlat-done, kernel-done, attached), so tests/integration/
  * test_faults.sh interrupts attach at every step, not by timing. With
  * PATHSCOPE_STOP_AT=NAME it stops there (SIGSTOP) until sent SIGCONT. */
 void ps_kill_point(const char *name);

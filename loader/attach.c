@@ -50,9 +50,10 @@ int ps_prog_id_of(int fd)
 }
 
 /* The per-queue maps of the objects: nqueues + 1 slots each. */
-static const char *const per_queue_maps[] = { "xdp_stats",  "tci_stats",   "tce_stats",
-					      "echo_stats", "d2s_stats",   "tcp_stats",
-					      "tcp_hist",   "txlat_stats", "kern_stats" };
+static const char *const per_queue_maps[] = {
+	"xdp_stats", "tci_stats",  "tce_stats", "echo_stats",  "d2s_stats",  "tcp_stats",
+	"tcp_hist",  "sock_stats", "sock_hist", "txlat_stats", "kern_stats",
+};
 
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
 {
@@ -73,6 +74,7 @@ static void attach_state_close(struct ps_attach_state *st)
 	pathscope_xdp__destroy(st->xdp);
 	pathscope_tc__destroy(st->tc);
 	pathscope_txlat__destroy(st->txlat);
+	pathscope_sock__destroy(st->sock);
 }
 
 /* After an attach step: record what it did in the pinned meta. */
@@ -195,6 +197,8 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 		err = step_done(st, ps_attach_xdp(st, o->xdp_mode), "xdp-done");
 	if (!err && !o->no_tc)
 		err = step_done(st, ps_attach_tc(st, o->tc_mode), "tc-done");
+	if (!err && (m->features & PS_F_SOCK))
+		err = step_done(st, ps_attach_sock(st, o->probe_mode), "sock-done");
 	if (!err && (m->features & PS_F_TXLAT))
 		err = step_done(st, ps_attach_txlat(st, o->probe_mode), "txlat-done");
 	if (!err && (m->features & PS_F_KERNEL))

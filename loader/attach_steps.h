@@ -14,6 +14,7 @@
 #include "loader/attach.h"
 #include "loader/iface.h"
 #include "pathscope/meta.h"
+#include "pathscope_sock.skel.h"
 #include "pathscope_tc.skel.h"
 #include "pathscope_txlat.skel.h"
 #include "pathscope_xdp.skel.h"
@@ -26,12 +27,14 @@ struct ps_attach_state {
 	struct xdp_program *xdp_prog;
 	struct pathscope_tc *tc;
 	struct pathscope_txlat *txlat;
+	struct pathscope_sock *sock;
 };
 
 int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req);
 int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req);
 int ps_attach_txlat(struct ps_attach_state *st, enum ps_probe_request req);
 int ps_attach_kernel(struct ps_attach_state *st, enum ps_probe_request req);
+int ps_attach_sock(struct ps_attach_state *st, enum ps_probe_request req);
 
 /* Refuse when any XDP program is attached: pathscope never replaces one
  * (a libxdp dispatcher takes one more). */
@@ -68,8 +71,10 @@ int ps_pin_rx_maps(const char *dir, struct bpf_object *obj);
 bool ps_libxdp_dir_absent(void);
 void ps_libxdp_dir_tidy(bool was_absent);
 
-/* The pin names of the txlat probes' tracepoint links. */
+/* The pin names of the txlat and sock probes' tracepoint links. */
 #define PS_TXLAT_NLINKS 4
 extern const char *const ps_txlat_links[PS_TXLAT_NLINKS];
+#define PS_SOCK_NLINKS 3
+extern const char *const ps_sock_links[PS_SOCK_NLINKS];
 
 #endif /* PATHSCOPE_ATTACH_STEPS_H */

@@ -169,6 +169,8 @@ int ps_detach_meta(const char *dir, const struct ps_meta *m)
 		detach_tc(dir, m);
 	if (m->features & PS_F_TXLAT)
 		ps_tp_detach_pinned(dir, ps_txlat_links, PS_TXLAT_NLINKS);
+	if (m->features & PS_F_SOCK)
+		ps_tp_detach_pinned(dir, ps_sock_links, PS_SOCK_NLINKS);
 	if (m->features & PS_F_KERNEL)
 		ps_kernel_probes_detach_pinned(dir);
 	return ps_pin_dir_remove(dir);
@@ -195,7 +197,7 @@ static int salvage_meta(const char *dir, struct ps_meta *m)
 	m->nqueues = 1;
 	m->tx_sample_every = 1;
 	m->flags = PS_META_ATTACHING;
-	m->features = PS_F_TXLAT | PS_F_KERNEL;
+	m->features = PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK;
 	m->xdp_mode = PS_XDP_NATIVE;
 	ps_pin_path(link, sizeof(link), dir, "tci_link");
 	m->tc_mode = access(link, F_OK) == 0 ? PS_TC_TCX : PS_TC_CLSACT;

@@ -12,6 +12,7 @@ void ps_render_hist(FILE *out, const struct ps_report *r, int n)
 		ps_echo_hist(out, &r[i]);
 		ps_tcp_hist(out, &r[i]);
 		ps_d2s_hist(out, &r[i]);
+		ps_sock_hist(out, &r[i]);
 		ps_txlat_hist(out, &r[i]);
 		ps_sizes_hist(out, &r[i]);
 	}

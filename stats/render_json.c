@@ -21,6 +21,7 @@ static const struct queue_part {
 	{ "tcp", ps_tcp_on, ps_tcp_json, ps_tcp_slot_active },
 	{ "tx_latency", ps_txlat_on, ps_txlat_json, ps_txlat_slot_active },
 	{ "driver_to_stack", ps_d2s_on, ps_d2s_json, ps_d2s_slot_active },
+	{ "socket", ps_sock_on, ps_sock_json, ps_sock_slot_active },
 	{ "kernel", ps_kernel_on, ps_kernel_queue_json, ps_kernel_slot_active },
 };
 #define NPARTS (sizeof(queue_parts) / sizeof(queue_parts[0]))
@@ -104,6 +105,8 @@ static json_object *iface_obj(const struct ps_report *r)
 		json_object_object_add(o, "tcp_peer_prefix", json_object_new_string(buf));
 		json_object_object_add(o, "tcp_peers", ps_tcp_peers_json(c));
 	}
+	if (ps_sock_on(c))
+		json_object_object_add(o, "socket_ports", ps_sock_ports_json(c));
 	if (ps_kernel_on(c))
 		json_object_object_add(o, "kernel", ps_kernel_json(c));
 	ps_nic_iface_json(o, c);

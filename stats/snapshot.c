@@ -133,6 +133,41 @@ static int read_entries(const char *dir, const char *name, size_t key_size, size
 	return 0;
 }
 
+/* The sock samples still pending, by queue: in flight or past their age. */
+static int read_sock_pending(const char *dir, struct ps_snapshot *s)
+{
+	struct ps_sock_key key, next;
+	struct ps_sock_pending v;
+	void *prev = NULL;
+	unsigned int n = 0;
+	__u32 q;
+	int fd;
+
+	fd = ps_pin_open(dir, "sock_pending");
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	s->sock_pend = calloc(s->nslots, sizeof(*s->sock_pend));
+	if (!s->sock_pend) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (n++ < PS_SOCK_PENDING_MAX && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &v) || key.proto >= PS_SOCK_PROTOS)
+			continue;
+		q = v.queue < s->nslots ? v.queue : s->nslots - 1;
+		if (s->mono_ns > v.ts_ns && s->mono_ns - v.ts_ns > PS_SOCK_MAX_AGE_NS)
+			s->sock_pend[q].stale[key.proto]++;
+		else
+			s->sock_pend[q].inflight[key.proto]++;
+	}
+	close(fd);
+	return 0;
+}
+
 static int read_kern(const char *dir, struct ps_snapshot *s)
 {
 	struct ps_kern_fds fds;
@@ -224,6 +259,19 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 				   sizeof(struct ps_tcp_peer_entry), (void **)&s->tcp_peers,
 				   &s->ntcp_peers);
 	if (!err)
+		err = read_per_queue(dir, "sock_stats", sizeof(struct ps_sock_qstats), s->nslots,
+				     ncpus, (void **)&s->sock);
+	if (!err)
+		err = read_per_queue(dir, "sock_hist", sizeof(struct ps_sock_qhist), s->nslots, 1,
+				     (void **)&s->sock_hist);
+	if (!err)
+		err = read_sock_pending(dir, s);
+	if (!err)
+		err = read_entries(dir, "sock_ports", sizeof(struct ps_sock_port_key),
+				   offsetof(struct ps_sock_port_entry, stats), PS_SOCK_PORTS_MAX + 1,
+				   sizeof(struct ps_sock_port_entry), (void **)&s->sock_ports,
+				   &s->nsock_ports);
+	if (!err)
 		err = read_kern(dir, s);
 	if (!err)
 		read_nic(s);
@@ -256,6 +304,15 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	free(s->tcp_peers);
 	s->tcp_peers = NULL;
 	s->ntcp_peers = 0;
+	free(s->sock);
+	s->sock = NULL;
+	free(s->sock_hist);
+	s->sock_hist = NULL;
+	free(s->sock_pend);
+	s->sock_pend = NULL;
+	free(s->sock_ports);
+	s->sock_ports = NULL;
+	s->nsock_ports = 0;
 	if (s->kern)
 		ps_kern_free(s->kern);
 	free(s->kern);

@@ -31,6 +31,11 @@ struct ps_snapshot {
 	struct ps_tcp_qhist *tcp_hist;	    /* nslots */
 	struct ps_tcp_peer_entry *tcp_peers; /* per peer subnet */
 	unsigned int ntcp_peers;
+	struct ps_sock_qstats *sock;	     /* nslots; NULL: sock maps not pinned */
+	struct ps_sock_qhist *sock_hist;     /* nslots */
+	struct ps_sock_pend *sock_pend;	     /* nslots: samples still waiting for a read */
+	struct ps_sock_port_entry *sock_ports; /* per local port */
+	unsigned int nsock_ports;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */
 	struct ps_nic_facts *nic;	/* NULL: the interface is gone */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */
@@ -41,6 +46,18 @@ struct ps_snapshot {
 struct ps_peer_entry {
 	struct ps_peer_key key;
 	struct ps_peer_stats stats;
+};
+
+/* Samples in sock_pending when read, by queue and protocol: younger than
+ * PS_SOCK_MAX_AGE_NS (in flight), or older (expired: their read never came). */
+struct ps_sock_pend {
+	__u64 inflight[PS_SOCK_PROTOS];
+	__u64 stale[PS_SOCK_PROTOS];
+};
+
+struct ps_sock_port_entry {
+	struct ps_sock_port_key key;
+	struct ps_sock_port_stats stats;
 };
 
 struct ps_tcp_peer_entry {

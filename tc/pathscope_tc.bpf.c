@@ -9,6 +9,7 @@
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
+#include "pathscope/sock.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
 #define PS_TC_NEXT	    -1
@@ -22,8 +23,6 @@ const volatile __u32 ps_rx_queue_base = 1;
 /* Without the XDP program, tc ingress does its share of the matching of
  * ICMP echoes and TCP segments. */
 const volatile __u32 ps_match_rx_at_tc = 0;
-
-extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 PS_QSTATS_MAP(tci_stats);
 PS_QSTATS_MAP(tce_stats);
@@ -60,6 +59,34 @@ static __always_inline long ps_tc_count(void *map, struct __sk_buff *skb, __u32 
 	return idx;
 }
 
+/*
+ * Each feature's work beyond counting runs in a global function: the
+ * verifier checks it once, on its own, instead of once for every state the
+ * header parser leaves (the programs would exceed the verifier's limit with
+ * them all inline). A call costs a few instructions.
+ */
+#define PS_TC_FEATURE(name, body)                                                         \
+	__attribute__((noinline)) int name(struct __sk_buff *skb, const struct ps_pkt *p, \
+					   __u32 slot)                                    \
+	{                                                                                 \
+		void *data = (void *)(long)skb->data;                                     \
+		void *data_end = (void *)(long)skb->data_end;                             \
+                                                                                          \
+		/* slot is used: clang must not leave it undefined */                     \
+		asm volatile("" : : "r"(slot));                                           \
+		if (!p)                                                                   \
+			return 0;                                                         \
+		body;                                                                     \
+		return 0;                                                                 \
+	}
+
+PS_TC_FEATURE(ps_tc_echo_rx, ps_echo_rx(data, data_end, p, slot))
+PS_TC_FEATURE(ps_tc_echo_tx, ps_echo_tx(data, data_end, p, slot))
+PS_TC_FEATURE(ps_tc_tcp_rx, ps_tcp_rx(data, data_end, p, slot))
+PS_TC_FEATURE(ps_tc_tcp_tx, ps_tcp_tx(data, data_end, p, slot))
+PS_TC_FEATURE(ps_tc_d2s, ps_d2s_tc(data, data_end, p, skb->len))
+PS_TC_FEATURE(ps_tc_sock, ps_sock_tc(skb, data, data_end, p, slot))
+
 SEC("tc")
 int pathscope_tc_ingress(struct __sk_buff *skb)
 {
@@ -73,12 +100,15 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 			   &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
-	if (ps_match_rx_at_tc && (ps_features & PS_F_ICMP))
-		ps_echo_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
-	if (ps_match_rx_at_tc && (ps_features & PS_F_TCP))
-		ps_tcp_rx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
+	if (ps_match_rx_at_tc && (ps_features & PS_F_ICMP) &&
+	    (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+		ps_tc_echo_rx(skb, &pkt, (__u32)slot);
+	if (ps_match_rx_at_tc && (ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+		ps_tc_tcp_rx(skb, &pkt, (__u32)slot);
 	if (ps_features & PS_F_D2S)
-		ps_d2s_tc((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, skb->len);
+		ps_tc_d2s(skb, &pkt, (__u32)slot);
+	if ((ps_features & PS_F_SOCK) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP))
+		ps_tc_sock(skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 
@@ -115,10 +145,10 @@ int pathscope_tc_egress(struct __sk_buff *skb)
 	slot = ps_tc_count(&tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
-	if (ps_features & PS_F_ICMP)
-		ps_echo_tx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, ps_nqueues);
-	if (ps_features & PS_F_TCP)
-		ps_tcp_tx((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, (__u32)slot);
+	if ((ps_features & PS_F_ICMP) && (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+		ps_tc_echo_tx(skb, &pkt, ps_nqueues);
+	if ((ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+		ps_tc_tcp_tx(skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 

@@ -37,6 +37,30 @@ static __always_inline int ps_xdp_next(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
+/*
+ * Each feature's work beyond counting runs in a global function: the
+ * verifier checks it once, on its own, instead of once for every state the
+ * header parser leaves (the program would exceed the verifier's limit with
+ * them all inline). A call costs a few instructions.
+ */
+#define PS_XDP_FEATURE(name, body)                                                                 \
+	__attribute__((noinline)) int name(struct xdp_md *ctx, const struct ps_pkt *p, __u32 slot) \
+	{                                                                                          \
+		void *data = (void *)(long)ctx->data;                                              \
+		void *data_end = (void *)(long)ctx->data_end;                                      \
+                                                                                                   \
+		/* slot is used: clang must not leave it undefined */                              \
+		asm volatile("" : : "r"(slot));                                                    \
+		if (!p)                                                                            \
+			return 0;                                                                  \
+		body;                                                                              \
+		return 0;                                                                          \
+	}
+
+PS_XDP_FEATURE(ps_xdp_echo, ps_echo_rx(data, data_end, p, slot))
+PS_XDP_FEATURE(ps_xdp_d2s, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
+PS_XDP_FEATURE(ps_xdp_tcp, ps_tcp_rx(data, data_end, p, slot))
+
 SEC("xdp")
 int pathscope_xdp(struct xdp_md *ctx)
 {
@@ -52,12 +76,12 @@ int pathscope_xdp(struct xdp_md *ctx)
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
 	if (!s || !ps_count(s, data, data_end, data_end - data, &pkt))
 		return ps_xdp_next(ctx);
-	if (ps_features & PS_F_ICMP)
-		ps_echo_rx(data, data_end, &pkt, key);
+	if ((ps_features & PS_F_ICMP) && (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+		ps_xdp_echo(ctx, &pkt, key);
 	if (ps_features & PS_F_D2S)
-		ps_d2s_xdp(data, data_end, &pkt, data_end - data, key);
-	if (ps_features & PS_F_TCP)
-		ps_tcp_rx(data, data_end, &pkt, key);
+		ps_xdp_d2s(ctx, &pkt, key);
+	if ((ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+		ps_xdp_tcp(ctx, &pkt, key);
 	return ps_xdp_next(ctx);
 }
 

@@ -35,13 +35,14 @@ enum ps_feature {
 	PS_F_D2S = 1U << 6,    /* driver-to-stack latency, XDP -> tc ingress (sampled) */
 	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
 	PS_F_TCP = 1U << 8,    /* passive TCP RTT, handshake RTT, host response (tcp.bpf.h) */
+	PS_F_SOCK = 1U << 9,   /* stack to socket read latency (sock.bpf.h, probes/) */
 };
 #define PS_F_ALL                                                                             \
 	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
-	 PS_F_KERNEL | PS_F_TCP)
-/* txlat and kernel are opt-in: they run on tracepoints of every packet
- * transmitted or received by the host, not only this interface's. */
-#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL))
+	 PS_F_KERNEL | PS_F_TCP | PS_F_SOCK)
+/* txlat, kernel and sock are opt-in: they run on tracepoints of every packet
+ * (or socket read) of the host, not only this interface's. */
+#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK))
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
 enum ps_l3 {
@@ -357,6 +358,74 @@ struct ps_tcp_peer_stats {
 	__u64 resp_ack_count;
 	__u64 resp_ack_sum_ns;
 	__u64 rtt_hist[PS_LAT_BUCKETS];
+};
+
+/*
+ * Stack to socket latency (feature sock): from tc ingress (after GRO) to the
+ * application's read of the data, per RX queue of the packet and per local
+ * port. tc ingress samples 1 in PS_SOCK_EVERY TCP or UDP packets per CPU
+ * (include/pathscope/sock.bpf.h), one sample in flight per flow, keyed by
+ * flow; the probes (probes/pathscope_sock.bpf.c) recognise its read:
+ *   TCP  skb:skb_copy_datagram_iovec, when the copy starts at or before the
+ *        sample's first byte and reaches it (the socket's copied_seq): the
+ *        sample survives tcp_try_coalesce merging its skb into another
+ *   UDP  sock:sk_data_ready finds the sampled skb at the tail of its
+ *        socket's queue and notes how many datagrams are queued up to it;
+ *        sock:sock_recv_length counts the socket's reads (not MSG_PEEK)
+ *        down to it. (consume_skb would be simpler, but skb_consume_udp
+ *        frees most datagrams with no tracepoint: 317 of 1000 fired here.)
+ * A sample whose read never comes (socket closed, packet dropped, read by
+ * splice, kTLS or zerocopy receive) expires after PS_SOCK_MAX_AGE_NS.
+ */
+#define PS_SOCK_EVERY	    64
+#define PS_SOCK_PENDING_MAX 4096 /* LRU: one per TCP flow or UDP local port */
+#define PS_SOCK_PORTS_MAX   32	 /* local ports with their own entry; key 0 = all others */
+#define PS_SOCK_MAX_AGE_NS  (2ULL * 1000000000ULL)
+
+enum ps_sock_proto { PS_SOCK_TCP, PS_SOCK_UDP, PS_SOCK_PROTOS };
+
+struct ps_sock_key {
+	__u8 proto;  /* enum ps_sock_proto */
+	__u8 family; /* 4 or 6 */
+	__be16 lport;
+	__be16 rport;
+	__u16 pad;
+	__u8 laddr[16];
+	__u8 raddr[16];
+};
+
+struct ps_sock_pending {
+	__u64 ts_ns;	 /* at tc ingress */
+	__u64 skb;	 /* UDP: the sampled skb's address */
+	__u64 sk;	 /* UDP: its socket, once queued there; 0 before */
+	__u32 seq;	 /* TCP: the sampled skb's first sequence number */
+	__u32 queue;	 /* RX queue slot */
+	__u32 remaining; /* UDP: datagrams to read up to and including it */
+	__u32 pad;
+};
+
+/* Per RX queue, per CPU. */
+struct ps_sock_qstats {
+	__u64 sampled[PS_SOCK_PROTOS];
+	__u64 matched[PS_SOCK_PROTOS];
+	__u64 expired[PS_SOCK_PROTOS]; /* replaced after PS_SOCK_MAX_AGE_NS unread */
+};
+
+/* Per RX queue, one copy for all CPUs (atomic adds). */
+struct ps_sock_qhist {
+	__u64 hist[PS_SOCK_PROTOS][PS_LAT_BUCKETS];
+};
+
+struct ps_sock_port_key {
+	__u8 proto; /* enum ps_sock_proto */
+	__u8 own;   /* 1: this port's entry; 0 (all zero): every other port */
+	__be16 port;
+};
+
+struct ps_sock_port_stats {
+	__u64 count;
+	__u64 sum_ns;
+	__u64 hist[PS_LAT_BUCKETS];
 };
 
 /*

@@ -63,7 +63,7 @@ static __always_inline int ps_count(struct ps_qstats *s, void *data, void *data_
 	s->packets++;
 	s->bytes += len;
 
-	if (ps_features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP)) {
+	if (ps_features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP | PS_F_SOCK)) {
 		ps_parse(data, data_end, pkt);
 		parsed = 1;
 		if (ps_features & PS_F_CLASS) {

@@ -19,64 +19,6 @@ struct {
 
 PS_PER_QUEUE_MAP(d2s_stats, struct ps_d2s_qstats);
 
-/* The flow of a TCP/UDP packet parsed into p; f->family = 0 otherwise. */
-static __always_inline void ps_flow_read(void *data, void *data_end, const struct ps_pkt *p,
-					 __u64 len, struct ps_flow *f)
-{
-	void *l3 = data + (p->l3_off & PS_MAX_HDR_OFF);
-	void *l4 = data + (p->l4_off & PS_MAX_HDR_OFF);
-
-	__builtin_memset(f, 0, sizeof(*f));
-	if (p->l4 != PS_L4_TCP && p->l4 != PS_L4_UDP)
-		return;
-	if (p->l3 == PS_L3_IPV4) {
-		struct ps_ipv4hdr *ip = l3;
-
-		if ((void *)(ip + 1) > data_end)
-			return;
-		__builtin_memcpy(f->saddr, &ip->saddr, 4);
-		__builtin_memcpy(f->daddr, &ip->daddr, 4);
-		f->seq = (__u32)bpf_ntohs(ip->id) << 16;
-		f->family = 4;
-	} else {
-		struct ps_ipv6hdr *ip6 = l3;
-
-		if ((void *)(ip6 + 1) > data_end)
-			return;
-		__builtin_memcpy(f->saddr, ip6->saddr, 16);
-		__builtin_memcpy(f->daddr, ip6->daddr, 16);
-		f->seq = 0;
-		f->family = 6;
-	}
-	if (p->l4 == PS_L4_TCP) {
-		struct ps_tcphdr *th = l4;
-		__u32 hdr;
-
-		if ((void *)(th + 1) > data_end) {
-			f->family = 0;
-			return;
-		}
-		f->proto = PS_IPPROTO_TCP;
-		f->sport = th->source;
-		f->dport = th->dest;
-		f->seq = bpf_ntohl(th->seq);
-		hdr = (p->l4_off & PS_MAX_HDR_OFF) + (th->doff_res >> 4) * 4;
-		f->paylen = len > hdr ? (__u32)(len - hdr) : 0;
-	} else {
-		struct ps_udphdr *uh = l4;
-
-		if ((void *)(uh + 1) > data_end) {
-			f->family = 0;
-			return;
-		}
-		f->proto = PS_IPPROTO_UDP;
-		f->sport = uh->source;
-		f->dport = uh->dest;
-		f->seq |= bpf_ntohs(uh->check);
-		f->paylen = 0;
-	}
-}
-
 /* Same addresses, ports and protocol (BPF has no memcmp: compare words). */
 static __always_inline int ps_flow_same(const struct ps_flow *a, const struct ps_flow *b)
 {

@@ -60,6 +60,19 @@ json_object *ps_tcp_peers_json(const struct ps_snapshot *s);
 bool ps_tcp_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
+/* ---- socket read (sock.c): tc ingress to the application's read per RX
+ * queue and local port, sampled; born in sock.bpf.h (tc ingress) and
+ * probes/pathscope_sock.bpf.c, stored in ps_sock_qstats, ps_sock_qhist and
+ * ps_sock_port_stats. */
+bool ps_sock_on(const struct ps_snapshot *s);
+void ps_sock_table(FILE *out, const struct ps_report *r);
+void ps_sock_hist(FILE *out, const struct ps_report *r);
+json_object *ps_sock_json(const struct ps_report *r, unsigned int q);
+json_object *ps_sock_ports_json(const struct ps_snapshot *s);
+bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q);
+void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
+void ps_sock_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+
 /* ---- driver to stack (d2s.c): XDP -> tc ingress latency per RX queue,
  * sampled; born in d2s.bpf.h, stored in struct ps_d2s_qstats. */
 bool ps_d2s_on(const struct ps_snapshot *s);

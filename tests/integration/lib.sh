@@ -418,7 +418,7 @@ ps_testbed_destroy() {
 # What pathscope (and the stand-ins) have in the kernel, to compare before and
 # after. Programs and maps are counted by name so that unrelated BPF users of
 # the machine do not disturb the census; links, pins, qdiscs, XDP are ours.
-PS_OURS='^(pathscope|pathscop\.|xdp_stats|tci_stats|tce_stats|standin|echo_|d2s_|tcp_|kern_stats|napi_|drops$|softirq$|xdp_exceptions|xmit_slot|tx_inflight|tx_tick|txlat_stats|xdp_chain)'
+PS_OURS='^(pathscope|pathscop\.|xdp_stats|tci_stats|tce_stats|standin|echo_|d2s_|tcp_|sock_|kern_stats|napi_|drops$|softirq$|xdp_exceptions|xmit_slot|tx_inflight|tx_tick|txlat_stats|xdp_chain)'
 ps_census() {
 	echo "progs=$(bpftool prog show -j | jq --arg re "$PS_OURS" '[.[] | select(.name // "" | test($re))] | length')" \
 		"maps=$(bpftool map show -j | jq --arg re "$PS_OURS" '[.[] | select(.name // "" | test($re))] | length')" \

@@ -128,7 +128,7 @@ killat() { # MODE POINT...: each attach killed at POINT, then checked and detach
 		"${bad:-none}" none
 }
 killat tcx dir-created meta-pinned xdp-attached xdp-done tc-ingress-added tc-egress-added tc-done \
-	txlat-done kernel-done attached
+	sock-done txlat-done kernel-done attached
 killat clsact clsact-created tc-ingress-added tc-egress-added tc-done
 ps_pathscope_b attach vB >/dev/null 2>&1 && ps_pathscope_b detach vB >/dev/null 2>&1
 ps_check_eq "after the killed attaches: a new attach and detach work, nothing left" \

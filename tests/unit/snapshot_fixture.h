@@ -8,6 +8,7 @@
 #ifndef PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
 #define PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
 
+#include <arpa/inet.h>
 #include <string.h>
 
 #include "stats/kern_snapshot.h"
@@ -27,6 +28,10 @@ struct fx_iface {
 	struct ps_tcp_qstats tcp[FX_NQ + 1];
 	struct ps_tcp_qhist tcp_hist[FX_NQ + 1];
 	struct ps_tcp_peer_entry tcp_peers[3];
+	struct ps_sock_qstats sock[FX_NQ + 1];
+	struct ps_sock_qhist sock_hist[FX_NQ + 1];
+	struct ps_sock_pend sock_pend[FX_NQ + 1];
+	struct ps_sock_port_entry sock_ports[3];
 	struct ps_kern_qstats kq[FX_NQ + 1];
 	struct ps_napi_entry napi[2];
 	struct ps_drop_entry drops[2];
@@ -173,6 +178,29 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	s->ntcp_peers = 3;
 	s->meta.tcp_prefix4 = 24;
 	s->meta.tcp_prefix6 = 48;
+
+	s->sock = d->sock;
+	s->sock_hist = d->sock_hist;
+	s->sock_pend = d->sock_pend;
+	d->sock[0].sampled[PS_SOCK_TCP] = 30 * k;
+	d->sock[0].matched[PS_SOCK_TCP] = 28 * k;
+	d->sock[0].expired[PS_SOCK_TCP] = 1 * k;
+	d->sock_pend[0].inflight[PS_SOCK_TCP] = 1;
+	d->sock[2].sampled[PS_SOCK_UDP] = 10 * k;
+	d->sock[2].matched[PS_SOCK_UDP] = 9 * k;
+	d->sock_pend[2].stale[PS_SOCK_UDP] = 1;
+	fx_lat(d->sock_hist[0].hist[PS_SOCK_TCP], 9500000, 28 * k);
+	fx_lat(d->sock_hist[2].hist[PS_SOCK_UDP], 21000, 9 * k);
+	d->sock_ports[0].key = (struct ps_sock_port_key){ PS_SOCK_TCP, 1, htons(5201) };
+	d->sock_ports[0].stats.count = 28 * k;
+	d->sock_ports[0].stats.sum_ns = 28 * 9500000 * k;
+	fx_lat(d->sock_ports[0].stats.hist, 9500000, 28 * k);
+	d->sock_ports[1].key = (struct ps_sock_port_key){ PS_SOCK_UDP, 1, htons(53) };
+	d->sock_ports[1].stats.count = 9 * k;
+	d->sock_ports[1].stats.sum_ns = 9 * 21000 * k;
+	fx_lat(d->sock_ports[1].stats.hist, 21000, 9 * k);
+	s->sock_ports = d->sock_ports;
+	s->nsock_ports = 3;
 
 	s->d2s = d->d2s;
 	d->d2s[0].sampled = 50 * k;

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Stack to socket latency, the tc ingress half (BPF only; see abi.h): every
+ * PS_SOCK_EVERY-th TCP or UDP packet of a CPU with data becomes a sample of
+ * its flow (TCP) or local port (UDP), unless that has one in flight. The probes
+ * (probes/pathscope_sock.bpf.c) find its read and share these maps.
+ * Unsampled packets cost one per-CPU increment.
+ */
+#ifndef PATHSCOPE_SOCK_BPF_H
+#define PATHSCOPE_SOCK_BPF_H
+
+#include "count.bpf.h"
+
+extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} sock_tick SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, PS_SOCK_PENDING_MAX);
+	__type(key, struct ps_sock_key);
+	__type(value, struct ps_sock_pending);
+} sock_pending SEC(".maps");
+
+PS_PER_QUEUE_MAP(sock_stats, struct ps_sock_qstats);
+
+/* The skb arriving at tc ingress on RX queue slot `slot`, parsed into p. */
+static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *data_end,
+				       const struct ps_pkt *p, __u32 slot)
+{
+	struct ps_sock_pending v = {}, *old;
+	struct ps_sock_qstats *s;
+	struct ps_sock_key k = {};
+	struct ps_flow f;
+	__u32 zero = 0;
+	__u64 *tick, now;
+
+	if (p->l4 != PS_L4_TCP && p->l4 != PS_L4_UDP)
+		return;
+	tick = bpf_map_lookup_elem(&sock_tick, &zero);
+	if (!tick || ++*tick % PS_SOCK_EVERY)
+		return;
+	ps_flow_read(data, data_end, p, skb->len, &f);
+	if (!f.family || (f.proto == PS_IPPROTO_TCP && !f.paylen))
+		return; /* no data to read: the next tick tries again */
+	k.lport = f.dport;
+	if (f.proto == PS_IPPROTO_TCP) {
+		k.proto = PS_SOCK_TCP;
+		k.family = f.family;
+		k.rport = f.sport;
+		__builtin_memcpy(k.laddr, f.daddr, 16);
+		__builtin_memcpy(k.raddr, f.saddr, 16);
+	} else {
+		k.proto = PS_SOCK_UDP; /* keyed by the local port alone */
+	}
+	now = bpf_ktime_get_ns();
+	old = bpf_map_lookup_elem(&sock_pending, &k);
+	if (old) {
+		if (now - old->ts_ns <= PS_SOCK_MAX_AGE_NS)
+			return; /* one in flight per flow */
+		s = bpf_map_lookup_elem(&sock_stats, &old->queue);
+		if (s && k.proto < PS_SOCK_PROTOS)
+			s->expired[k.proto]++;
+	}
+	v.ts_ns = now;
+	v.skb = (__u64)bpf_cast_to_kern_ctx(skb);
+	v.seq = f.seq;
+	v.queue = slot;
+	bpf_map_update_elem(&sock_pending, &k, &v, BPF_ANY);
+	s = bpf_map_lookup_elem(&sock_stats, &slot);
+	if (s && k.proto < PS_SOCK_PROTOS)
+		s->sampled[k.proto]++;
+}
+
+#endif /* PATHSCOPE_SOCK_BPF_H */
