@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Install every build and test dependency of pathscope from Debian 12's archive.
 # (libclang-rt-14-dev: the sanitizer and libFuzzer runtimes of make test-asan
-# and make fuzz; python3-scapy, tcpdump: the hostile-traffic test.)
+# and make fuzz; python3-scapy, tcpdump: the hostile-traffic test;
+# build-essential, dpkg-dev, debhelper, lintian: make deb and test_package;
+# mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
+# test_dashboard; systemd: systemd-analyze verify of the units.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
@@ -9,6 +12,7 @@ PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev
+	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd
 )
 
 missing=()
