@@ -41,7 +41,8 @@ help:
 	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
 	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
 	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~11 min)"
-	@echo "make install    install pathscope to $(DESTDIR)/usr/local/sbin"
+	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
+	@echo "make deb        pathscope_<version>_<arch>.deb (dpkg-buildpackage), then apt-get install ./pathscope_*.deb"
 	@echo "make format     clang-format every C source and header"
 
 deps:
@@ -146,8 +147,36 @@ $(BUILD)/bench/micro: bench/micro.c $(ABI_HDRS) $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
+# make install: the binary, the man pages, the bash completion, the systemd units
+# (their ExecStart paths set to these directories), the units' helper and the
+# examples (Prometheus scrape configuration, Grafana dashboard, an instance's
+# settings). debian/rules runs it with prefix=/usr unitdir=/lib/systemd/system.
+prefix      ?= /usr/local
+sbindir     ?= $(prefix)/sbin
+libexecdir  ?= $(prefix)/libexec
+datadir     ?= $(prefix)/share
+mandir      ?= $(datadir)/man
+unitdir     ?= $(prefix)/lib/systemd/system
+bashcompdir ?= $(datadir)/bash-completion/completions
 install: $(BUILD)/pathscope
-	install -D -m 0755 $(BUILD)/pathscope $(DESTDIR)/usr/local/sbin/pathscope
+	install -D -m 0755 $(BUILD)/pathscope $(DESTDIR)$(sbindir)/pathscope
+	install -D -m 0755 packaging/check-listen $(DESTDIR)$(libexecdir)/pathscope/check-listen
+	install -d $(DESTDIR)$(mandir)/man8 $(DESTDIR)$(unitdir) $(DESTDIR)$(datadir)/pathscope/grafana
+	install -m 0644 man/*.8 $(DESTDIR)$(mandir)/man8/
+	install -D -m 0644 packaging/bash-completion/pathscope $(DESTDIR)$(bashcompdir)/pathscope
+	for u in pathscope.service pathscope@.service; do \
+		sed -e 's|/usr/local/sbin/|$(sbindir)/|' -e 's|/usr/local/libexec/|$(libexecdir)/|' \
+			packaging/$$u > $(DESTDIR)$(unitdir)/$$u && chmod 0644 $(DESTDIR)$(unitdir)/$$u || exit 1; \
+	done
+	install -m 0644 packaging/prometheus.yml packaging/instance.conf $(DESTDIR)$(datadir)/pathscope/
+	install -m 0644 packaging/grafana/pathscope.json $(DESTDIR)$(datadir)/pathscope/grafana/
+
+# make deb: pathscope_<version>_<arch>.deb in the repository root, built by
+# dpkg-buildpackage from a copy of the tree with debian/changelog written from
+# lib/version.h (scripts/deb.sh).
+.PHONY: deb
+deb: deps
+	@bash scripts/deb.sh
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -2,7 +2,10 @@
 # Install every build and test dependency of pathscope from Debian 12's archive.
 # (libclang-rt-14-dev: the sanitizer and libFuzzer runtimes of make test-asan
 # and make fuzz; python3-scapy, tcpdump: the hostile-traffic test; xdp-tools:
-# xdp-filter and xdp-loader, real peers of test_coexist_xdptools.)
+# xdp-filter and xdp-loader, real peers of test_coexist_xdptools;
+# build-essential, dpkg-dev, debhelper, lintian: make deb and test_package;
+# mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
+# test_dashboard; systemd: systemd-analyze verify of the units.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
@@ -10,6 +13,7 @@ PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
+	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd
 )
 
 missing=()

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Check the Grafana dashboard without Grafana (it is not in Debian).
+
+  dashboard_check.py static DASHBOARD GOLDEN_METRICS GENERATOR
+      The JSON is well formed and is the generator's output; panel ids are
+      unique; panels lie on the 24-column grid without overlapping; every
+      variable a query, a title or a datasource uses is defined (or is one of
+      Grafana's $__ globals); every target has a datasource, an expression
+      and a refId unique in its panel; every metric a query names exists in
+      GOLDEN_METRICS (the /metrics of a snapshot with every family filled);
+      every latency histogram family there (_seconds) has a heatmap and a
+      p50/p99 panel; per-queue histogram panels say that they depend on the
+      export's detail level.
+
+  dashboard_check.py live DASHBOARD PROM_URL METRICS_FILE INSTANCE IFACE QUEUE
+      Runs every query of every panel through Prometheus' HTTP API with the
+      variables substituted: all at All; then INSTANCE and IFACE selected;
+      then QUEUE selected too. Each must parse. In the first two, each must
+      return at least one finite value, unless a metric it reads is absent
+      from METRICS_FILE (the exporter's /metrics) for a reason listed in
+      ABSENT_OK below; any other absent metric fails. Variable queries
+      (label_values) must return the instance, the interface and the queue.
+
+Prints "ok - ..." / "not ok - ...: why" lines (tests/run.sh counts them);
+exits 1 if any check failed.
+"""
+import json
+import math
+import re
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+
+# Metrics a live test on veth with every feature cannot have, and why.
+ABSENT_OK = {
+    "pathscope_tx_completion_seconds": "veth completes no skb (its HELP says: absent on veth)",
+    "pathscope_bpf_run_seconds_total": "exported only while kernel.bpf_stats_enabled=1 "
+                                       "(the tests leave the sysctl alone: other tests time programs)",
+    "pathscope_bpf_runs_total": "likewise",
+}
+# Grafana's own variables: $__rate_interval, $__interval, $__range, ...
+GLOBAL_VALUES = {"__rate_interval": "1m", "__interval": "15s", "__range": "5m",
+                 "__interval_ms": "15000", "__range_s": "300"}
+VAR_RE = re.compile(r"\$\{(\w+)(?::\w+)?\}|\$(\w+)|\[\[(\w+)\]\]")
+METRIC_RE = re.compile(r"\bpathscope_[a-z0-9_]+")
+
+failures = 0
+
+
+def ok(name):
+    print(f"ok - dashboard: {name}")
+
+
+def fail(name, why):
+    global failures
+    failures += 1
+    print(f"not ok - dashboard: {name}: {why}")
+
+
+def check(name, cond, why):
+    if cond:
+        ok(name)
+    else:
+        fail(name, why)
+
+
+def all_panels(dash):
+    for p in dash.get("panels", []):
+        yield p
+        for q in p.get("panels", []) or []:
+            yield q
+
+
+def targets(dash):
+    for p in all_panels(dash):
+        for t in p.get("targets", []) or []:
+            yield p, t
+
+
+def base_metric(name):
+    return re.sub(r"_(bucket|sum|count)$", "", name)
+
+
+def golden_families(path):
+    names, hists = set(), set()
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"# TYPE (\S+) (\S+)", line)
+            if m:
+                names.add(m.group(1))
+                if m.group(2) == "histogram":
+                    hists.add(m.group(1))
+    return names, hists
+
+
+def variables_used(text):
+    return {a or b or c for a, b, c in VAR_RE.findall(text)}
+
+
+def static(dash_path, golden_path, generator):
+    with open(dash_path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        dash = json.loads(text)
+        ok("the JSON is well formed")
+    except ValueError as e:
+        fail("the JSON is well formed", str(e))
+        return
+    gen = subprocess.run([sys.executable, generator, "--stdout"], capture_output=True, text=True)
+    check("the JSON is the output of packaging/grafana/gen-dashboard.py",
+          gen.returncode == 0 and gen.stdout == text,
+          "edit the generator and run it, not the JSON" if gen.returncode == 0 else gen.stderr)
+
+    panels = list(all_panels(dash))
+    ids = [p.get("id") for p in panels]
+    dup = sorted({i for i in ids if ids.count(i) > 1 or i is None}, key=str)
+    check(f"{len(ids)} panel ids, all unique", not dup, f"duplicated or missing: {dup}")
+
+    bad_pos, cells = [], {}
+    for p in panels:
+        g = p.get("gridPos") or {}
+        if not all(isinstance(g.get(k), int) for k in "hwxy") or g["x"] + g["w"] > 24 or g["w"] < 1:
+            bad_pos.append(p.get("id"))
+            continue
+        for y in range(g["y"], g["y"] + g["h"]):
+            for x in range(g["x"], g["x"] + g["w"]):
+                if (x, y) in cells:
+                    bad_pos.append((cells[(x, y)], p.get("id")))
+                cells[(x, y)] = p.get("id")
+    check("panels lie on the 24-column grid, none overlapping", not bad_pos, f"{bad_pos[:5]}")
+
+    defined = {v.get("name") for v in dash.get("templating", {}).get("list", [])}
+    used = {}
+    strings = [(p.get("title", ""), p.get("id")) for p in panels]
+    strings += [(json.dumps(p.get("datasource", "")), p.get("id")) for p in panels]
+    for p, t in targets(dash):
+        strings += [(t.get("expr", ""), p.get("id")), (json.dumps(t.get("datasource", "")), p.get("id"))]
+    for v in dash.get("templating", {}).get("list", []):
+        strings += [(json.dumps(v.get("query", "")), v.get("name")),
+                    (json.dumps(v.get("datasource", "")), v.get("name"))]
+    for s, where in strings:
+        for name in variables_used(s):
+            used.setdefault(name, set()).add(where)
+    undefined = {n: sorted(w, key=str) for n, w in used.items()
+                 if n not in defined and not n.startswith("__")}
+    check(f"every variable used is defined ({', '.join(sorted(defined))})", not undefined,
+          f"undefined: {undefined}")
+    for need in ("instance", "iface", "queue"):
+        check(f"variable {need} exists and is used", need in defined and need in used,
+              "missing" if need not in defined else "never used")
+
+    bad_t = []
+    for p in panels:
+        if p.get("type") == "row":
+            continue
+        ts = p.get("targets") or []
+        refs = [t.get("refId") for t in ts]
+        if not ts or len(set(refs)) != len(refs) or any(
+                not t.get("expr") or not t.get("refId") or
+                (t.get("datasource") or {}).get("uid") != "${datasource}" for t in ts):
+            bad_t.append(p.get("id"))
+    check("every panel has targets with an expr, a unique refId and the datasource variable",
+          not bad_t, f"panels {bad_t}")
+
+    names, hists = golden_families(golden_path)
+    exprs = [t.get("expr", "") for _, t in targets(dash)]
+    exprs += [json.dumps(v.get("query", "")) for v in dash.get("templating", {}).get("list", [])]
+    unknown = sorted({m for e in exprs for m in METRIC_RE.findall(e)
+                      if base_metric(m) not in names and m not in names})
+    check("every metric the queries name is in tests/golden/metrics.prom", not unknown,
+          f"unknown: {unknown}")
+
+    for h in sorted(hists):
+        if not h.endswith("_seconds"):
+            continue
+        heat = any(p.get("type") == "heatmap" and any(h + "_bucket" in t.get("expr", "")
+                                                      for t in p.get("targets", []))
+                   for p in panels)
+        quant = any(p.get("type") == "timeseries" and
+                    any("histogram_quantile(0.5," in t.get("expr", "") and h + "_bucket" in t.get("expr", "")
+                        for t in p.get("targets", [])) and
+                    any("histogram_quantile(0.99," in t.get("expr", "") and h + "_bucket" in t.get("expr", "")
+                        for t in p.get("targets", []))
+                    for p in panels)
+        check(f"latency family {h}: a heatmap and a p50/p99 panel", heat and quant,
+              f"heatmap {heat}, p50/p99 {quant}")
+
+    for need, what in (("pathscope_packets_total", "packet rate"), ("pathscope_bytes_total", "bit rate"),
+                       ('codepoint="ce"', "CE share"), ("pathscope_kernel_drops_total", "drops by reason"),
+                       ("pathscope_segments_total", "GRO segments per skb"),
+                       ("pathscope_bpf_run_seconds_total", "BPF cost per program")):
+        check(f"a panel shows the {what}", any(need in e for e in exprs), f"no query has {need}")
+
+    undocumented = [p.get("id") for p in panels
+                    if any("_bucket" in t.get("expr", "") and 'queue=~"$queue"' in t.get("expr", "")
+                           for t in p.get("targets", []))
+                    and "detail" not in p.get("description", "")]
+    check("per-queue histogram panels say they depend on the detail level", not undocumented,
+          f"panels {undocumented}")
+
+
+def substitute(expr, values):
+    def repl(m):
+        name = m.group(1) or m.group(2) or m.group(3)
+        if name in values:
+            return values[name]
+        if name in GLOBAL_VALUES:
+            return GLOBAL_VALUES[name]
+        raise KeyError(name)
+    return VAR_RE.sub(repl, expr)
+
+
+def prom_query(url, expr):
+    data = urllib.parse.urlencode({"query": expr}).encode()
+    try:
+        with urllib.request.urlopen(url + "/api/v1/query", data, timeout=10) as r:
+            return json.load(r)
+    except urllib.error.HTTPError as e:
+        try:
+            return json.load(e)
+        except ValueError:
+            return {"status": "error", "error": f"HTTP {e.code}"}
+    except OSError as e:
+        return {"status": "error", "error": str(e)}
+
+
+def finite_values(res):
+    data = res.get("data", {})
+    rtype, result = data.get("resultType"), data.get("result")
+    if rtype == "scalar":
+        values = [result[1]]
+    elif rtype == "vector":
+        values = [s["value"][1] for s in result]
+    elif rtype == "matrix":
+        values = [v[1] for s in result for v in s["values"]]
+    else:
+        values = []
+    out = []
+    for v in values:
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            continue
+        if math.isfinite(f):
+            out.append(f)
+    return out
+
+
+def prom_regex(value):
+    # Grafana escapes a selected value for a regex matcher; PromQL strings
+    # then need each backslash doubled.
+    return re.sub(r"([\\^$.|?*+()\[\]{}])", r"\\\\\1", value)
+
+
+def live(dash_path, url, metrics_path, instance, iface, queue):
+    with open(dash_path, encoding="utf-8") as f:
+        dash = json.load(f)
+    with open(metrics_path, encoding="utf-8") as f:
+        exported = {base_metric(m.group(0)) for m in re.finditer(r"^pathscope_[a-z0-9_]+", f.read(), re.M)}
+
+    # The variables' own queries (label_values) against the series API.
+    for v in dash.get("templating", {}).get("list", []):
+        q = v.get("query")
+        if v.get("type") != "query":
+            continue
+        q = q.get("query") if isinstance(q, dict) else q
+        m = re.match(r"label_values\((.*),\s*(\w+)\)$", q or "")
+        if not m:
+            fail(f"variable {v['name']}", f"not label_values(SELECTOR, LABEL): {q}")
+            continue
+        sel = substitute(m.group(1), {"instance": ".*", "iface": ".*", "queue": ".*", "datasource": ""})
+        res = prom_query(url, f"count by ({m.group(2)}) ({sel})")
+        got = sorted(s["metric"].get(m.group(2), "") for s in res.get("data", {}).get("result", []))
+        want = {"instance": instance, "iface": iface, "queue": queue}.get(v["name"])
+        check(f"variable {v['name']}: {q} offers '{want}'", res.get("status") == "success" and want in got,
+              f"{res.get('error', '')} got {got}")
+
+    runs = [
+        ("All", {"instance": ".*", "iface": ".*", "queue": ".*"}, True),
+        (f"instance {instance}, iface {iface}",
+         {"instance": prom_regex(instance), "iface": prom_regex(iface), "queue": ".*"}, True),
+        (f"queue {queue} too",
+         {"instance": prom_regex(instance), "iface": prom_regex(iface), "queue": prom_regex(queue)}, False),
+    ]
+    for label, values, need_data in runs:
+        values = dict(values, datasource="")
+        for p, t in targets(dash):
+            name = f"[{label}] panel {p['id']} '{p.get('title')}' {t.get('refId')}"
+            try:
+                expr = substitute(t["expr"], values)
+            except KeyError as e:
+                fail(name, f"undefined variable {e}")
+                continue
+            res = prom_query(url, expr)
+            if res.get("status") != "success":
+                fail(name, f"{res.get('errorType', '')}: {res.get('error', '')} in {expr}")
+                continue
+            if not need_data:
+                ok(name + ": parses")
+                continue
+            if finite_values(res):
+                ok(name + ": parses and returns data")
+                continue
+            absent = sorted({base_metric(m) for m in METRIC_RE.findall(expr)} - exported)
+            excused = [a for a in absent if a in ABSENT_OK]
+            if absent and len(excused) == len(absent):
+                ok(name + f": parses; no data: {', '.join(f'{a} absent ({ABSENT_OK[a]})' for a in absent)}")
+            elif absent:
+                fail(name, f"no data: {', '.join(absent)} not exported by serve")
+            else:
+                fail(name, f"no data from {expr}")
+
+
+def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "static":
+        static(*sys.argv[2:])
+    elif len(sys.argv) == 8 and sys.argv[1] == "live":
+        live(*sys.argv[2:])
+    else:
+        sys.exit(__doc__)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
