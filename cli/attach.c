@@ -10,6 +10,7 @@
 #define PS_STR_(x) #x
 #define PS_STR(x)  PS_STR_(x)
 
+/* clang-format off: it would break the macro inside the string */
 static const char attach_help[] =
     "usage: pathscope attach IFACE [options]\n"
     "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
@@ -24,8 +25,12 @@ static const char attach_help[] =
 	PS_TC_DEFAULT_PRIO) ")\n"
 			    "  --sample N             txlat: time 1 in N transmitted skbs (default "
 			    "1: all)\n"
-			    "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat and "
-			    "kernel\n"
+			    "  --peer-prefix V4,V6    tcp: peers are counted by subnet, the remote "
+			    "address's\n"
+			    "                         first V4 (IPv4) or V6 (IPv6) bits (default "
+			    "24,48)\n"
+			    "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat, "
+			    "kernel and sock\n"
 			    "                         (default: tp_btf where the kernel has it, "
 			    "else\n"
 			    "                         classic tracepoints)\n"
@@ -44,9 +49,11 @@ static const char attach_help[] =
 			    "  pathscope attach eth1\n"
 			    "  pathscope attach eth1 --queues 0-3,7 --features ecn,sizes --no-xdp\n"
 			    "  pathscope attach eth1 --features default,kernel,txlat\n"
+			    "  pathscope attach eth1 --features default,sock --peer-prefix 16,32\n"
 			    "  pathscope attach eth1 --xdp-chain             # next to a load "
 			    "balancer\n"
 			    "  pathscope attach eth1 --xdp-join /sys/fs/bpf/lb/root_array:0\n";
+/* clang-format on */
 
 int ps_cmd_attach(int argc, char **argv)
 {

@@ -65,20 +65,28 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 	return 0;
 }
 
-static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n, bool json,
-		   bool hist)
+/* What one report prints. */
+struct view {
+	bool json, hist, latency;
+};
+
+static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n,
+		   const struct view *v)
 {
 	struct ps_report r[MAX_IFACES];
 	int i;
 
 	for (i = 0; i < n; i++)
 		ps_report_init(&r[i], &cur[i], prev ? &prev[i] : NULL);
-	if (json) {
+	if (v->json) {
 		ps_render_json(stdout, r, n);
 		return;
 	}
-	ps_render_table(stdout, r, n);
-	if (hist)
+	if (v->latency)
+		ps_render_latency(stdout, r, n);
+	else
+		ps_render_table(stdout, r, n);
+	if (v->hist)
 		ps_render_hist(stdout, r, n);
 	fflush(stdout);
 }
@@ -90,15 +98,17 @@ int ps_cmd_stats(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "hist", no_argument, NULL, 'H' },
+		{ "latency", no_argument, NULL, 'L' },
 		{},
 	};
-	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:jH", opts };
+	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:jHL", opts };
 	static char dirs[MAX_IFACES][256];
 	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
 	struct collect col = { .dirs = dirs, .netns = ps_netns_ino() };
 	double interval = 0;
 	uint64_t count = 0, done;
-	bool json = false, hist = false, have_prev = false;
+	struct view view = {};
+	bool have_prev = false;
 	int c, i, err, n = 0;
 
 	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
@@ -114,10 +124,13 @@ int ps_cmd_stats(int argc, char **argv)
 				return ps_error("bad --count '%s' (a positive integer)", optarg), 2;
 			break;
 		case 'j':
-			json = true;
+			view.json = true;
 			break;
 		case 'H':
-			hist = true;
+			view.hist = true;
+			break;
+		case 'L':
+			view.latency = true;
 			break;
 		}
 	}
@@ -155,7 +168,7 @@ int ps_cmd_stats(int argc, char **argv)
 	if (!interval) {
 		if (read_all(dirs, n, cur))
 			return 1;
-		render(cur, NULL, n, json, hist);
+		render(cur, NULL, n, &view);
 		for (i = 0; i < n; i++)
 			ps_snapshot_free(&cur[i]);
 		return 0;
@@ -171,7 +184,7 @@ int ps_cmd_stats(int argc, char **argv)
 			err = 1;
 			goto out;
 		}
-		render(cur, prev, n, json, hist);
+		render(cur, prev, n, &view);
 		for (i = 0; i < n; i++) {
 			ps_snapshot_free(&prev[i]);
 			prev[i] = cur[i];

@@ -77,20 +77,20 @@ static __always_inline struct ps_sock_port_stats *ps_sock_port(__u8 proto, __be1
 	return bpf_map_lookup_elem(&sock_ports, &k); /* created by the loader */
 }
 
-/* The read of the sample pending for key k. */
-static __always_inline void ps_sock_read(const struct ps_sock_key *k, struct ps_sock_pending *p)
+/* The read of sample e of key k, which frees its slot. */
+static __always_inline void ps_sock_read(const struct ps_sock_key *k, struct ps_sock_sample *e)
 {
-	__u64 now = bpf_ktime_get_ns(), d = now - p->ts_ns;
-	__u32 q = p->queue, proto = k->proto, b;
+	__u64 now = bpf_ktime_get_ns(), ts = e->ts_ns, d = now - ts;
+	__u32 q = e->queue, proto = k->proto, b;
 	struct ps_sock_port_stats *ps;
 	struct ps_sock_qstats *s;
 	struct ps_sock_qhist *h;
 
-	bpf_map_delete_elem(&sock_pending, k);
+	e->ts_ns = 0;
 	if (proto >= PS_SOCK_PROTOS)
 		return;
 	s = bpf_map_lookup_elem(&sock_stats, &q);
-	if (now < p->ts_ns || d > PS_SOCK_MAX_AGE_NS) {
+	if (now < ts || d > PS_SOCK_MAX_AGE_NS) {
 		if (s)
 			s->expired[proto]++;
 		return;
@@ -147,6 +147,7 @@ static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len)
 	struct ps_sock_key k;
 	struct sock *sk;
 	__u32 copied;
+	int i;
 
 	if (BPF_CORE_READ(skb, skb_iif) != (int)ps_ifindex)
 		return;
@@ -163,9 +164,12 @@ static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len)
 	 * sample's first byte? (A copy past it means a read no tracepoint saw
 	 * took it: the sample then expires.) */
 	copied = BPF_CORE_READ((struct tcp_sock *)sk, copied_seq);
-	if (len <= 0 || p->seq - copied >= (__u32)len)
+	if (len <= 0)
 		return;
-	ps_sock_read(&k, p);
+#pragma unroll
+	for (i = 0; i < PS_SOCK_INFLIGHT; i++)
+		if (p->s[i].ts_ns && p->s[i].seq - copied < (__u32)len)
+			ps_sock_read(&k, &p->s[i]);
 }
 
 /* The netns of sk is the attachment's. */
@@ -190,18 +194,22 @@ static __always_inline void ps_sock_queued(const struct sock *sk)
 	struct ps_sock_pending *p;
 	struct ps_sock_key k;
 	struct sk_buff *tail;
+	int i;
 
 	if (!ps_our_netns(sk))
 		return;
 	p = ps_udp_pending(sk, &k);
-	if (!p || p->sk)
+	if (!p)
 		return;
 	tail = BPF_CORE_READ(sk, sk_receive_queue.prev);
-	if ((__u64)tail != p->skb)
-		return;
-	p->remaining = BPF_CORE_READ(sk, sk_receive_queue.qlen) +
-		       BPF_CORE_READ((struct udp_sock *)sk, reader_queue.qlen);
-	p->sk = (__u64)sk;
+#pragma unroll
+	for (i = 0; i < PS_SOCK_INFLIGHT; i++) {
+		if (!p->s[i].ts_ns || p->s[i].sk || p->s[i].skb != (__u64)tail)
+			continue;
+		p->s[i].remaining = BPF_CORE_READ(sk, sk_receive_queue.qlen) +
+				    BPF_CORE_READ((struct udp_sock *)sk, reader_queue.qlen);
+		p->s[i].sk = (__u64)sk;
+	}
 }
 
 /* sock_recv_length of a UDP socket: one datagram read (not peeked). */
@@ -209,16 +217,20 @@ static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int
 {
 	struct ps_sock_pending *p;
 	struct ps_sock_key k;
+	int i;
 
 	if (ret < 0 || (flags & PS_MSG_PEEK) || !ps_our_netns(sk))
 		return;
 	p = ps_udp_pending(sk, &k);
-	if (!p || p->sk != (__u64)sk)
+	if (!p)
 		return;
-	/* Not atomic: two threads reading one UDP socket at the same instant
-	 * may miss a decrement, and the sample then expires. */
-	if (p->remaining && --p->remaining == 0)
-		ps_sock_read(&k, p);
+		/* Not atomic: two threads reading one UDP socket at the same instant
+		 * may miss a decrement, and the sample then expires. */
+#pragma unroll
+	for (i = 0; i < PS_SOCK_INFLIGHT; i++)
+		if (p->s[i].ts_ns && p->s[i].sk == (__u64)sk && p->s[i].remaining &&
+		    --p->s[i].remaining == 0)
+			ps_sock_read(&k, &p->s[i]);
 }
 
 SEC("tp_btf/skb_copy_datagram_iovec")

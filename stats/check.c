@@ -16,6 +16,9 @@
 #include <time.h>
 
 #include "lib/util.h"
+#include "stats/families/families.h"
+#include "stats/format/hist.h"
+#include "stats/format/table.h"
 #include "stats/report.h"
 
 int ps_check_read(const char *dir, const struct ps_kern_fds *fds, struct ps_check_layers *l)
@@ -224,7 +227,8 @@ static json_object *value_json(struct value v)
 	return v.na ? NULL : json_object_new_uint64(v.v);
 }
 
-static void print_json(const struct pair *p, int n, const struct ps_check_layers *a, double secs)
+static void print_json(const struct pair *p, int n, const struct ps_check_layers *a, double secs,
+		       json_object *latency)
 {
 	json_object *root = json_object_new_object(), *arr = json_object_new_array(), *o;
 	int i;
@@ -256,23 +260,111 @@ static void print_json(const struct pair *p, int n, const struct ps_check_layers
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "pairs", arr);
+	json_object_object_add(root, "latency", latency);
 	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
 	json_object_put(root);
+}
+
+/* ---- latency sanity ------------------------------------------------------- */
+
+/* Where both were sampled during the interval: each queue's median stack to
+ * socket latency (sock) and driver to stack latency (d2s). A sock median
+ * below the d2s median of its queue is flagged: the stack and the wakeup of
+ * a reader take longer than GRO holds a packet, unless gro_flush_timeout
+ * holds packets longer than the application takes to read them. */
+struct latency_check {
+	unsigned int queue;
+	__u64 d2s_p50, sock_p50;
+	bool ok;
+};
+
+static void window_hist(const struct ps_snapshot *b, const struct ps_snapshot *a, unsigned int q,
+			ps_latency_fn fn, __u64 *out)
+{
+	static __u64 h0[PS_LAT_BUCKETS];
+
+	fn(a, q, out);
+	fn(b, q, h0);
+	ps_u64s_sub(out, out, h0, sizeof(h0));
+}
+
+static int latency_checks(const struct ps_check_layers *b, const struct ps_check_layers *a,
+			  struct latency_check *out, int max)
+{
+	static __u64 d2s[PS_LAT_BUCKETS], sock[PS_LAT_BUCKETS];
+	unsigned int q;
+	int n = 0;
+
+	if (!ps_d2s_on(&a->snap) || !ps_sock_on(&a->snap) || !ps_d2s_on(&b->snap) ||
+	    !ps_sock_on(&b->snap))
+		return 0;
+	for (q = 0; q < a->snap.nslots && n < max; q++) {
+		window_hist(&b->snap, &a->snap, q, ps_d2s_latency, d2s);
+		window_hist(&b->snap, &a->snap, q, ps_sock_latency, sock);
+		if (!ps_hist_count(d2s, PS_LAT_BUCKETS) || !ps_hist_count(sock, PS_LAT_BUCKETS))
+			continue;
+		out[n].queue = q;
+		out[n].d2s_p50 = ps_hist_percentile(d2s, PS_LAT_BUCKETS, 50);
+		out[n].sock_p50 = ps_hist_percentile(sock, PS_LAT_BUCKETS, 50);
+		out[n].ok = out[n].sock_p50 >= out[n].d2s_p50;
+		n++;
+	}
+	return n;
+}
+
+static void print_latency_table(const struct latency_check *l, int n, const struct ps_snapshot *s)
+{
+	char q[16], d[16], k[16];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		ps_queue_label(s, l[i].queue, q, sizeof(q));
+		ps_fmt_ns(d, sizeof(d), l[i].d2s_p50, 1);
+		ps_fmt_ns(k, sizeof(k), l[i].sock_p50, 1);
+		printf(
+		    "latency RX queue %s: stack to socket p50 %s %s driver to stack p50 %s: %s\n",
+		    q, k, l[i].ok ? ">=" : "<", d,
+		    l[i].ok ? "ok"
+			    : "SUSPECT (a measurement error, or gro_flush_timeout above "
+			      "the read time)");
+	}
+}
+
+static json_object *latency_json(const struct latency_check *l, int n)
+{
+	json_object *a = json_object_new_array(), *o;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "queue", json_object_new_uint64(l[i].queue));
+		json_object_object_add(o, "d2s_p50_ns", json_object_new_uint64(l[i].d2s_p50));
+		json_object_object_add(o, "sock_p50_ns", json_object_new_uint64(l[i].sock_p50));
+		json_object_object_add(o, "ok", json_object_new_boolean(l[i].ok));
+		json_object_array_add(a, o);
+	}
+	return a;
 }
 
 bool ps_check_report(const struct ps_check_layers *before, const struct ps_check_layers *after,
 		     double secs, bool json)
 {
+	struct latency_check lat[PS_MAX_QUEUES + 1];
 	struct pair pairs[16];
 	bool differ = false;
-	int n, i;
+	int n, nl, i;
 
 	n = build_pairs(before, after, pairs);
-	if (json)
-		print_json(pairs, n, after, secs);
-	else
+	nl = latency_checks(before, after, lat, PS_MAX_QUEUES + 1);
+	if (json) {
+		print_json(pairs, n, after, secs, latency_json(lat, nl));
+	} else {
 		print_table(pairs, n, after, secs);
+		print_latency_table(lat, nl, &after->snap);
+	}
 	for (i = 0; i < n; i++)
 		differ |= comparable(&pairs[i]) && !agrees(pairs[i].a.v, pairs[i].b.v);
+	for (i = 0; i < nl; i++)
+		differ |= !lat[i].ok;
 	return differ;
 }

@@ -8,6 +8,7 @@
 #ifndef PATHSCOPE_RENDER_H
 #define PATHSCOPE_RENDER_H
 
+#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,10 @@
 void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);
 void ps_render_json(FILE *out, const struct ps_report *r, int n);
+/* The latency budget: a table (stats --latency), and its JSON object (in
+ * every interface of ps_render_json, as "latency"). */
+void ps_render_latency(FILE *out, const struct ps_report *r, int n);
+json_object *ps_latency_json(const struct ps_snapshot *s);
 
 #define PS_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 

@@ -98,6 +98,7 @@ static json_object *iface_obj(const struct ps_report *r)
 		json_object_array_add(queues, queue_obj(r, c->nslots - 1, qo));
 	}
 	json_object_object_add(o, "queues", queues);
+	json_object_object_add(o, "latency", ps_latency_json(c));
 	if (ps_echo_on(c))
 		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
 	if (ps_tcp_on(c)) {

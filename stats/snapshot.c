@@ -139,7 +139,7 @@ static int read_sock_pending(const char *dir, struct ps_snapshot *s)
 	struct ps_sock_key key, next;
 	struct ps_sock_pending v;
 	void *prev = NULL;
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 	__u32 q;
 	int fd;
 
@@ -158,11 +158,17 @@ static int read_sock_pending(const char *dir, struct ps_snapshot *s)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &v) || key.proto >= PS_SOCK_PROTOS)
 			continue;
-		q = v.queue < s->nslots ? v.queue : s->nslots - 1;
-		if (s->mono_ns > v.ts_ns && s->mono_ns - v.ts_ns > PS_SOCK_MAX_AGE_NS)
-			s->sock_pend[q].stale[key.proto]++;
-		else
-			s->sock_pend[q].inflight[key.proto]++;
+		for (i = 0; i < PS_SOCK_INFLIGHT; i++) {
+			const struct ps_sock_sample *e = &v.s[i];
+
+			if (!e->ts_ns)
+				continue;
+			q = e->queue < s->nslots ? e->queue : s->nslots - 1;
+			if (s->mono_ns > e->ts_ns && s->mono_ns - e->ts_ns > PS_SOCK_MAX_AGE_NS)
+				s->sock_pend[q].stale[key.proto]++;
+			else
+				s->sock_pend[q].inflight[key.proto]++;
+		}
 	}
 	close(fd);
 	return 0;
@@ -268,9 +274,9 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_sock_pending(dir, s);
 	if (!err)
 		err = read_entries(dir, "sock_ports", sizeof(struct ps_sock_port_key),
-				   offsetof(struct ps_sock_port_entry, stats), PS_SOCK_PORTS_MAX + 1,
-				   sizeof(struct ps_sock_port_entry), (void **)&s->sock_ports,
-				   &s->nsock_ports);
+				   offsetof(struct ps_sock_port_entry, stats),
+				   PS_SOCK_PORTS_MAX + 1, sizeof(struct ps_sock_port_entry),
+				   (void **)&s->sock_ports, &s->nsock_ports);
 	if (!err)
 		err = read_kern(dir, s);
 	if (!err)

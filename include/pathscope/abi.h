@@ -364,8 +364,8 @@ struct ps_tcp_peer_stats {
  * Stack to socket latency (feature sock): from tc ingress (after GRO) to the
  * application's read of the data, per RX queue of the packet and per local
  * port. tc ingress samples 1 in PS_SOCK_EVERY TCP or UDP packets per CPU
- * (include/pathscope/sock.bpf.h), one sample in flight per flow, keyed by
- * flow; the probes (probes/pathscope_sock.bpf.c) recognise its read:
+ * (include/pathscope/sock.bpf.h), up to PS_SOCK_INFLIGHT in flight per
+ * flow, keyed by flow; the probes (probes/pathscope_sock.bpf.c) recognise its read:
  *   TCP  skb:skb_copy_datagram_iovec, when the copy starts at or before the
  *        sample's first byte and reaches it (the socket's copied_seq): the
  *        sample survives tcp_try_coalesce merging its skb into another
@@ -394,8 +394,8 @@ struct ps_sock_key {
 	__u8 raddr[16];
 };
 
-struct ps_sock_pending {
-	__u64 ts_ns;	 /* at tc ingress */
+struct ps_sock_sample {
+	__u64 ts_ns;	 /* at tc ingress; 0: a free slot */
 	__u64 skb;	 /* UDP: the sampled skb's address */
 	__u64 sk;	 /* UDP: its socket, once queued there; 0 before */
 	__u32 seq;	 /* TCP: the sampled skb's first sequence number */
@@ -404,11 +404,21 @@ struct ps_sock_pending {
 	__u32 pad;
 };
 
+/* Up to PS_SOCK_INFLIGHT samples wait per flow (port): with one, a flow
+ * whose reads come later than its next candidate would skip that one, and
+ * only the long waits would be sampled. A candidate finding every slot
+ * taken is counted as skipped. */
+#define PS_SOCK_INFLIGHT 4
+struct ps_sock_pending {
+	struct ps_sock_sample s[PS_SOCK_INFLIGHT];
+};
+
 /* Per RX queue, per CPU. */
 struct ps_sock_qstats {
 	__u64 sampled[PS_SOCK_PROTOS];
 	__u64 matched[PS_SOCK_PROTOS];
 	__u64 expired[PS_SOCK_PROTOS]; /* replaced after PS_SOCK_MAX_AGE_NS unread */
+	__u64 skipped[PS_SOCK_PROTOS]; /* candidates while PS_SOCK_INFLIGHT waited */
 };
 
 /* Per RX queue, one copy for all CPUs (atomic adds). */

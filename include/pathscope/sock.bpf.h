@@ -2,7 +2,7 @@
 /*
  * Stack to socket latency, the tc ingress half (BPF only; see abi.h): every
  * PS_SOCK_EVERY-th TCP or UDP packet of a CPU with data becomes a sample of
- * its flow (TCP) or local port (UDP), unless that has one in flight. The probes
+ * its flow (TCP) or local port (UDP), unless PS_SOCK_INFLIGHT wait there. The probes
  * (probes/pathscope_sock.bpf.c) find its read and share these maps.
  * Unsampled packets cost one per-CPU increment.
  */
@@ -34,7 +34,9 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 				       const struct ps_pkt *p, __u32 slot)
 {
 	struct ps_sock_pending v = {}, *old;
-	struct ps_sock_qstats *s;
+	struct ps_sock_qstats *s, *ps;
+	struct ps_sock_sample *e;
+	int i;
 	struct ps_sock_key k = {};
 	struct ps_flow f;
 	__u32 zero = 0;
@@ -59,22 +61,45 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 		k.proto = PS_SOCK_UDP; /* keyed by the local port alone */
 	}
 	now = bpf_ktime_get_ns();
+	ps = bpf_map_lookup_elem(&sock_stats, &slot);
 	old = bpf_map_lookup_elem(&sock_pending, &k);
-	if (old) {
-		if (now - old->ts_ns <= PS_SOCK_MAX_AGE_NS)
-			return; /* one in flight per flow */
-		s = bpf_map_lookup_elem(&sock_stats, &old->queue);
-		if (s && k.proto < PS_SOCK_PROTOS)
-			s->expired[k.proto]++;
+	if (!old) { /* the flow's first: a new entry */
+		v.s[0].ts_ns = now;
+		v.s[0].skb = (__u64)bpf_cast_to_kern_ctx(skb);
+		v.s[0].seq = f.seq;
+		v.s[0].queue = slot;
+		bpf_map_update_elem(&sock_pending, &k, &v, BPF_ANY);
+		if (ps && k.proto < PS_SOCK_PROTOS)
+			ps->sampled[k.proto]++;
+		return;
 	}
-	v.ts_ns = now;
-	v.skb = (__u64)bpf_cast_to_kern_ctx(skb);
-	v.seq = f.seq;
-	v.queue = slot;
-	bpf_map_update_elem(&sock_pending, &k, &v, BPF_ANY);
-	s = bpf_map_lookup_elem(&sock_stats, &slot);
-	if (s && k.proto < PS_SOCK_PROTOS)
-		s->sampled[k.proto]++;
+	/* A free slot, or one whose read never came. */
+#pragma unroll
+	for (i = 0; i < PS_SOCK_INFLIGHT; i++) {
+		e = &old->s[i];
+		if (!e->ts_ns)
+			break;
+		if (now - e->ts_ns > PS_SOCK_MAX_AGE_NS) {
+			s = bpf_map_lookup_elem(&sock_stats, &e->queue);
+			if (s && k.proto < PS_SOCK_PROTOS)
+				s->expired[k.proto]++;
+			break;
+		}
+	}
+	if (i == PS_SOCK_INFLIGHT) {
+		if (ps && k.proto < PS_SOCK_PROTOS)
+			ps->skipped[k.proto]++;
+		return;
+	}
+	e = &old->s[i & (PS_SOCK_INFLIGHT - 1)];
+	e->skb = (__u64)bpf_cast_to_kern_ctx(skb);
+	e->sk = 0;
+	e->remaining = 0;
+	e->seq = f.seq;
+	e->queue = slot;
+	e->ts_ns = now;
+	if (ps && k.proto < PS_SOCK_PROTOS)
+		ps->sampled[k.proto]++;
 }
 
 #endif /* PATHSCOPE_SOCK_BPF_H */

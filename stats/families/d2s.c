@@ -5,6 +5,7 @@
  * stored in struct ps_d2s_qstats.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "stats/families/families.h"
 #include "stats/format/hist.h"
@@ -131,4 +132,14 @@ void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "Driver to stack latency of matched samples, xdp (before GRO) to tc "
 		       "ingress (after GRO); _sum is estimated from bucket midpoints.");
 	ps_prom_each_slot(p, s, n, &d2s_slots, latency);
+}
+
+/* ---- latency budget ------------------------------------------------------ */
+
+void ps_d2s_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_d2s_qstats t;
+
+	d2s_total(s, q, &t);
+	memcpy(out, t.hist, sizeof(t.hist));
 }

@@ -283,3 +283,21 @@ void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_each_slot(p, s, n, &echo_slots, resp);
 	peers_prom(p, s, n);
 }
+
+/* ---- latency budget ------------------------------------------------------ */
+
+void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_echo_qstats e;
+
+	echo_total(s, q, &e);
+	memcpy(out, e.rtt_hist, sizeof(e.rtt_hist));
+}
+
+void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_echo_qstats e;
+
+	echo_total(s, q, &e);
+	memcpy(out, e.resp_hist, sizeof(e.resp_hist));
+}

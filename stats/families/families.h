@@ -71,7 +71,6 @@ json_object *ps_sock_json(const struct ps_report *r, unsigned int q);
 json_object *ps_sock_ports_json(const struct ps_snapshot *s);
 bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
-void ps_sock_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
 
 /* ---- driver to stack (d2s.c): XDP -> tc ingress latency per RX queue,
  * sampled; born in d2s.bpf.h, stored in struct ps_d2s_qstats. */
@@ -109,5 +108,20 @@ void ps_nic_cpu_table(FILE *out, const struct ps_report *r);
 void ps_nic_queue_json(json_object *o, const struct ps_snapshot *s, unsigned int q);
 /* Adds "nic", "qdisc_root" and "softnet" to the interface's JSON object. */
 void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s);
+
+/* ---- the latency budget (stats/render_latency.c): each family's latency
+ * histograms of queue slot q (q == nslots: all), PS_LAT_BUCKETS buckets. */
+typedef void (*ps_latency_fn)(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_d2s_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_txlat_sojourn(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_txlat_completion(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+bool ps_txlat_has_completion(const struct ps_snapshot *s);
+void ps_tcp_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_tcp_handshake(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_tcp_response(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_tcp_ack_delay(const struct ps_snapshot *s, unsigned int q, __u64 *out);
+void ps_sock_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
 
 #endif /* PATHSCOPE_FAMILIES_H */

@@ -42,7 +42,7 @@ bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q)
 		return false;
 	sock_total(s, q, &c, NULL, &p);
 	for (i = 0; i < PS_SOCK_PROTOS; i++)
-		if (c.sampled[i] || c.expired[i] || p.stale[i])
+		if (c.sampled[i] || c.expired[i] || c.skipped[i] || p.stale[i])
 			return true;
 	return false;
 }
@@ -89,10 +89,11 @@ static void sock_rows(FILE *out, const struct ps_snapshot *s, unsigned int q, co
 		ps_fmt_lat(v[2], sizeof(v[2]), h.hist[i], 99);
 		ps_fmt_lat(v[3], sizeof(v[3]), h.hist[i], 99.9);
 		ps_fmt_lat(v[4], sizeof(v[4]), h.hist[i], PS_PCT_MAX);
-		fprintf(out, "%-6s %-5s %9llu %9llu %9llu %9llu %9s %9s %9s %9s %9s\n", qname,
+		fprintf(out, "%-6s %-5s %9llu %9llu %9llu %9llu %9llu %9s %9s %9s %9s %9s\n", qname,
 			proto_names[i], (unsigned long long)c.sampled[i],
 			(unsigned long long)c.matched[i], (unsigned long long)expired(&c, &p, i),
-			(unsigned long long)p.inflight[i], v[0], v[1], v[2], v[3], v[4]);
+			(unsigned long long)p.inflight[i], (unsigned long long)c.skipped[i], v[0],
+			v[1], v[2], v[3], v[4]);
 	}
 }
 
@@ -118,8 +119,9 @@ void ps_sock_table(FILE *out, const struct ps_report *r)
 		"Socket read: tc ingress -> the application's read of the data (TCP: the copy "
 		"reaching it; UDP: its datagram's read), 1 in %d per CPU sampled\n",
 		PS_SOCK_EVERY);
-	fprintf(out, "%-6s %-5s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "PROTO", "SAMPLED",
-		"MATCHED", "EXPIRED", "PENDING", "P50", "P90", "P99", "P99.9", "MAX");
+	fprintf(out, "%-6s %-5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "PROTO",
+		"SAMPLED", "MATCHED", "EXPIRED", "PENDING", "SKIPPED", "P50", "P90", "P99", "P99.9",
+		"MAX");
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_sock_slot_active(s, q))
 			continue;
@@ -185,6 +187,7 @@ json_object *ps_sock_json(const struct ps_report *r, unsigned int q)
 		ps_json_add_u64(x, "matched", c.matched[i]);
 		ps_json_add_u64(x, "expired", expired(&c, &p, i));
 		ps_json_add_u64(x, "pending", p.inflight[i]);
+		ps_json_add_u64(x, "skipped", c.skipped[i]);
 		json_object_object_add(x, "latency_ns", ps_json_dist(h.hist[i], PS_LAT_BUCKETS));
 		json_object_object_add(o, proto_names[i], x);
 	}
@@ -240,6 +243,7 @@ static void samples(struct ps_prom *p, const struct ps_lbl *l, const struct ps_s
 		ps_lbl_add(&lp, "proto", proto_names[i]);
 		ps_prom_sample_u1(p, &lp, "result", "sampled", c->sampled[i]);
 		ps_prom_sample_u1(p, &lp, "result", "expired", expired(c, pd, i));
+		ps_prom_sample_u1(p, &lp, "result", "skipped", c->skipped[i]);
 	}
 }
 
@@ -264,9 +268,9 @@ void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	int i;
 
 	ps_prom_family(p, "pathscope_sock_samples_total", "counter",
-		       "Socket read samples taken at tc ingress (1 in 64 TCP/UDP packets per CPU) "
-		       "and expired unread, per RX queue and protocol; the latency histogram's "
-		       "_count is the matched ones.");
+		       "Socket read samples taken at tc ingress (1 in 64 TCP/UDP packets per CPU), "
+		       "expired unread, and skipped (4 already waiting on the flow), per RX queue "
+		       "and protocol; the latency histogram's _count is the matched ones.");
 	ps_prom_each_slot(p, s, n, &sock_slots, samples);
 	ps_prom_family(p, "pathscope_sock_read_latency_seconds", "histogram",
 		       "tc ingress to the application's read of the data, per RX queue of the "

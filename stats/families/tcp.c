@@ -394,3 +394,33 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	}
 	peers_prom(p, s, n);
 }
+
+/* ---- latency budget ------------------------------------------------------ */
+
+static void tcp_dist(const struct ps_snapshot *s, unsigned int q, size_t off, __u64 *out)
+{
+	static struct ps_tcp_qhist h;
+
+	ps_per_queue_total(s->tcp_hist, sizeof(h), s->nslots, q, &h);
+	memcpy(out, (const char *)&h + off, sizeof(h.rtt));
+}
+
+void ps_tcp_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, rtt), out);
+}
+
+void ps_tcp_handshake(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, handshake), out);
+}
+
+void ps_tcp_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, resp_data), out);
+}
+
+void ps_tcp_ack_delay(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, resp_ack), out);
+}

@@ -5,6 +5,7 @@
  * Born in probes/pathscope_txlat.bpf.c, stored in struct ps_txlat_qstats.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "stats/families/families.h"
 #include "stats/format/hist.h"
@@ -199,4 +200,27 @@ void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "Driver TX completion, net_dev_start_xmit to the skb freed, per TX queue "
 		       "(absent on veth); _sum is estimated from bucket midpoints.");
 	ps_prom_each_slot(p, s, n, &txlat_slots, completion);
+}
+
+/* ---- latency budget ------------------------------------------------------ */
+
+void ps_txlat_sojourn(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_txlat_qstats t;
+
+	txlat_total(s, q, &t);
+	memcpy(out, t.sojourn_hist, sizeof(t.sojourn_hist));
+}
+
+void ps_txlat_completion(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_txlat_qstats t;
+
+	txlat_total(s, q, &t);
+	memcpy(out, t.completion_hist, sizeof(t.completion_hist));
+}
+
+bool ps_txlat_has_completion(const struct ps_snapshot *s)
+{
+	return has_completion(s);
 }

@@ -117,6 +117,7 @@ int main(void)
 	render_reports("stats-window.txt", ps_render_table, window, 2);
 	render_reports("stats-hist.txt", ps_render_hist, window, 2);
 	render_reports("stats.json", ps_render_json, window, 2);
+	render_reports("stats-latency.txt", ps_render_latency, window, 2);
 
 	f = open_memstream(&text, &len);
 	ps_render_prom(f, cur, 2, &extra);

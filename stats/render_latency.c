@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The latency budget (stats --latency): one row per queue with the p50 and
+ * p99 of every latency pathscope has for it, stage by stage along the path:
+ *   rx    driver -> stack (d2s), stack -> socket read (sock)
+ *   tx    qdisc sojourn, driver completion (txlat)
+ *   net   ICMP RTT, TCP RTT, TCP handshake
+ *   host  ICMP response, TCP data response, TCP ACK delay
+ * The families own the histograms (stats/families/); this view only lines
+ * them up. A stage whose feature is off says "off", one with no samples "-".
+ */
+#include "stats/render.h"
+
+#include <string.h>
+
+#include "lib/queues.h"
+#include "stats/families/families.h"
+#include "stats/format/hist.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
+
+static const struct stage {
+	const char *head; /* table column */
+	const char *key;  /* JSON key */
+	__u32 feature;
+	bool (*on)(const struct ps_snapshot *s);
+	ps_latency_fn hist;
+} stages[] = {
+	{ "RX d2s", "driver_to_stack", PS_F_D2S, ps_d2s_on, ps_d2s_latency },
+	{ "RX sock", "socket_read", PS_F_SOCK, ps_sock_on, ps_sock_latency },
+	{ "TX qdisc", "qdisc_sojourn", PS_F_TXLAT, ps_txlat_on, ps_txlat_sojourn },
+	{ "TX compl", "tx_completion", PS_F_TXLAT, ps_txlat_on, ps_txlat_completion },
+	{ "NET icmp", "icmp_rtt", PS_F_ICMP, ps_echo_on, ps_echo_rtt },
+	{ "NET tcp", "tcp_rtt", PS_F_TCP, ps_tcp_on, ps_tcp_rtt },
+	{ "NET hs", "tcp_handshake", PS_F_TCP, ps_tcp_on, ps_tcp_handshake },
+	{ "HOST icmp", "icmp_response", PS_F_ICMP, ps_echo_on, ps_echo_response },
+	{ "HOST data", "tcp_response", PS_F_TCP, ps_tcp_on, ps_tcp_response },
+	{ "HOST ack", "tcp_ack_delay", PS_F_TCP, ps_tcp_on, ps_tcp_ack_delay },
+};
+#define NSTAGES (sizeof(stages) / sizeof(stages[0]))
+
+enum cell { CELL_OFF, CELL_NA, CELL_EMPTY, CELL_SAMPLES };
+
+/* Stage k of queue slot q: its histogram in h, and what the cell shows. */
+static enum cell stage_cell(const struct ps_snapshot *s, size_t k, unsigned int q, __u64 *h)
+{
+	const struct stage *st = &stages[k];
+
+	if (!(s->meta.features & st->feature) || !st->on(s))
+		return CELL_OFF;
+	if (st->hist == ps_txlat_completion && !ps_txlat_has_completion(s))
+		return CELL_NA; /* veth hands skbs on: nothing to complete */
+	st->hist(s, q, h);
+	return ps_hist_count(h, PS_LAT_BUCKETS) ? CELL_SAMPLES : CELL_EMPTY;
+}
+
+/* Does queue slot q have a sample in any stage? */
+static bool queue_has_samples(const struct ps_snapshot *s, unsigned int q)
+{
+	static __u64 h[PS_LAT_BUCKETS];
+	size_t k;
+
+	for (k = 0; k < NSTAGES; k++)
+		if (stage_cell(s, k, q, h) == CELL_SAMPLES)
+			return true;
+	return false;
+}
+
+static void row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *label)
+{
+	static __u64 h[PS_LAT_BUCKETS];
+	char p50[16], p99[16], cell[40];
+	size_t k;
+
+	fprintf(out, "%-6s", label);
+	for (k = 0; k < NSTAGES; k++) {
+		switch (stage_cell(s, k, q, h)) {
+		case CELL_OFF:
+			snprintf(cell, sizeof(cell), "off");
+			break;
+		case CELL_NA:
+			snprintf(cell, sizeof(cell), "n/a");
+			break;
+		case CELL_EMPTY:
+			snprintf(cell, sizeof(cell), "-");
+			break;
+		case CELL_SAMPLES:
+			ps_fmt_lat(p50, sizeof(p50), h, 50);
+			ps_fmt_lat(p99, sizeof(p99), h, 99);
+			snprintf(cell, sizeof(cell), "%s/%s", p50, p99);
+			break;
+		}
+		fprintf(out, " %15s", cell);
+	}
+	fputc('\n', out);
+}
+
+void ps_render_latency(FILE *out, const struct ps_report *r, int n)
+{
+	char label[16];
+	unsigned int q;
+	size_t k;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const struct ps_snapshot *s = r[i].cur;
+
+		fprintf(out,
+			"%s%s (ifindex %u): latency budget per queue, p50/p99 (off: feature off; "
+			"-: no samples; RX and host stages by RX queue, TX by TX queue)\n",
+			i ? "\n" : "", s->meta.ifname, s->meta.ifindex);
+		fprintf(out, "%-6s", "QUEUE");
+		for (k = 0; k < NSTAGES; k++)
+			fprintf(out, " %15s", stages[k].head);
+		fputc('\n', out);
+		for (q = 0; q < s->nslots; q++) {
+			if (!queue_has_samples(s, q))
+				continue;
+			ps_queue_label(s, q, label, sizeof(label));
+			row(out, s, q, label);
+		}
+		row(out, s, s->nslots, "all");
+	}
+	fflush(out);
+}
+
+/* {"QUEUE": {"stage": {"count", "p50", "p99"} | "off" | "n/a"}, ...} with the
+ * queues that have samples and "all". */
+json_object *ps_latency_json(const struct ps_snapshot *s)
+{
+	static __u64 h[PS_LAT_BUCKETS];
+	json_object *o = json_object_new_object(), *qo, *c;
+	char label[16];
+	unsigned int q;
+	size_t k;
+
+	for (q = 0; q <= s->nslots; q++) {
+		if (q < s->nslots && !queue_has_samples(s, q))
+			continue;
+		if (q == s->nslots)
+			snprintf(label, sizeof(label), "all");
+		else
+			ps_queue_label(s, q, label, sizeof(label));
+		qo = json_object_new_object();
+		for (k = 0; k < NSTAGES; k++) {
+			switch (stage_cell(s, k, q, h)) {
+			case CELL_OFF:
+				c = json_object_new_string("off");
+				break;
+			case CELL_NA:
+				c = json_object_new_string("n/a");
+				break;
+			default:
+				c = json_object_new_object();
+				ps_json_add_u64(c, "count", ps_hist_count(h, PS_LAT_BUCKETS));
+				if (ps_hist_count(h, PS_LAT_BUCKETS)) {
+					ps_json_add_u64(c, "p50",
+							ps_hist_percentile(h, PS_LAT_BUCKETS, 50));
+					ps_json_add_u64(c, "p99",
+							ps_hist_percentile(h, PS_LAT_BUCKETS, 99));
+				} else {
+					json_object_object_add(c, "p50", NULL);
+					json_object_object_add(c, "p99", NULL);
+				}
+			}
+			json_object_object_add(qo, stages[k].key, c);
+		}
+		json_object_object_add(o, label, qo);
+	}
+	return o;
+}

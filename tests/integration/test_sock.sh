@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Socket read latency (feature sock) against readers whose timing is known:
+# a reader that drains its socket every 20 ms (TCP and UDP, IPv4 and IPv6)
+# while a sender sends 1000 messages/s must show a median within 15% of
+# 10 ms and a maximum within the schedule's own measured slack, and not below
+# the driver-to-stack latency of its queue (check's latency line); an eager
+# reader a median under 100 us. Samples add up, a reader that never reads
+# leaves only expired samples, flows steered to a queue and two ports are
+# counted there exactly, delivery is unchanged, and classic tracepoints do
+# the same. The latency budget view shows every stage with samples, in the
+# table and in JSON alike.
+. "$(dirname "$0")/lib.sh"
+ps_require_root sock
+ps_require_file sock "$PATHSCOPE"
+ps_require_cmd sock python3 jq ping
+SOCKLOAD=$PS_ROOT/tests/tools/sockload.py
+
+ps_testbed_create 4 || { ps_fail sock "testbed setup failed"; ps_done; }
+ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
+jb() { ps_pathscope_b stats vB --json | jq -c ".interfaces[0] | $1"; }
+attach_b() {
+	ps_pathscope_b detach vB >/dev/null 2>&1
+	ps_pathscope_b attach vB "$@" || ps_fail "attach vB $*" "exit $?"
+	ps_wait_quiet 5
+}
+
+# load PROTO DST PORT SECONDS RECV_MODE...: a reader in B, a sender in A at
+# RATE (default 1000) messages/s for SECONDS; prints the reader's JSON line.
+load() {
+	local proto=$1 dst=$2 port=$3 secs=$4 bind out err pid i rate=${RATE:-1000}
+	shift 4
+	bind=$([[ $dst == *:* ]] && echo "$PS_IP6_B" || echo "$PS_IP4_B")
+	out=$(mktemp) err=$(mktemp)
+	ip netns exec "$NS_B" timeout $((secs + 20)) python3 "$SOCKLOAD" recv --proto "$proto" \
+		--bind "$bind" --port "$port" --seconds $((secs + 1)) "$@" >"$out" 2>"$err" &
+	pid=$!
+	for i in $(seq 50); do grep -q ready "$err" && break; sleep 0.1; done
+	ps_in_a timeout $((secs + 10)) python3 "$SOCKLOAD" send --proto "$proto" --dst "$dst" \
+		--port "$port" --rate "$rate" --seconds "$secs" >/dev/null || ps_fail "sender $proto $dst:$port" "exit $?"
+	wait "$pid" || ps_fail "reader $proto $port" "exit $? $(cat "$err")"
+	cat "$out"
+	rm -f "$out" "$err"
+}
+# The socket_ports entry of PROTO/PORT.
+port_entry() { jb "[.socket_ports[] | select(.proto == \"$1\" and .port == $2)][0]"; }
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+
+# ---- delivery without the feature, as the reference
+attach_b --features default
+ref=$(load udp "$PS_IP4_B" 7000 2 --eager)
+
+# ---- a reader every 20 ms, and an eager one, TCP and UDP, IPv4 and IPv6
+attach_b --features default,sock
+ps_check_eq "delivery with sock as without: every datagram, in order" \
+	"$(load udp "$PS_IP4_B" 7000 2 --eager | jq -c '[.received, .in_order]')" "$(jq -c '[.received, .in_order]' <<<"$ref")"
+port=7001
+for proto in tcp udp; do
+	for dst in "$PS_IP4_B" "$PS_IP6_B"; do
+		# 5000 messages/s: about 230 samples in 3 s, so that the median's
+		# own spread (uniform over 20 ms: 7.2 ms / sqrt(n)) stays well inside 15%
+		r=$(RATE=5000 load "$proto" "$dst" $port 3 --period-ms 20)
+		e=$(port_entry "$proto" $port)
+		p50=$(jq .latency_ns.p50 <<<"$e") max=$(jq .latency_ns.max <<<"$e") n=$(jq .reads <<<"$e")
+		gap=$(jq .max_gap_ms <<<"$r")
+		[ "$(jq -c '[.received, .in_order]' <<<"$r")" = "[15000,true]" ] ||
+			ps_fail "$proto $dst every 20 ms: delivery" "$r"
+		within "$p50" 8500000 11500000 &&
+			ps_ok "$proto $dst, read every 20 ms: median $p50 ns of $n reads (10 ms +-15%)" ||
+			ps_fail "$proto $dst every 20 ms: median within 15% of 10 ms" "$p50 ns, $n reads"
+		# The histogram's max is its top bucket's upper edge (< 1/8 above).
+		awk -v m="$max" -v g="$gap" 'BEGIN { exit !(m <= (g + 1) * 1.125 * 1000000) }' &&
+			ps_ok "$proto $dst: max $max ns within the reader's longest gap $gap ms" ||
+			ps_fail "$proto $dst: max within the schedule" "max $max ns, gap $gap ms"
+		port=$((port + 1))
+		r=$(load "$proto" "$dst" $port 2 --eager)
+		p50=$(port_entry "$proto" $port | jq .latency_ns.p50)
+		[ "$p50" -lt 100000 ] && ps_ok "$proto $dst, eager reader: median $p50 ns (< 100 us)" ||
+			ps_fail "$proto $dst eager: median under 100 us" "$p50 ns"
+		port=$((port + 1))
+	done
+done
+tot=$(jb .totals.socket)
+for proto in tcp udp; do
+	ps_check_eq "$proto: samples add up: sampled = matched + expired + pending" \
+		"$(jq ".$proto | .sampled == .matched + .expired + .pending" <<<"$tot")" true
+done
+ps_check_eq "the histograms hold the matched samples" \
+	"$(jq '[.tcp, .udp] | map(.latency_ns.count == .matched) | all' <<<"$tot")" true
+ps_check_eq "the ports hold every read" \
+	"$(jb '[.socket_ports[].reads] | add')" "$(jq '.tcp.matched + .udp.matched' <<<"$tot")"
+
+# ---- not below the driver to stack latency: check's latency line, while a
+# reader drains every 20 ms
+ip netns exec "$NS_B" timeout 20 python3 "$SOCKLOAD" recv --proto udp --bind "$PS_IP4_B" \
+	--port 7100 --seconds 6 --period-ms 20 >/dev/null 2>&1 &
+rd=$!
+sleep 0.5
+ps_in_a timeout 15 python3 "$SOCKLOAD" send --proto udp --dst "$PS_IP4_B" --port 7100 --rate 1000 \
+	--seconds 5 >/dev/null &
+sd=$!
+chk=$(ps_pathscope_b check vB --duration 4 --json 2>/dev/null) && rc=0 || rc=$?
+wait "$sd" "$rd"
+ps_check_eq "check: stack to socket not below driver to stack on any queue (exit $rc)" \
+	"$(jq -c '[(.latency | length > 0), (.latency | map(.ok) | all)]' <<<"$chk")" "[true,true]"
+
+# ---- per queue and per port: A sends on TX queue 2, so B reads from RX queue 2
+attach_b --features default,sock
+ps_txq_pin "$NS_A" vA 2
+load udp "$PS_IP4_B" 7201 2 --eager >/dev/null
+load tcp "$PS_IP4_B" 7202 2 --eager >/dev/null
+ps_txq_unpin "$NS_A" vA
+s=$(ps_pathscope_b stats vB --json)
+sj() { jq -c ".interfaces[0] | $1" <<<"$s"; }
+ps_check_eq "per queue: every sample in RX queue 2, none in another" \
+	"$(sj '[.queues[] | select(.queue != 2) | .socket.tcp.sampled + .socket.udp.sampled] | add') $(sj '[.queues[2].socket.tcp.sampled > 0, .queues[2].socket.udp.sampled > 0]')" \
+	"0 [true,true]"
+ps_check_eq "per queue: queue 2 has all of them" \
+	"$(sj '[.queues[2].socket.tcp.matched, .queues[2].socket.udp.matched]')" \
+	"$(sj '[.totals.socket.tcp.matched, .totals.socket.udp.matched]')"
+ps_check_eq "per port: udp/7201 and tcp/7202 hold their protocol's reads, no other port any" \
+	"$(sj '[.socket_ports[] | select(.reads > 0) | "\(.proto)/\(.port)=\(.reads)"] | sort')" \
+	"$(sj '["tcp/7202=\(.totals.socket.tcp.matched)", "udp/7201=\(.totals.socket.udp.matched)"]')"
+
+# ---- a reader that never reads: samples expire, one in flight at most
+attach_b --features default,sock
+load udp "$PS_IP4_B" 7301 3 --never >/dev/null
+sleep 2.5 # past the samples' 2 s age
+u=$(jb .totals.socket.udp)
+ps_check_eq "never read: no match, the samples expired, at most one pending" \
+	"$(jq -c '[.matched, .expired > 0, .pending <= 1, .sampled == .matched + .expired + .pending]' <<<"$u")" \
+	"[0,true,true,true]"
+
+# ---- classic tracepoints: the same schedule, the same result
+attach_b --features default,sock --probe-mode tracepoint
+ps_check_eq "classic tracepoints: probe mode" "$(jb .probe_mode)" '"tracepoint"'
+port=7401
+for proto in tcp udp; do
+	RATE=5000 load "$proto" "$PS_IP4_B" $port 3 --period-ms 20 >/dev/null
+	p50=$(port_entry "$proto" $port | jq .latency_ns.p50)
+	within "$p50" 8500000 11500000 &&
+		ps_ok "tracepoint mode: $proto read every 20 ms, median $p50 ns" ||
+		ps_fail "tracepoint mode: $proto median within 15% of 10 ms" "$p50 ns"
+	port=$((port + 1))
+done
+
+# ---- the latency budget view, every feature on
+attach_b --features all
+ps_in_a ping -c 20 -i 0.01 -q "$PS_IP4_B" >/dev/null
+load tcp "$PS_IP4_B" 7501 1 --eager >/dev/null
+load udp "$PS_IP4_B" 7502 1 --eager >/dev/null
+ps_in_b ping -c 20 -i 0.01 -q "$PS_IP4_A" >/dev/null
+js=$(ps_pathscope_b stats vB --json | jq -c '.interfaces[0].latency')
+tab=$(ps_pathscope_b stats vB --latency)
+for k in driver_to_stack socket_read icmp_rtt icmp_response tcp_handshake tcp_ack_delay; do
+	ps_check_eq "budget: $k has samples" "$(jq ".all.$k.count > 0" <<<"$js")" true
+done
+ps_check_eq "budget: TX completion n/a on veth; qdisc sojourn timed (noqueue: dev_queue_xmit to the driver)" \
+	"$(jq -c '[.all.tx_completion, .all.qdisc_sojourn.count > 0]' <<<"$js")" '["n/a",true]'
+# The table's "all" row, cell by cell, against JSON formatted as the table does.
+fmt() { awk -v n="$1" 'BEGIN { if (n < 1000) printf "%dns", n; else if (n < 1000000) printf "%.1fus", n / 1e3;
+	else if (n < 1e9) printf "%.1fms", n / 1e6; else printf "%.2fs", n / 1e9 }'; }
+want="all"
+for k in driver_to_stack socket_read qdisc_sojourn tx_completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay; do
+	c=$(jq -c ".all.$k" <<<"$js")
+	case $c in
+	'"off"' | '"n/a"') want+=" $(jq -r . <<<"$c")" ;;
+	*) if [ "$(jq .count <<<"$c")" = 0 ]; then want+=" -"; else
+		want+=" $(fmt "$(jq .p50 <<<"$c")")/$(fmt "$(jq .p99 <<<"$c")")"; fi ;;
+	esac
+done
+ps_check_eq "budget: the table's row equals the JSON" "$(awk '$1 == "all"' <<<"$tab" | tr -s ' ')" "$want"
+ps_done
