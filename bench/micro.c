@@ -143,15 +143,19 @@ static void build_frames(struct frame *fr)
 /* ---------------------------------------------------------------------- */
 /* Programs                                                               */
 
-static const struct fset {
+#define MAX_FSETS 16
+static struct fset {
 	const char *name;
 	__u32 bits;
-} fsets[] = {
+} fsets[MAX_FSETS] = {
 	{ "none", 0 },
+	/* the default before the tcp feature (the cost targets' reference) */
+	{ "default_notcp", PS_F_DEFAULT & ~PS_F_TCP },
 	{ "default", PS_F_DEFAULT },
 	{ "all", PS_F_ALL },
 };
-#define NFSETS ARRAY_SIZE(fsets)
+static size_t nfsets = 4; /* the defaults above; --fset NAME=MASK replaces them */
+#define NFSETS MAX_FSETS
 
 enum { P_XDP, P_TCI, P_TCE, NPROGS };
 static const char *const prog_names[NPROGS] = { "xdp", "tc_ingress", "tc_egress" };
@@ -168,8 +172,9 @@ struct loaded {
 /* Per-queue maps are declared with 2 slots; the loader sizes them. */
 static void size_queue_maps(struct bpf_object *obj)
 {
-	static const char *const per_queue[] = { "xdp_stats", "tci_stats", "tce_stats", "d2s_stats",
-						 "echo_stats" };
+	static const char *const per_queue[] = { "xdp_stats", "tci_stats",  "tce_stats",
+						 "d2s_stats", "echo_stats", "tcp_stats",
+						 "tcp_hist",  "sock_stats" };
 	struct bpf_map *m;
 	size_t i;
 
@@ -185,7 +190,7 @@ static int load_all(struct loaded *l, const char *empty_path)
 	size_t i;
 	int err;
 
-	for (i = 0; i < NFSETS; i++) {
+	for (i = 0; i < nfsets; i++) {
 		l->x[i] = pathscope_xdp__open();
 		l->t[i] = pathscope_tc__open();
 		if (!l->x[i] || !l->t[i])
@@ -226,7 +231,7 @@ static void free_all(struct loaded *l)
 {
 	size_t i;
 
-	for (i = 0; i < NFSETS; i++) {
+	for (i = 0; i < nfsets; i++) {
 		pathscope_xdp__destroy(l->x[i]);
 		pathscope_tc__destroy(l->t[i]);
 	}
@@ -325,6 +330,7 @@ static unsigned long arg_num(const char *s, unsigned long lo, unsigned long hi)
 
 int main(int argc, char **argv)
 {
+	size_t nfsets_given = 0;
 	static struct frame frames[4];
 	static struct loaded l;
 	__u32 repeat = 1000000, runs = 5;
@@ -338,6 +344,20 @@ int main(int argc, char **argv)
 			repeat = (__u32)arg_num(argv[++i], 1, 100000000);
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = (__u32)arg_num(argv[++i], 1, MAX_RUNS);
+		else if (!strcmp(argv[i], "--fset") && i + 1 < argc) {
+			/* NAME=MASK: feature sets of one's own (the first replaces
+			 * the defaults), e.g. to cost one feature at a time */
+			char *eq = strchr(argv[++i], '=');
+
+			if (!eq || nfsets_given == MAX_FSETS) {
+				fprintf(stderr, "micro: bad --fset '%s' (NAME=MASK)\n", argv[i]);
+				return 2;
+			}
+			*eq = '\0';
+			fsets[nfsets_given].name = argv[i];
+			fsets[nfsets_given++].bits = (__u32)strtoul(eq + 1, NULL, 0);
+			nfsets = nfsets_given;
+		}
 		else if (argv[i][0] != '-' && !empty_path)
 			empty_path = argv[i];
 		else {
@@ -376,7 +396,7 @@ int main(int argc, char **argv)
 		       frames[f].len, frames[f].what);
 	printf("},\n\"programs\": [");
 	for (p = 0; p < NPROGS; p++)
-		for (fs = 0; fs < NFSETS; fs++) {
+		for (fs = 0; fs < nfsets; fs++) {
 			struct prog_size s = prog_size(l.fd[p][fs]);
 
 			printf(
@@ -393,7 +413,7 @@ int main(int argc, char **argv)
 	for (p = 0; p < NPROGS; p++) {
 		__u32 verdict = p == P_XDP ? XDP_PASS_VERDICT : TC_NEXT_VERDICT;
 
-		for (fs = 0; fs < NFSETS; fs++)
+		for (fs = 0; fs < nfsets; fs++)
 			for (f = 0; f < ARRAY_SIZE(frames); f++) {
 				for (r = 0; r < runs; r++) {
 					err =

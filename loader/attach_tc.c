@@ -16,10 +16,10 @@
 /* The maps the tc object takes from the XDP object (bpf_map__reuse_fd), so
  * that what one sees is matched by the other: ICMP echoes, driver-to-stack
  * samples, TCP flows. */
-static const char *const shared_maps[] = { "echo_pending", "echo_stats", "echo_peers",
-					   "d2s_slot",	   "d2s_stats",	 "tcp_flows",
-					   "tcp_halfopen", "tcp_stats",	 "tcp_hist",
-					   "tcp_peers" };
+static const char *const shared_maps[] = { "echo_pending", "echo_waiting", "echo_stats",
+					   "echo_peers",   "d2s_slot",	   "d2s_stats",
+					   "tcp_flows",	   "tcp_halfopen", "tcp_stats",
+					   "tcp_hist",	   "tcp_peers" };
 
 static int share_maps(struct pathscope_tc *tc, struct pathscope_xdp *xdp)
 {

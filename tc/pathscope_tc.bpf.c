@@ -105,7 +105,8 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 		ps_tc_echo_rx(skb, &pkt, (__u32)slot);
 	if (ps_match_rx_at_tc && (ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_tc_tcp_rx(skb, &pkt, (__u32)slot);
-	if (ps_features & PS_F_D2S)
+	if ((ps_features & PS_F_D2S) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP) &&
+	    ps_d2s_waiting())
 		ps_tc_d2s(skb, &pkt, (__u32)slot);
 	if ((ps_features & PS_F_SOCK) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP))
 		ps_tc_sock(skb, &pkt, (__u32)slot);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Driver-to-stack latency, sampled (BPF only; see abi.h). XDP calls
- * ps_d2s_xdp() after counting, tc ingress calls ps_d2s_tc(); the loader makes
- * both objects share the maps. Unsampled packets cost one per-CPU lookup and
- * a counter increment at XDP and one lookup and a compare at tc ingress.
+ * ps_d2s_candidate() after counting and ps_d2s_xdp() for a candidate, tc
+ * ingress ps_d2s_waiting() and then ps_d2s_tc(); the loader makes both
+ * objects share the maps. Unsampled packets cost one per-CPU lookup and a
+ * counter increment at XDP and one lookup and a compare at tc ingress.
  */
 #ifndef PATHSCOPE_D2S_BPF_H
 #define PATHSCOPE_D2S_BPF_H
@@ -28,8 +29,27 @@ static __always_inline int ps_flow_same(const struct ps_flow *a, const struct ps
 	       a->dport == b->dport && x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3];
 }
 
-/* XDP: every PS_D2S_EVERY-th packet of this CPU becomes the sample, unless a
- * younger sample still waits for its skb. */
+/* XDP, every packet: is it this CPU's PS_D2S_EVERY-th, a sampling candidate?
+ * The rest of the work (ps_d2s_xdp) runs for the candidates only. */
+static __always_inline int ps_d2s_candidate(void)
+{
+	__u32 zero = 0;
+	struct ps_d2s_slot *slot = bpf_map_lookup_elem(&d2s_slot, &zero);
+
+	return slot && !(++slot->tick % PS_D2S_EVERY);
+}
+
+/* tc ingress, every TCP/UDP skb: does this CPU have a sample waiting? */
+static __always_inline int ps_d2s_waiting(void)
+{
+	__u32 zero = 0;
+	struct ps_d2s_slot *slot = bpf_map_lookup_elem(&d2s_slot, &zero);
+
+	return slot && slot->ts_ns;
+}
+
+/* XDP, a candidate: it becomes the sample, unless a younger sample still
+ * waits for its skb. */
 static __always_inline void ps_d2s_xdp(void *data, void *data_end, const struct ps_pkt *p,
 				       __u64 len, __u32 slot_idx)
 {
@@ -38,7 +58,7 @@ static __always_inline void ps_d2s_xdp(void *data, void *data_end, const struct 
 	struct ps_d2s_qstats *s;
 	__u64 now;
 
-	if (!slot || ++slot->tick % PS_D2S_EVERY)
+	if (!slot)
 		return;
 	now = bpf_ktime_get_ns();
 	if (slot->ts_ns && now - slot->ts_ns < PS_D2S_MAX_AGE_NS)

@@ -27,6 +27,21 @@ struct {
 
 PS_PER_QUEUE_MAP(echo_stats, struct ps_echo_qstats);
 
+/* How many requests wait in echo_pending, per direction (enum
+ * ps_echo_dir). A reply whose direction has none skips the lookup and the
+ * clock. Entries the LRU evicts are not subtracted: that only costs lookups. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} echo_waiting SEC(".maps");
+
+static __always_inline __u64 *ps_echo_waiting(__u32 dir)
+{
+	return bpf_map_lookup_elem(&echo_waiting, &dir);
+}
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PS_ECHO_PEERS_MAX + 1);
@@ -116,17 +131,21 @@ static __always_inline struct ps_peer_stats *ps_echo_peer(const struct ps_echo_k
 
 /* The time since the matching request, removing it; 0 when there is none
  * or it expired (*expired = 1). *queue gets the request's stored queue. */
-static __always_inline __u64 ps_echo_match(struct ps_echo_key *k, __u64 now, __u32 *queue,
-					   int *expired)
+static __always_inline __u64 ps_echo_match(struct ps_echo_key *k, __u32 *queue, int *expired)
 {
-	struct ps_echo_pending *pend = bpf_map_lookup_elem(&echo_pending, k);
-	__u64 ts;
+	__u64 *waiting = ps_echo_waiting(k->dir), ts, now;
+	struct ps_echo_pending *pend;
 
+	if (!waiting || !*waiting)
+		return 0; /* no request of this direction waits: no lookup */
+	pend = bpf_map_lookup_elem(&echo_pending, k);
 	if (!pend)
 		return 0;
 	ts = pend->ts_ns;
 	*queue = pend->queue;
 	bpf_map_delete_elem(&echo_pending, k);
+	__sync_fetch_and_add(waiting, -1);
+	now = bpf_ktime_get_ns();
 	if (now <= ts)
 		return 0;
 	if (now - ts > PS_ECHO_MAX_AGE_NS) {
@@ -136,34 +155,41 @@ static __always_inline __u64 ps_echo_match(struct ps_echo_key *k, __u64 now, __u
 	return now - ts;
 }
 
+/* Remember a request until its reply passes. */
+static __always_inline void ps_echo_remember(struct ps_echo_key *k, __u32 queue)
+{
+	struct ps_echo_pending pend = { .ts_ns = bpf_ktime_get_ns(), .queue = queue };
+	__u64 *waiting = ps_echo_waiting(k->dir);
+
+	bpf_map_update_elem(&echo_pending, k, &pend, BPF_ANY);
+	if (waiting)
+		__sync_fetch_and_add(waiting, 1);
+}
+
 /* A packet arriving on RX queue slot `slot` (XDP, or tc ingress without XDP). */
 static __always_inline void ps_echo_rx(void *data, void *data_end, const struct ps_pkt *p,
 				       __u32 slot)
 {
-	struct ps_echo_pending pend = {};
 	struct ps_echo_qstats *s;
 	struct ps_peer_stats *ps;
 	struct ps_echo e;
-	__u64 now, rtt;
 	int expired = 0;
 	__u32 q;
+	__u64 rtt;
 
 	if (!ps_echo_read(data, data_end, p, 1, &e))
 		return;
 	s = ps_echo_slot(slot);
 	if (!s)
 		return;
-	now = bpf_ktime_get_ns();
 	if (e.request) { /* remember it until this host's reply leaves */
 		e.key.dir = PS_ECHO_IN;
-		pend.ts_ns = now;
-		pend.queue = slot;
-		bpf_map_update_elem(&echo_pending, &e.key, &pend, BPF_ANY);
+		ps_echo_remember(&e.key, slot);
 		s->requests_in++;
 		return;
 	}
 	e.key.dir = PS_ECHO_OUT;
-	rtt = ps_echo_match(&e.key, now, &q, &expired);
+	rtt = ps_echo_match(&e.key, &q, &expired);
 	s->expired += expired;
 	if (!rtt)
 		return;
@@ -182,28 +208,25 @@ static __always_inline void ps_echo_rx(void *data, void *data_end, const struct 
 static __always_inline void ps_echo_tx(void *data, void *data_end, const struct ps_pkt *p,
 				       __u32 noqueue_slot)
 {
-	struct ps_echo_pending pend = {};
 	struct ps_echo_qstats *s;
 	struct ps_peer_stats *ps;
 	struct ps_echo e;
-	__u64 now, resp;
 	__u32 q = noqueue_slot;
 	int expired = 0;
+	__u64 resp;
 
 	if (!ps_echo_read(data, data_end, p, 0, &e))
 		return;
-	now = bpf_ktime_get_ns();
 	if (e.request) {
 		e.key.dir = PS_ECHO_OUT;
-		pend.ts_ns = now;
-		bpf_map_update_elem(&echo_pending, &e.key, &pend, BPF_ANY);
+		ps_echo_remember(&e.key, 0);
 		s = ps_echo_slot(noqueue_slot);
 		if (s)
 			s->requests_out++;
 		return;
 	}
 	e.key.dir = PS_ECHO_IN;
-	resp = ps_echo_match(&e.key, now, &q, &expired);
+	resp = ps_echo_match(&e.key, &q, &expired);
 	s = ps_echo_slot(q);
 	if (!s)
 		return;

@@ -24,8 +24,29 @@
 /* Number of buckets needed to cover [0, 2^bits) exactly. */
 #define PS_HIST_BUCKETS_FOR_BITS(bits) (((bits)-PS_HIST_SUB_BITS + 1) * PS_HIST_SUB)
 
-/* Index of the most significant set bit; v must be non-zero. Branchy on
- * purpose: BPF has no count-leading-zeros instruction. */
+/* The most significant set bit of a byte (0 for 0). */
+static const unsigned char ps_msb8[256] = {
+	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+
+};
+
+/* Index of the most significant set bit; v must be non-zero. BPF has no
+ * count-leading-zeros instruction: three halvings, then a table. */
 static __always_inline unsigned int ps_msb64(unsigned long long v)
 {
 	unsigned int r = 0;
@@ -42,30 +63,23 @@ static __always_inline unsigned int ps_msb64(unsigned long long v)
 		v >>= 8;
 		r += 8;
 	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r;
+	return r + (ps_msb8[v & 0xff] & 7); /* & 7: a bound the BPF verifier sees */
 }
 
-/* Bucket of value v in a histogram of nbuckets buckets (clamped). */
-static __always_inline unsigned int ps_hist_bucket(unsigned long long v, unsigned int nbuckets)
+/* Bucket of value v in a histogram of nbuckets buckets (clamped). In 64-bit
+ * arithmetic throughout: a 32-bit value is zero-extended on each use, and the
+ * BPF verifier then loses the clamp's bound between the copies. */
+static __always_inline unsigned long long ps_hist_bucket(unsigned long long v,
+							 unsigned long long nbuckets)
 {
-	unsigned int msb, b;
+	unsigned long long msb, b;
 
 	if (v < 2 * PS_HIST_SUB)
-		b = (unsigned int)v;
+		b = v;
 	else {
 		msb = ps_msb64(v);
 		b = (msb - PS_HIST_SUB_BITS + 1) * PS_HIST_SUB +
-		    (unsigned int)((v >> (msb - PS_HIST_SUB_BITS)) & (PS_HIST_SUB - 1));
+		    ((v >> (msb - PS_HIST_SUB_BITS)) & (PS_HIST_SUB - 1));
 	}
 	return b < nbuckets ? b : nbuckets - 1;
 }

@@ -372,6 +372,34 @@ static __always_inline void ps_parse(void *data, void *data_end, struct ps_pkt *
 	proto = eth->proto;
 	cur = eth + 1;
 
+	/* The common frames first, in fewer tests: untagged IPv4 without options
+	 * (not a fragment, total length sane) and IPv6 without extension headers.
+	 * They get the same classification the general path below gives them. */
+	if (proto == bpf_htons(PS_ETH_P_IP)) {
+		struct ps_ipv4hdr *ip = cur;
+
+		if ((void *)(ip + 1) <= data_end && ip->ver_ihl == 0x45 &&
+		    bpf_ntohs(ip->tot_len) >= sizeof(*ip) && !(ip->frag_off & bpf_htons(0x1fff))) {
+			p->l3 = PS_L3_IPV4;
+			p->l3_off = sizeof(*eth);
+			p->ecn = ip->tos & 3;
+			ps_parse_l4(data, ip + 1, data_end, ip->protocol, p);
+			return;
+		}
+	} else if (proto == bpf_htons(PS_ETH_P_IPV6)) {
+		struct ps_ipv6hdr *ip6 = cur;
+
+		if ((void *)(ip6 + 1) <= data_end && (ip6->ver_tc >> 4) == 6 &&
+		    !ps_ipv6_is_ext(ip6->nexthdr)) {
+			p->l3 = PS_L3_IPV6;
+			p->l3_off = sizeof(*eth);
+			p->ipver = PS_IPV6;
+			p->ecn = (ip6->tc_flow >> 4) & 3;
+			ps_parse_l4(data, ip6 + 1, data_end, ip6->nexthdr, p);
+			return;
+		}
+	}
+
 #pragma unroll
 	for (i = 0; i < PS_MAX_VLAN; i++) {
 		struct ps_vlanhdr *vh = cur;

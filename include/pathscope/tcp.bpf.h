@@ -275,8 +275,8 @@ static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct p
 		return;
 	}
 	f = bpf_map_lookup_elem(&tcp_flows, &g.key);
-	if (!f) { /* perhaps the ACK of a SYN-ACK this host sent */
-		if (g.flags & PS_TCP_ACK)
+	if (!f) { /* perhaps the (pure) ACK of a SYN-ACK this host sent */
+		if ((g.flags & PS_TCP_ACK) && !g.has_data && !(g.flags & PS_TCP_FIN))
 			ps_tcp_hs_reply(&g, PS_TCP_HS_SYNACK_SENT, slot, s);
 		return;
 	}

@@ -159,8 +159,11 @@ wait "$flood_srv" 2>/dev/null
 	ps_fail "flood: samples continue" "$before -> $after"
 ps_check_eq "flood: vB's flow map holds the same $flows_before flows as before (nothing arriving creates state)" \
 	"$flows" "$flows_before"
-[ "$half" -ge 4000 ] && [ "$half" -le 4096 ] &&
-	ps_ok "flood: the half-open map took the SYN-ACKs ($half entries, full at 4096)" ||
+# An LRU hash that is full keeps up to 128 free nodes per CPU (the kernel's
+# LOCAL_FREE_TARGET), so full reads as 4096 minus at most 128 per CPU.
+half_min=$((4096 - 128 * $(nproc)))
+[ "$half" -ge "$half_min" ] && [ "$half" -le 4096 ] &&
+	ps_ok "flood: the half-open map took the SYN-ACKs ($half entries, full at 4096, at least $half_min)" ||
 	ps_fail "flood: half-open map" "$half entries"
 ps_check_eq "flood: 20000 SYNs arrived" "$(jb '.totals.tcp.segments.rx_without_ts >= 20000')" true
 
