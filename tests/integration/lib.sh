@@ -62,6 +62,7 @@
 #   ps_iperf3_server NS PORT start `iperf3 -s -1` in NS, bounded in time
 #                            (it exits by itself after one client, or after
 #                            60 s * PS_SLOW if none comes); sets PS_IPERF_PID
+#   ps_iperf3_server_wait    wait for that server to exit; returns its status
 #
 # Delay testbed (a host and N peers joined through the delay line
 # tests/tools/delayline, which forwards every frame after a fixed delay in
@@ -356,6 +357,14 @@ ps_iperf3_server() {
 	done
 	echo "lib.sh: iperf3 does not listen on TCP port $2 in $1" >&2
 	return 1
+}
+
+ps_iperf3_server_wait() {
+	local rc=0
+	[ -n "$PS_IPERF_PID" ] || return 1
+	_ps_reap "$PS_IPERF_PID" || rc=$?
+	PS_IPERF_PID=
+	return "$rc"
 }
 
 # ---- testbed -------------------------------------------------------------------

@@ -74,8 +74,7 @@ run() {
 	ps_wait_quiet 5
 	ps_iperf3_server "$NS_B" 5201 || ps_fail "iperf3 server" "did not start"
 	ps_in_a iperf3 -c "$PS_IP4_B" -p 5201 -t 2 -P 2 >/dev/null 2>&1 || ps_fail "iperf3" "exit $?"
-	_ps_reap "$PS_IPERF_PID" || ps_fail "iperf3 server" "exit $?"
-	PS_IPERF_PID=
+	ps_iperf3_server_wait || ps_fail "iperf3 server" "exit $?"
 	ps_pathscope_b stats vB --json >"$out" || ps_fail "stats" "exit $?"
 	ps_pathscope_b detach vB || ps_fail "detach" "exit $?"
 }
