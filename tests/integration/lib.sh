@@ -11,9 +11,10 @@
 # Reporting (tests/run.sh counts these lines):
 #   ps_ok NAME                 prints "ok - NAME"
 #   ps_fail NAME WHY           prints "not ok - NAME: WHY" (returns 1)
-#   ps_skip NAME WHY           prints "skip - NAME: WHY"; with CI=true a skip
-#                              is "not ok" instead (a test that cannot run in
-#                              CI fails)
+#   ps_skip NAME WHY           prints "skip - NAME: WHY"; in CI (CI set to
+#                              anything but "", "0" or "false": ps_in_ci) a
+#                              skip is "not ok" instead (a test that cannot
+#                              run in CI fails)
 #   ps_check_eq NAME GOT WANT  ok when GOT = WANT (string compare), else not ok
 #   ps_done                    exit 0, or 1 if any check failed
 #   ps_require_root [NAME]     skip (CI: fail) and exit unless root
@@ -184,8 +185,14 @@ ps_fail() {
 	return 1
 }
 
+# CI: any value but "", "0" or "false" (any case) means CI.
+ps_in_ci() {
+	case "${CI:-}" in "" | 0 | [Ff][Aa][Ll][Ss][Ee]) return 1 ;; esac
+	return 0
+}
+
 ps_skip() {
-	if [ "${CI:-}" = true ]; then
+	if ps_in_ci; then
 		ps_fail "$1" "cannot run in CI: $2"
 	else
 		echo "skip - $1: $2"
