@@ -92,12 +92,14 @@
 #       subnet), PS_PEERS (N), PS_DELAY_PID. Returns 1 on error.
 #   ps_peer_ns I             peer I's namespace
 #   ps_in_peer I CMD...      ip netns exec (peer I's namespace) CMD...
+#   ps_pathscope_peer I ARGS...   pathscope in peer I's namespace (nsenter)
 #   ps_peer_ip4 I / ps_peer_ip6 I / ps_host_ip4 I / ps_host_ip6 I
 #                            peer I's and the host's address in peer I's subnet
 #   ps_delay_stop            SIGTERM the delay line, wait for it, print its
 #                            per-direction counts (HOST>PEER frames N bytes N
-#                            dropped N late_avg_ns ... late_max_ns N); the
-#                            taps go away with it (detach pathscope first)
+#                            dropped N unsent N late_avg_ns ... write_ns N,
+#                            see tests/tools/delayline.c); the taps go away
+#                            with it (detach pathscope first)
 #   ps_testbed_destroy       (as above) also ends the delay line
 #
 # The delay line's own added latency, measured on this VM with ping through
@@ -487,6 +489,11 @@ ps_in_peer() {
 	local i=$1
 	shift
 	ip netns exec "psP$i-$$" "$@"
+}
+ps_pathscope_peer() {
+	local i=$1
+	shift
+	nsenter --net="/var/run/netns/psP$i-$$" "$PATHSCOPE" "$@"
 }
 ps_peer_ip4() { echo "198.18.$1.2"; }
 ps_peer_ip6() { echo "2001:db8:$1::2"; }

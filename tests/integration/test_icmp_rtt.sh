@@ -14,7 +14,11 @@
 #   - no sample below the delay line's own delay (no bucket wholly below it);
 # and per RX queue, exactly: queue 1 holds peer 1's replies (XDP frames, RTT
 # samples, and a histogram equal to the sum of peer 1's two entries), queue
-# 2 peer 2's, every other queue nothing.
+# 2 peer 2's, every other queue nothing. pathscope on each peer's tap times
+# its response to every request (XDP -> tc egress) on its RX queue 0, in one
+# entry per host address; the responses' sum must be 40-100% of the time the
+# delay line spent in write() handing the requests over (the peer answers
+# inside that call; see below).
 #
 # The delays put each RTT in the middle of a histogram bucket (buckets are
 # 1/8 of a power of two wide, see include/pathscope/hist.h): 2 x 1050 us plus
@@ -35,7 +39,12 @@ ps_delay_testbed_create 4 "${DELAY_US[1]}:${DELAY_US[1]}:${QUEUE[1]}" \
 		ps_fail icmp_rtt "delay testbed setup failed"
 		ps_done
 	}
-ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1'
+ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1; ps_pathscope_peer 1 detach dP1 >/dev/null 2>&1; ps_pathscope_peer 2 detach dP2 >/dev/null 2>&1'
+# The peers first: an XDP attach restarts a tap's queues, and the peer's
+# MLD reports that follow would reach the host's XDP.
+for p in 1 2; do
+	ps_pathscope_peer "$p" attach "dP$p" || ps_fail "attach dP$p" "exit $?"
+done
 ps_pathscope_a attach dA || ps_fail "attach dA" "exit $?"
 ps_wait_quiet 5
 
@@ -101,9 +110,38 @@ ps_check_eq "all queues: $((4 * N)) RTT samples, nothing expired" \
 	"$(jq -c '.interfaces[0].totals.icmp_echo | [.requests_sent, .replies_matched, .rtt_ns.count, .expired]' <<<"$js")" \
 	"[$((4 * N)),$((4 * N)),$((4 * N)),0]"
 
+# The peers' response times (request at XDP -> reply at tc egress on dPp),
+# against the delay line's own clock: a tap without NAPI runs its receive
+# path inside the write() that hands it a frame, so each echo request is
+# answered, up to the reply's tc egress, before the delay line's write
+# returns. The sum of the response times must lie within the time the delay
+# line spent writing to that peer, and be most of it: at least 40% (68-72%
+# here; the rest is the copy, the skb, the reply's qdisc and the tap's queue).
+declare -A resp
+for p in 1 2; do
+	js=$(ps_pathscope_peer "$p" stats "dP$p" --json)
+	ps_check_eq "peer $p: every request answered and timed on dP$p's RX queue 0 (requests, replies, response times)" \
+		"$(jq -c '.interfaces[0].queues[0].icmp_echo | [.requests_received, .replies_sent, .response_ns.count]' <<<"$js")" \
+		"[$((2 * N)),$((2 * N)),$((2 * N))]"
+	ps_check_eq "peer $p: one entry per host address, N response times each" \
+		"$(jq -c --arg a "$(ps_host_ip4 "$p")" --arg b "$(ps_host_ip6 "$p")" \
+			'[.interfaces[0].icmp_peers[] | select(.peer == $a or .peer == $b) | .response_count]' <<<"$js")" "[$N,$N]"
+	resp[$p]=$(jq '[.interfaces[0].icmp_peers[] | .response_avg_ns * .response_count] | add' <<<"$js")
+done
+
+for p in 1 2; do
+	ps_pathscope_peer "$p" detach "dP$p" || ps_fail "detach dP$p" "exit $?"
+done
 ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"
 wire=$(ps_delay_stop)
 echo "# delay line: $(tr '\n' ';' <<<"$wire")"
 ps_check_eq "the delay line dropped nothing" \
 	"$(awk '{ d += $7 } END { print d + 0 }' <<<"$wire")" 0
+for p in 1 2; do
+	w=$(awk -v d="dA>dP$p" '$1 == d { print $NF }' <<<"$wire")
+	[ -n "$w" ] && [ "${resp[$p]}" -le "$w" ] && [ $((resp[$p] * 100)) -ge $((w * 40)) ] &&
+		ps_ok "peer $p: response times ($((resp[$p] / 2 / N)) ns each) add up to $((100 * resp[$p] / w))% of the delay line's writes to dP$p" ||
+		ps_fail "peer $p: response times add up to 40-100% of the delay line's writes to dP$p" \
+			"responses ${resp[$p]} ns, writes ${w:-?} ns"
+done
 ps_done
