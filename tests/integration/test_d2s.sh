@@ -50,11 +50,12 @@ ps_in_b sh -c "echo 0 > /sys/class/net/vB/gro_flush_timeout"
 for q in 1 2; do
 	ps_check_eq "held: queue $q: $N datagrams, each its own skb (xdp frames, tc ingress skbs)" \
 		"$(j "$held" "[.queues[$q].xdp.total.packets, .queues[$q].tc_ingress.total.packets] | tostring")" "[$N,$N]"
-	ps_check_eq "held: queue $q: every 64th sampled, every sample matched (sampled, matched, expired)" \
-		"$(j "$held" ".queues[$q].driver_to_stack | [.sampled, .matched, .expired] | tostring")" "[$((N / 64)),$((N / 64)),0]"
+	ps_check_eq "held: queue $q: every 64th sampled, every sample matched (sampled, matched, expired, latencies)" \
+		"$(j "$held" ".queues[$q].driver_to_stack | [.sampled, .matched, .expired, .latency_ns.count] | tostring")" \
+		"[$((N / 64)),$((N / 64)),0,$((N / 64))]"
 done
-ps_check_eq "held: no sample on any other queue" \
-	"$(j "$held" '[.queues[] | select(.queue != 1 and .queue != 2) | .driver_to_stack.sampled] | add')" 0
+ps_check_eq "held: nothing on any other queue (sampled, matched, expired, latencies)" \
+	"$(j "$held" '[.queues[] | select(.queue != 1 and .queue != 2) | .driver_to_stack | .sampled + .matched + .expired + .latency_ns.count] | add')" 0
 lat=$(j "$held" '.totals.driver_to_stack.latency_ns | tostring')
 ps_check_eq "held: the histogram holds every match" "$(jq .count <<<"$lat")" $((2 * N / 64))
 ps_check_eq "held: no sample below the $HOLD_NS ns GRO holds it (buckets wholly below)" \
