@@ -50,7 +50,8 @@
 #                            numbers `ip -s link` shows)
 #   ps_ethtool_stat NS DEV NAME   one `ethtool -S` value, e.g.
 #                            ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets
-#   ps_wait_quiet [SECONDS]  wait until the veth counters stop moving
+#   ps_wait_quiet [SECONDS]  wait until the testbed's counters (veth or taps)
+#                            stop moving
 #   ps_txq_pin NS DEV QUEUE  make every CPU transmit on tx queue QUEUE of DEV
 #                            (XPS); ps_txq_unpin NS DEV restores hashing
 #   ps_sink_start NS PORT [ARGS...]   start `udpsend --sink PORT ARGS...` in
@@ -69,8 +70,8 @@
 # tests/tools/delayline, which forwards every frame after a fixed delay in
 # each direction: this kernel has no netem):
 #
-#     NS_A: dA (QUEUES queues)  <== delayline ==>  dP1 :NS_P1 (= NS_B)
-#           MAC 02:00:c6:12:00:01                  dP2 :NS_P2 ...
+#     psA-$$: dA (QUEUES queues)  <== delayline ==>  dP1 :psP1-$$ (= NS_B)
+#             MAC 02:00:c6:12:00:01                  dP2 :psP2-$$ ...
 #
 #   Each peer I (1..N) has a subnet of its own: the host is 198.18.I.1/24 and
 #   2001:db8:I::1/64 on dA, the peer 198.18.I.2/24 and 2001:db8:I::2/64 on
@@ -82,12 +83,13 @@
 #       that peer and back (microseconds; FROM_US defaults to TO_US), and the
 #       host RX queue the peer's frames arrive on (default 0): the delay line
 #       writes them into that queue of the multiqueue tap dA, which is the
-#       queue XDP and tc see them on. Creates namespaces psA-$$ and psPI-$$,
-#       starts the delay line (real-time priority, so that other work on the
-#       machine does not delay frames, on CPU 0: run senders there too,
-#       `taskset -c 0`, so that no idle vCPU has to wake up for their frames;
-#       it lives at most 600 s * PS_SLOW) and
-#       installs the same trap as ps_testbed_create. Sets NS_A, NS_B (peer 1),
+#       queue XDP and tc see them on (a multiqueue tap has 256 queues, of
+#       which QUEUES are in use: pathscope attaches to all 256). Creates
+#       namespaces psA-$$ and psPI-$$, starts the delay line (at real-time
+#       priority, so that other work on the machine does not delay frames,
+#       on CPU 0: run senders there too, `taskset -c 0`, so that no idle vCPU
+#       has to wake up for their frames; it lives at most 600 s * PS_SLOW)
+#       and installs the same trap as ps_testbed_create. Sets NS_A, NS_B (peer 1),
 #       PS_DEV_A=dA, PS_DEV_B=dP1, PS_IP4_A/B and PS_IP6_A/B (peer 1's
 #       subnet), PS_PEERS (N), PS_DELAY_PID. Returns 1 on error.
 #   ps_peer_ns I             peer I's namespace
@@ -102,10 +104,10 @@
 #                            with it (detach pathscope first)
 #   ps_testbed_destroy       (as above) also ends the delay line
 #
-# The delay line's own added latency, measured on this VM with ping through
-# it (see tests/tools/delayline.c): about 50 us per round trip at delay 0,
-# 90-150 us with delays (each deadline costs a timer wake-up of the VM),
-# with a tail of a few ms in 1-3% of round trips (the hypervisor).
+# The delay line's own added latency per round trip, measured on this VM with
+# ping through it (figures in tests/tools/delayline.c): 45-51 us on average
+# at delay 0, 49-178 us with delays of 1-5 ms each way (medians 50-100 us),
+# with a tail of 0.1-2 ms in 1% of frames (the hypervisor).
 #
 # Variables: NS_A NS_B PS_NQUEUES PS_DEV_A=vA PS_DEV_B=vB PS_IP4_A PS_IP4_B
 # PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B PS_ROOT (repository root) PATHSCOPE
