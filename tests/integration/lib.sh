@@ -11,9 +11,10 @@
 # Reporting (tests/run.sh counts these lines):
 #   ps_ok NAME                 prints "ok - NAME"
 #   ps_fail NAME WHY           prints "not ok - NAME: WHY" (returns 1)
-#   ps_skip NAME WHY           prints "skip - NAME: WHY"; with CI=true a skip
-#                              is "not ok" instead (a test that cannot run in
-#                              CI fails)
+#   ps_skip NAME WHY           prints "skip - NAME: WHY"; in CI (CI set to
+#                              anything but "", "0" or "false": ps_in_ci) a
+#                              skip is "not ok" instead (a test that cannot
+#                              run in CI fails)
 #   ps_check_eq NAME GOT WANT  ok when GOT = WANT (string compare), else not ok
 #   ps_done                    exit 0, or 1 if any check failed
 #   ps_require_root [NAME]     skip (CI: fail) and exit unless root
@@ -49,7 +50,8 @@
 #                            numbers `ip -s link` shows)
 #   ps_ethtool_stat NS DEV NAME   one `ethtool -S` value, e.g.
 #                            ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets
-#   ps_wait_quiet [SECONDS]  wait until the veth counters stop moving
+#   ps_wait_quiet [SECONDS]  wait until the testbed's counters (veth or taps)
+#                            stop moving
 #   ps_txq_pin NS DEV QUEUE  make every CPU transmit on tx queue QUEUE of DEV
 #                            (XPS); ps_txq_unpin NS DEV restores hashing
 #   ps_sink_start NS PORT [ARGS...]   start `udpsend --sink PORT ARGS...` in
@@ -59,9 +61,57 @@
 #                            returns its status (for --expect)
 #   ps_sink_stop             SIGTERM that sink; prints its count
 #
+#   ps_iperf3_server NS PORT start `iperf3 -s -1` in NS, bounded in time
+#                            (it exits by itself after one client, or after
+#                            60 s * PS_SLOW if none comes); sets PS_IPERF_PID
+#   ps_iperf3_server_wait    wait for that server to exit; returns its status
+#
+# Delay testbed (a host and N peers joined through the delay line
+# tests/tools/delayline, which forwards every frame after a fixed delay in
+# each direction: this kernel has no netem):
+#
+#     psA-$$: dA (QUEUES queues)  <== delayline ==>  dP1 :psP1-$$ (= NS_B)
+#             MAC 02:00:c6:12:00:01                  dP2 :psP2-$$ ...
+#
+#   Each peer I (1..N) has a subnet of its own: the host is 198.18.I.1/24 and
+#   2001:db8:I::1/64 on dA, the peer 198.18.I.2/24 and 2001:db8:I::2/64 on
+#   dPI, MAC 02:00:c6:12:0I:02 (I in hex). Neighbours are permanent, the
+#   namespaces are set up like the veth testbed's (no noise, see below).
+#
+#   ps_delay_testbed_create QUEUES PEER...
+#       PEER = TO_US[:FROM_US[:QUEUE]]: the delay of frames from the host to
+#       that peer and back (microseconds; FROM_US defaults to TO_US), and the
+#       host RX queue the peer's frames arrive on (default 0): the delay line
+#       writes them into that queue of the multiqueue tap dA, which is the
+#       queue XDP and tc see them on (a multiqueue tap has 256 queues, of
+#       which QUEUES are in use: pathscope attaches to all 256). Creates
+#       namespaces psA-$$ and psPI-$$, starts the delay line (at real-time
+#       priority, so that other work on the machine does not delay frames,
+#       on CPU 0: run senders there too, `taskset -c 0`, so that no idle vCPU
+#       has to wake up for their frames; it lives at most 600 s * PS_SLOW)
+#       and installs the same trap as ps_testbed_create. Sets NS_A, NS_B (peer 1),
+#       PS_DEV_A=dA, PS_DEV_B=dP1, PS_IP4_A/B and PS_IP6_A/B (peer 1's
+#       subnet), PS_PEERS (N), PS_DELAY_PID. Returns 1 on error.
+#   ps_peer_ns I             peer I's namespace
+#   ps_in_peer I CMD...      ip netns exec (peer I's namespace) CMD...
+#   ps_pathscope_peer I ARGS...   pathscope in peer I's namespace (nsenter)
+#   ps_peer_ip4 I / ps_peer_ip6 I / ps_host_ip4 I / ps_host_ip6 I
+#                            peer I's and the host's address in peer I's subnet
+#   ps_delay_stop            SIGTERM the delay line, wait for it, print its
+#                            per-direction counts (HOST>PEER frames N bytes N
+#                            dropped N unsent N late_avg_ns ... write_ns N,
+#                            see tests/tools/delayline.c); the taps go away
+#                            with it (detach pathscope first)
+#   ps_testbed_destroy       (as above) also ends the delay line
+#
+# The delay line's own added latency per round trip, measured on this VM with
+# ping through it (figures in tests/tools/delayline.c): 45-51 us on average
+# at delay 0, 49-178 us with delays of 1-5 ms each way (medians 50-100 us),
+# with a tail of 0.1-2 ms in 1% of frames (the hypervisor).
+#
 # Variables: NS_A NS_B PS_NQUEUES PS_DEV_A=vA PS_DEV_B=vB PS_IP4_A PS_IP4_B
 # PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B PS_ROOT (repository root) PATHSCOPE
-# UDPSEND (build/tests/udpsend).
+# UDPSEND (build/tests/udpsend) DELAYLINE (build/tests/delayline).
 #
 # Noise, measured on this Debian 12 VM (kernel 6.18) with tcpdump on both
 # veths and the /sys statistics counters: a fresh testbed sends exactly 4
@@ -106,17 +156,26 @@ PS_BIN=$PS_ROOT/$PS_BUILD
 # (make test-valgrind sets 20: an attach takes ~12 s under memcheck).
 : "${PS_SLOW:=1}"
 : "${UDPSEND:=$PS_BIN/tests/udpsend}"
+: "${DELAYLINE:=$PS_BIN/tests/delayline}"
 
 PS_DEV_A=vA PS_DEV_B=vB
 PS_IP4_A=198.18.0.1 PS_IP4_B=198.18.0.2
 PS_IP6_A=2001:db8::1 PS_IP6_B=2001:db8::2
 PS_MAC_A=02:00:c6:12:00:01 PS_MAC_B=02:00:c6:12:00:02
-export PS_ROOT PS_BUILD PS_BIN PATHSCOPE PS_SLOW UDPSEND PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B
+export PS_ROOT PS_BUILD PS_BIN PATHSCOPE PS_SLOW UDPSEND DELAYLINE PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_A PS_MAC_B
 
 PS_FAILURES=0
 PS_AT_EXIT=()
 PS_SINK_PID=
 PS_SINK_OUT=
+PS_IPERF_PID=
+PS_DELAY_PID=
+PS_DELAY_OUT=
+PS_PEERS=0
+# The testbed's namespaces and the "NS:DEV" ends whose counters tell whether
+# anything is on the wire (ps_wait_quiet).
+PS_TESTBED_NS=()
+PS_LINK_DEVS=()
 
 # ---- reporting -------------------------------------------------------------
 
@@ -130,8 +189,14 @@ ps_fail() {
 	return 1
 }
 
+# CI: any value but "", "0" or "false" (any case) means CI.
+ps_in_ci() {
+	case "${CI:-}" in "" | 0 | [Ff][Aa][Ll][Ss][Ee]) return 1 ;; esac
+	return 0
+}
+
 ps_skip() {
-	if [ "${CI:-}" = true ]; then
+	if ps_in_ci; then
 		ps_fail "$1" "cannot run in CI: $2"
 	else
 		echo "skip - $1: $2"
@@ -189,10 +254,13 @@ ps_ethtool_stat() {
 	ip netns exec "$1" ethtool -S "$2" | awk -v k="$3:" '$1 == k { print $2; found = 1 } END { exit !found }'
 }
 
-# Sum of rx+tx packets of both veth ends: moves whenever anything is on the link.
+# Sum of rx+tx packets of the testbed's ends: moves whenever anything is on the link.
 _ps_link_packets() {
-	echo $(($(ps_stat "$NS_A" vA rx_packets) + $(ps_stat "$NS_A" vA tx_packets) +
-		$(ps_stat "$NS_B" vB rx_packets) + $(ps_stat "$NS_B" vB tx_packets)))
+	local end sum=0
+	for end in "${PS_LINK_DEVS[@]}"; do
+		sum=$((sum + $(ps_stat "${end%%:*}" "${end#*:}" rx_packets) + $(ps_stat "${end%%:*}" "${end#*:}" tx_packets)))
+	done
+	echo "$sum"
 }
 
 # Wait until the link has been silent for 0.5 s; give up after SECONDS (default 5).
@@ -205,7 +273,7 @@ ps_wait_quiet() {
 		after=$(_ps_link_packets)
 		[ "$before" = "$after" ] && return 0
 	done
-	echo "lib.sh: link vA<->vB still busy after ${1:-5} s" >&2
+	echo "lib.sh: link ${PS_LINK_DEVS[*]} still busy after ${1:-5} s" >&2
 	return 1
 }
 
@@ -290,6 +358,26 @@ ps_sink_stop() {
 	cat "$PS_SINK_OUT"
 }
 
+ps_iperf3_server() {
+	ip netns exec "$1" timeout -k 2 $((60 * PS_SLOW)) iperf3 -s -1 -p "$2" >/dev/null 2>&1 &
+	PS_IPERF_PID=$!
+	local i
+	for i in $(seq 50); do
+		[ -n "$(ip netns exec "$1" ss -Hntl "sport = :$2")" ] && return 0
+		sleep 0.1
+	done
+	echo "lib.sh: iperf3 does not listen on TCP port $2 in $1" >&2
+	return 1
+}
+
+ps_iperf3_server_wait() {
+	local rc=0
+	[ -n "$PS_IPERF_PID" ] || return 1
+	_ps_reap "$PS_IPERF_PID" || rc=$?
+	PS_IPERF_PID=
+	return "$rc"
+}
+
 # ---- testbed -------------------------------------------------------------------
 
 ps_at_exit() {
@@ -302,10 +390,12 @@ _ps_on_exit() {
 		eval "${PS_AT_EXIT[i]}"
 	done
 	PS_AT_EXIT=()
-	if [ -n "$PS_SINK_PID" ]; then
-		kill "$PS_SINK_PID" 2>/dev/null
-		wait "$PS_SINK_PID" 2>/dev/null
-	fi
+	local pid
+	for pid in "$PS_SINK_PID" "$PS_IPERF_PID"; do
+		[ -n "$pid" ] || continue
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+	done
 	[ -n "$PS_SINK_OUT" ] && rm -f "$PS_SINK_OUT"
 	ps_testbed_destroy
 }
@@ -321,32 +411,8 @@ ps_testbed_create() {
 	local nq=${1:-4} ns
 	NS_A=${2:-psA-$$} NS_B=${3:-psB-$$} PS_NQUEUES=$nq
 	export NS_A NS_B PS_NQUEUES
-
-	for ns in "$NS_A" "$NS_B"; do
-		if [ -e "/var/run/netns/$ns" ]; then
-			echo "lib.sh: namespace $ns already exists" >&2
-			return 1
-		fi
-	done
-	trap _ps_on_exit EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-
-	for ns in "$NS_A" "$NS_B"; do
-		_ps_do ip netns add "$ns" || return 1
-		# Set before the veth exists, so its IPv6 config starts from these:
-		# no link-local address (so no router solicitation), no DAD, and the
-		# unavoidable MLD reports go out at once instead of over ~1 s.
-		_ps_do ip netns exec "$ns" sysctl -q -w \
-			net.ipv6.conf.default.addr_gen_mode=1 \
-			net.ipv6.conf.default.accept_ra=0 \
-			net.ipv6.conf.default.router_solicitations=0 \
-			net.ipv6.conf.default.accept_dad=0 \
-			net.ipv6.conf.default.dad_transmits=0 \
-			net.ipv6.conf.default.mldv1_unsolicited_report_interval=1 \
-			net.ipv6.conf.default.mldv2_unsolicited_report_interval=1 || return 1
-		_ps_do ip -n "$ns" link set lo up || return 1
-	done
+	_ps_namespaces "$NS_A" "$NS_B" || return 1
+	PS_LINK_DEVS=("$NS_A:vA" "$NS_B:vB")
 
 	# Created directly inside the namespaces: nothing appears in the root one.
 	_ps_do ip -n "$NS_A" link add vA address "$PS_MAC_A" numtxqueues "$nq" numrxqueues "$nq" \
@@ -374,15 +440,138 @@ ps_testbed_create() {
 	ps_wait_quiet 5
 }
 
-# Wait (at most 5 s) until DEV in NS reports operstate "up".
+# Create namespaces NS... for a testbed (refused if one exists), install the
+# trap that destroys them, and configure them to send nothing by themselves.
+_ps_namespaces() {
+	local ns
+	for ns in "$@"; do
+		if [ -e "/var/run/netns/$ns" ]; then
+			echo "lib.sh: namespace $ns already exists" >&2
+			return 1
+		fi
+	done
+	trap _ps_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+
+	for ns in "$@"; do
+		_ps_do ip netns add "$ns" || return 1
+		PS_TESTBED_NS+=("$ns")
+		# Set before the veth or tap exists, so its IPv6 config starts from
+		# these: no link-local address (so no router solicitation), no DAD,
+		# and the unavoidable MLD reports go out at once instead of over ~1 s.
+		_ps_do ip netns exec "$ns" sysctl -q -w \
+			net.ipv6.conf.default.addr_gen_mode=1 \
+			net.ipv6.conf.default.accept_ra=0 \
+			net.ipv6.conf.default.router_solicitations=0 \
+			net.ipv6.conf.default.accept_dad=0 \
+			net.ipv6.conf.default.dad_transmits=0 \
+			net.ipv6.conf.default.mldv1_unsolicited_report_interval=1 \
+			net.ipv6.conf.default.mldv2_unsolicited_report_interval=1 || return 1
+		_ps_do ip -n "$ns" link set lo up || return 1
+	done
+}
+
+# Wait (at most 5 s) until DEV in NS is operationally up (a tap says
+# "unknown": it has no carrier of its own to report).
 _ps_wait_up() {
 	local i
 	for i in $(seq 50); do
-		[ "$(ip netns exec "$1" cat "/sys/class/net/$2/operstate")" = up ] && return 0
+		case $(ip netns exec "$1" cat "/sys/class/net/$2/operstate") in up | unknown) return 0 ;; esac
 		sleep 0.1
 	done
 	echo "lib.sh: $2 in $1 is not up after 5 s" >&2
 	return 1
+}
+
+# ---- delay testbed ---------------------------------------------------------------
+
+ps_peer_ns() { echo "psP$1-$$"; }
+ps_in_peer() {
+	local i=$1
+	shift
+	ip netns exec "psP$i-$$" "$@"
+}
+ps_pathscope_peer() {
+	local i=$1
+	shift
+	nsenter --net="/var/run/netns/psP$i-$$" "$PATHSCOPE" "$@"
+}
+ps_peer_ip4() { echo "198.18.$1.2"; }
+ps_peer_ip6() { echo "2001:db8:$1::2"; }
+ps_host_ip4() { echo "198.18.$1.1"; }
+ps_host_ip6() { echo "2001:db8:$1::1"; }
+_ps_peer_mac() { printf '02:00:c6:12:%02x:02' "$1"; }
+
+ps_delay_testbed_create() {
+	local nq=$1 i ns mac
+	local -a specs nss
+	shift
+	if [ $# -lt 1 ] || [ $# -gt 16 ]; then
+		echo "lib.sh: ps_delay_testbed_create QUEUES PEER... (1 to 16 peers)" >&2
+		return 1
+	fi
+	[ -x "$DELAYLINE" ] || {
+		echo "lib.sh: $DELAYLINE not built (make)" >&2
+		return 1
+	}
+	PS_PEERS=$# PS_NQUEUES=$nq NS_A=psA-$$ NS_B=$(ps_peer_ns 1)
+	PS_DEV_A=dA PS_DEV_B=dP1
+	PS_IP4_A=$(ps_host_ip4 1) PS_IP4_B=$(ps_peer_ip4 1)
+	PS_IP6_A=$(ps_host_ip6 1) PS_IP6_B=$(ps_peer_ip6 1) PS_MAC_B=$(_ps_peer_mac 1)
+	export NS_A NS_B PS_NQUEUES PS_DEV_A PS_DEV_B PS_IP4_A PS_IP4_B PS_IP6_A PS_IP6_B PS_MAC_B
+	nss=("$NS_A")
+	PS_LINK_DEVS=("$NS_A:dA")
+	for ((i = 1; i <= $#; i++)); do
+		nss+=("$(ps_peer_ns "$i")")
+		specs+=("dP$i@$(ps_peer_ns "$i"):${!i}")
+		PS_LINK_DEVS+=("$(ps_peer_ns "$i"):dP$i")
+	done
+	_ps_namespaces "${nss[@]}" || return 1
+
+	# The taps are created inside the namespaces; the delay line lives in
+	# this one (and in this process group: tests/run.sh's timeout ends it).
+	PS_DELAY_OUT=$(mktemp)
+	"$DELAYLINE" -r 10 -c 0 -t $((600 * PS_SLOW)) "dA@$NS_A:$nq" "${specs[@]}" >"$PS_DELAY_OUT" &
+	PS_DELAY_PID=$!
+	for i in $(seq 50); do
+		grep -q '^ready$' "$PS_DELAY_OUT" && break
+		kill -0 "$PS_DELAY_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q '^ready$' "$PS_DELAY_OUT" || {
+		echo "lib.sh: the delay line did not start" >&2
+		return 1
+	}
+
+	_ps_do ip -n "$NS_A" link set dA address "$PS_MAC_A" || return 1
+	for ((i = 1; i <= PS_PEERS; i++)); do
+		ns=$(ps_peer_ns "$i") mac=$(_ps_peer_mac "$i")
+		_ps_do ip -n "$ns" link set "dP$i" address "$mac" || return 1
+		_ps_do ip -n "$NS_A" addr add "$(ps_host_ip4 "$i")/24" dev dA || return 1
+		_ps_do ip -n "$NS_A" addr add "$(ps_host_ip6 "$i")/64" dev dA nodad || return 1
+		_ps_do ip -n "$ns" addr add "$(ps_peer_ip4 "$i")/24" dev "dP$i" || return 1
+		_ps_do ip -n "$ns" addr add "$(ps_peer_ip6 "$i")/64" dev "dP$i" nodad || return 1
+		_ps_do ip -n "$NS_A" neigh add "$(ps_peer_ip4 "$i")" lladdr "$mac" dev dA nud permanent || return 1
+		_ps_do ip -n "$NS_A" neigh add "$(ps_peer_ip6 "$i")" lladdr "$mac" dev dA nud permanent || return 1
+		_ps_do ip -n "$ns" neigh add "$(ps_host_ip4 "$i")" lladdr "$PS_MAC_A" dev "dP$i" nud permanent || return 1
+		_ps_do ip -n "$ns" neigh add "$(ps_host_ip6 "$i")" lladdr "$PS_MAC_A" dev "dP$i" nud permanent || return 1
+		_ps_do ip -n "$ns" link set "dP$i" up || return 1
+	done
+	_ps_do ip -n "$NS_A" link set dA up || return 1
+	_ps_wait_up "$NS_A" dA || return 1
+	for ((i = 1; i <= PS_PEERS; i++)); do
+		_ps_wait_up "$(ps_peer_ns "$i")" "dP$i" || return 1
+	done
+	ps_wait_quiet 5
+}
+
+ps_delay_stop() {
+	[ -n "$PS_DELAY_PID" ] || return 1
+	kill "$PS_DELAY_PID" 2>/dev/null
+	_ps_reap "$PS_DELAY_PID"
+	PS_DELAY_PID=
+	grep -v '^ready$' "$PS_DELAY_OUT"
 }
 
 ps_testbed_keep() {
@@ -391,8 +580,20 @@ ps_testbed_keep() {
 
 ps_testbed_destroy() {
 	local ns pid pids i
-	for ns in "${NS_A:-}" "${NS_B:-}"; do
-		[ -n "$ns" ] && [ -e "/var/run/netns/$ns" ] || continue
+	local -a all=("${PS_TESTBED_NS[@]}")
+	# Called without a create (scripts/testbed.sh down): the names it was given.
+	if [ ${#all[@]} -eq 0 ]; then
+		[ -n "${NS_A:-}" ] && all+=("$NS_A")
+		[ -n "${NS_B:-}" ] && all+=("$NS_B")
+	fi
+	if [ -n "$PS_DELAY_PID" ]; then
+		kill "$PS_DELAY_PID" 2>/dev/null
+		wait "$PS_DELAY_PID" 2>/dev/null
+		PS_DELAY_PID=
+	fi
+	[ -n "$PS_DELAY_OUT" ] && rm -f "$PS_DELAY_OUT"
+	for ns in "${all[@]}"; do
+		[ -e "/var/run/netns/$ns" ] || continue
 		# A process still inside would keep the namespace (and the veth)
 		# alive after `ip netns del`; these are ours: the namespace is.
 		pids=$(ip netns pids "$ns" 2>/dev/null)
@@ -404,12 +605,13 @@ ps_testbed_destroy() {
 		done
 		for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
 	done
-	# Deleting one end deletes the pair.
+	# Deleting one end deletes the pair (a delay testbed has no veth).
 	[ -n "${NS_A:-}" ] && [ -e "/var/run/netns/$NS_A" ] && ip -n "$NS_A" link del vA 2>/dev/null
 	[ -n "${NS_B:-}" ] && [ -e "/var/run/netns/$NS_B" ] && ip -n "$NS_B" link del vB 2>/dev/null
-	for ns in "${NS_A:-}" "${NS_B:-}"; do
-		[ -n "$ns" ] && [ -e "/var/run/netns/$ns" ] && ip netns del "$ns"
+	for ns in "${all[@]}"; do
+		[ -e "/var/run/netns/$ns" ] && ip netns del "$ns"
 	done
+	PS_TESTBED_NS=()
 	return 0
 }
 

@@ -16,11 +16,9 @@ ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
 ps_wait_quiet 5
 
 drops0=$(ps_stat "$NS_A" vA tx_dropped)
-ps_in_b iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
-server=$!
-sleep 0.3
+ps_iperf3_server "$NS_B" 5201 || ps_fail "iperf3 server" "did not start"
 ps_in_a iperf3 -c "$PS_IP4_B" -p 5201 -t 2 -P 2 >/dev/null 2>&1 || ps_fail "iperf3 client" "exit $?"
-wait "$server"
+ps_iperf3_server_wait || ps_fail "iperf3 server" "exit $?"
 ps_wait_quiet 5
 drops=$(($(ps_stat "$NS_A" vA tx_dropped) - drops0))
 

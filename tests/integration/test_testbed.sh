@@ -3,7 +3,8 @@
 # number of queues, both namespaces reach each other over IPv4 and IPv6, the
 # link carries nothing but the test's own packets (exact counts), tx queue
 # pinning works, and destroy (explicit or by the trap on exit or SIGTERM)
-# leaves no namespace, interface or process behind.
+# leaves no namespace, interface or process behind. The same for the delay
+# testbed (two peers behind the delay line).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -34,7 +35,7 @@ leftovers() {
 		ip netns list | awk -v n="$ns" '$1 == n { print "listed:" n }'
 		ip -o link show | grep -F "link-netns $ns" | awk '{ print "link:" $2 }'
 	done
-	ip -o link show | awk -F': ' '$2 ~ /^v[AB](@|$)/ { print "link:" $2 }'
+	ip -o link show | awk -F': ' '$2 ~ /^(v[AB]|dA|dP[0-9]+)(@|$)/ { print "link:" $2 }'
 }
 
 # ---- create ------------------------------------------------------------------
@@ -156,6 +157,56 @@ if ps_testbed_create 2; then
 	ps_testbed_destroy
 else
 	ps_fail "re-create with 2 queues" "ps_testbed_create 2 failed"
+fi
+
+# ---- the delay testbed --------------------------------------------------------------
+# A host and two peers through the delay line: peer 1 with no delay, peer 2
+# 2000 us each way. Each peer answers in its own subnet, exactly 3 echoes
+# each way, the RTT through peer 2 is at least its 4 ms, nothing else moves,
+# and destroy leaves no namespace, tap or delay line behind.
+if [ -x "$DELAYLINE" ] && ps_delay_testbed_create 4 0:0:1 2000:2000:2; then
+	ps_ok "delay testbed create ($NS_A, $(ps_peer_ns 1), $(ps_peer_ns 2))"
+	ps_check_eq "dA has 4 rx queues" "$(ps_in_a ls /sys/class/net/dA/queues | grep -c '^rx-')" 4
+	# "dA.tx dA.rx dP1.rx dP1.tx dP2.rx dP2.tx" packet counters
+	tcounts() {
+		echo "$(ps_stat "$NS_A" dA tx_packets) $(ps_stat "$NS_A" dA rx_packets)" \
+			"$(ps_stat "$(ps_peer_ns 1)" dP1 rx_packets) $(ps_stat "$(ps_peer_ns 1)" dP1 tx_packets)" \
+			"$(ps_stat "$(ps_peer_ns 2)" dP2 rx_packets) $(ps_stat "$(ps_peer_ns 2)" dP2 tx_packets)"
+	}
+	tdelta() {
+		local -a b=($1) a=($2)
+		local i out=
+		for i in 0 1 2 3 4 5; do out="$out $((a[i] - b[i]))"; done
+		echo "${out# }"
+	}
+	before=$(tcounts)
+	sleep 2
+	ps_check_eq "delay testbed: idle, no packet in 2 s" "$(tdelta "$before" "$(tcounts)")" "0 0 0 0 0 0"
+	for p in 1 2; do
+		for v in 4 6; do
+			before=$(tcounts)
+			out=$(ps_in_a ping -"$v" -n -q -c 3 -i 0.2 -W 2 "$(ps_peer_ip$v "$p")" 2>&1)
+			ps_check_eq "delay testbed: IPv$v ping to peer $p: 3 replies" "$(grep -o '[0-9]* received' <<<"$out")" "3 received"
+			want=$([ "$p" = 1 ] && echo "3 3 3 3 0 0" || echo "3 3 0 0 3 3")
+			ps_check_eq "delay testbed: IPv$v ping to peer $p: 3 packets each way, on its link only" \
+				"$(tdelta "$before" "$(tcounts)")" "$want"
+			if [ "$p" = 2 ]; then
+				min=$(awk -F'[/ ]' '/^rtt/ { print $7 * 1000 }' <<<"$out")
+				[ "${min%.*}" -ge 4000 ] && ps_ok "delay testbed: IPv$v RTT to peer 2 at least 4 ms (min ${min%.*} us)" ||
+					ps_fail "delay testbed: IPv$v RTT to peer 2 at least 4 ms" "$out"
+			fi
+		done
+	done
+	dl=$PS_DELAY_PID names="$NS_A $(ps_peer_ns 1) $(ps_peer_ns 2)"
+	wire=$(ps_delay_stop)
+	ps_check_eq "delay testbed: the delay line reports 4 directions, nothing dropped" \
+		"$(awk '{ n++; d += $7 } END { print n, d }' <<<"$wire")" "4 0"
+	ps_testbed_destroy
+	ps_check_eq "delay testbed: destroy leaves nothing" "$(leftovers $names | tr '\n' ' ')" ""
+	kill -0 "$dl" 2>/dev/null && ps_fail "delay testbed: the delay line has ended" "pid $dl runs" ||
+		ps_ok "delay testbed: the delay line has ended"
+else
+	ps_fail "delay testbed create" "ps_delay_testbed_create failed (or $DELAYLINE not built)"
 fi
 
 # ---- the trap cleans up on exit and on SIGTERM ------------------------------------

@@ -4,7 +4,7 @@
  * that tests/run.sh counts:
  *   ok - NAME
  *   not ok - NAME: WHY
- *   skip - NAME: WHY      (only outside CI; with CI=true a skip is a failure)
+ *   skip - NAME: WHY      (only outside CI; in CI a skip is a failure)
  * A test program exits 1 when any check failed.
  */
 #ifndef PATHSCOPE_TEST_CHECK_H
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static int check_failures;
 
@@ -35,12 +36,19 @@ static inline void check_report(int ok, const char *name, const char *fmt, ...)
 	fflush(stdout);
 }
 
-/* Skip outside CI; fail in CI, where every test must be able to run. */
-static inline void check_skip(const char *name, const char *why)
+/* In CI: CI is set to anything but "", "0" or "false" (any case), as
+ * tests/integration/lib.sh's ps_in_ci. */
+static inline int check_in_ci(void)
 {
 	const char *ci = getenv("CI");
 
-	if (ci && strcmp(ci, "true") == 0) {
+	return ci && *ci && strcmp(ci, "0") != 0 && strcasecmp(ci, "false") != 0;
+}
+
+/* Skip outside CI; fail in CI, where every test must be able to run. */
+static inline void check_skip(const char *name, const char *why)
+{
+	if (check_in_ci()) {
 		check_failures++;
 		printf("not ok - %s: cannot run in CI: %s\n", name, why);
 	} else {

@@ -97,7 +97,9 @@ def frames(rng):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
+    seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    rng = random.Random(seed)
+    random.seed(seed)  # scapy's fuzz() draws from the module's generator
     raw = frames(rng)
     with RawPcapWriter(sys.argv[1], linktype=1) as w:  # the bytes as they are
         for b in raw:

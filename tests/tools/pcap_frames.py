@@ -3,8 +3,10 @@
 """Compare two pcap files as multisets of frames (order across queues may
 differ): prints "same N" or "differ: A only X, B only Y".
 
-Usage: pcap_frames.py send IFACE FILE   (send every frame of FILE as it is)
-       pcap_frames.py compare A B [MAXLEN]  (only frames up to MAXLEN bytes of A)
+Usage: pcap_frames.py send IFACE FILE [MAXLEN]  (send every frame of FILE as it
+                                  is, or those up to MAXLEN bytes; prints how many)
+       pcap_frames.py count FILE MAXLEN  (how many frames of FILE have at most MAXLEN bytes)
+       pcap_frames.py compare A B
 """
 import collections
 import sys
@@ -31,6 +33,9 @@ def main():
             s.send(f)
             n += 1
         print(n)
+        return
+    if len(sys.argv) == 4 and sys.argv[1] == "count":
+        print(len(frames(sys.argv[2], int(sys.argv[3]))))
         return
     if len(sys.argv) >= 4 and sys.argv[1] == "compare":
         a = collections.Counter(frames(sys.argv[2]))

@@ -23,6 +23,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -39,14 +40,17 @@
 
 static volatile sig_atomic_t stop;
 static int retry_refused; /* -r */
+static int sink_gro;	  /* --gro */
+static int gap_mode;	  /* -g: the interval is a gap after each send */
 
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "usage: udpsend [-6] [-r] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US] DST "
+	    "usage: udpsend [-6] [-r] [-t TOS] [-n COUNT] [-s PAYLOAD_BYTES] [-i INTERVAL_US | -g "
+	    "GAP_US] DST "
 	    "PORT\n"
-	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS]\n"
+	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS] [--gro]\n"
 	    "\n"
 	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
 	    "  -6             DST is IPv6 (default IPv4)\n"
@@ -58,7 +62,10 @@ static void usage(FILE *f)
 	    "                 the sequence number (big endian) when BYTES >= 4. Above MTU-28\n"
 	    "                 (IPv4) or MTU-48 (IPv6) a datagram leaves as several fragments,\n"
 	    "                 and interface counters count the fragments\n"
-	    "  -i US          microseconds between datagrams (default 0: back to back)\n"
+	    "  -i US          microseconds between datagrams (default 0: back to back); after a\n"
+	    "                 late wake-up the sender catches up, so two may leave back to back\n"
+	    "  -g US          at least US microseconds from one send to the next, even after a\n"
+	    "                 late wake-up (the rate is then lower)\n"
 	    "  -r             to a closed port: when a send reports the ICMP error of an\n"
 	    "                 earlier datagram (ECONNREFUSED, and the current one was not\n"
 	    "                 sent), send it again, so exactly COUNT reach the closed port\n"
@@ -74,6 +81,8 @@ static void usage(FILE *f)
 	    "  --expect N     exit 0 as soon as N datagrams arrived, 1 on timeout\n"
 	    "  --timeout S    stop after S seconds (default 10 with --expect; otherwise run\n"
 	    "                 until SIGINT/SIGTERM). Without --expect, exit 0 at the end.\n"
+	    "  --gro          receive with UDP_GRO: the kernel may hold datagrams in GRO and\n"
+	    "                 hand over several at once (each is counted)\n"
 	    "  The count (one number) is printed on stdout when the sink stops.\n"
 	    "\n"
 	    "examples:\n"
@@ -207,7 +216,10 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 			return 1;
 		}
 		if (interval_us > 0 && i + 1 < count) {
-			/* Absolute deadlines: the rate does not drift with send time. */
+			/* Absolute deadlines: the rate does not drift with send time.
+			 * With -g, from the end of this send: never closer. */
+			if (gap_mode)
+				clock_gettime(CLOCK_MONOTONIC, &next);
 			next.tv_nsec += (interval_us % 1000000) * 1000;
 			next.tv_sec += interval_us / 1000000 + next.tv_nsec / 1000000000;
 			next.tv_nsec %= 1000000000;
@@ -250,6 +262,8 @@ static int sink_socket(int v6only, int port)
 	/* A big buffer so bursts are not dropped at the socket (FORCE needs root). */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (sink_gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)))
+		die("setsockopt UDP_GRO");
 	if (bind(fd, (struct sockaddr *)&ss, len))
 		die("bind");
 	return fd;
@@ -298,12 +312,33 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 			die("ppoll");
 		}
 		while (expect < 0 || got < expect) {
-			if (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0) {
+			char cbuf[CMSG_SPACE(sizeof(int))];
+			struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+			struct msghdr mh = { .msg_iov = &iov,
+					     .msg_iovlen = 1,
+					     .msg_control = cbuf,
+					     .msg_controllen = sizeof(cbuf) };
+			struct cmsghdr *c;
+			ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
+			long segs = 1;
+
+			if (n < 0) {
 				if (errno != EAGAIN && errno != EINTR)
 					die("recv");
 				break;
 			}
-			got++;
+			/* With UDP_GRO, one read may carry several datagrams of
+			 * gso_size bytes (the last may be shorter). */
+			for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+				int gso;
+
+				if (c->cmsg_level != SOL_UDP || c->cmsg_type != UDP_GRO)
+					continue;
+				memcpy(&gso, CMSG_DATA(c), sizeof(gso));
+				if (gso > 0)
+					segs = (n + gso - 1) / gso;
+			}
+			got += segs;
 		}
 	}
 	printf("%ld\n", got);
@@ -323,6 +358,7 @@ int main(int argc, char **argv)
 		{ "sink", no_argument, NULL, 'S' },
 		{ "expect", required_argument, NULL, 'E' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "gro", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -331,7 +367,7 @@ int main(int argc, char **argv)
 	double timeout = -1;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "6t:n:s:i:q:rh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "6t:n:s:i:g:q:rh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case '6':
 			v6 = 1;
@@ -346,7 +382,9 @@ int main(int argc, char **argv)
 			size = parse_num(optarg, "payload size", 0, MAX_PAYLOAD);
 			break;
 		case 'i':
+		case 'g':
 			interval_us = parse_num(optarg, "interval", 0, 60000000);
+			gap_mode = opt == 'g';
 			break;
 		case 'r':
 			retry_refused = 1;
@@ -359,6 +397,9 @@ int main(int argc, char **argv)
 			return 2;
 		case 'S':
 			sink = 1;
+			break;
+		case 'G':
+			sink_gro = 1;
 			break;
 		case 'E':
 			expect = parse_num(optarg, "--expect", 0, LONG_MAX);
@@ -391,7 +432,7 @@ int main(int argc, char **argv)
 		return run_sink(v6, (int)parse_num(argv[optind], "PORT", 1, 65535), expect,
 				timeout);
 	}
-	if (argc - optind != 2 || expect >= 0 || timeout >= 0) {
+	if (argc - optind != 2 || expect >= 0 || timeout >= 0 || sink_gro) {
 		usage(stderr);
 		return 2;
 	}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# ICMP/ICMPv6 echo RTT matched in the datapath, against ping, through a known
+# delay: the host's tap dA is joined to two peers by the delay line
+# (tests/tools/delayline), peer 1 at 1050 us each way, peer 2 at 4900 us each
+# way. The delay line writes peer 1's frames into dA's RX queue 1 and peer
+# 2's into RX queue 2. For each peer and each IP version, N echoes from the
+# host (ping -i 0.002), and pathscope on dA must show:
+#   - every echo matched, in the peer's own entry;
+#   - its exact mean RTT (the peer's rtt_avg_ns, sum / count) at most
+#     max(2%, 50 us) below ping's mean over the same echoes, and not above it
+#     (pathscope's span, tc egress -> XDP, lies inside ping's: ping adds the
+#     host's own send path, 15-40 us here);
+#   - the bucket of its median holding ping's median;
+#   - no sample below the delay line's own delay (no bucket wholly below it);
+# and per RX queue, exactly: queue 1 holds peer 1's replies (XDP frames, RTT
+# samples, and a histogram equal to the sum of peer 1's two entries), queue
+# 2 peer 2's, every other queue nothing. pathscope on each peer's tap times
+# its response to every request (XDP -> tc egress) on its RX queue 0, in one
+# entry per host address; the responses' sum must be 40-100% of the time the
+# delay line spent in write() handing the requests over (the peer answers
+# inside that call; see below).
+#
+# The delays put each RTT in the middle of a histogram bucket (buckets are
+# 1/8 of a power of two wide, see include/pathscope/hist.h): 2 x 1050 us plus
+# the delay line's own 50-150 us is 2.15-2.25 ms, in [2097152, 2359296) ns;
+# 2 x 4900 us plus the same is 9.85-9.95 ms, in [9437184, 10485760) ns.
+. "$(dirname "$0")/lib.sh"
+ps_require_root icmp_rtt
+ps_require_file icmp_rtt "$PATHSCOPE"
+ps_require_file icmp_rtt "$DELAYLINE"
+ps_require_cmd icmp_rtt ping jq
+
+N=1000
+DELAY_US=(0 1050 4900) # one way, per peer
+QUEUE=(0 1 2)          # the host RX queue of each peer's frames
+ps_delay_testbed_create 4 "${DELAY_US[1]}:${DELAY_US[1]}:${QUEUE[1]}" \
+	"${DELAY_US[2]}:${DELAY_US[2]}:${QUEUE[2]}" ||
+	{
+		ps_fail icmp_rtt "delay testbed setup failed"
+		ps_done
+	}
+ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1; ps_pathscope_peer 1 detach dP1 >/dev/null 2>&1; ps_pathscope_peer 2 detach dP2 >/dev/null 2>&1'
+# The peers first: an XDP attach restarts a tap's queues, and the peer's
+# MLD reports that follow would reach the host's XDP.
+for p in 1 2; do
+	ps_pathscope_peer "$p" attach "dP$p" || ps_fail "attach dP$p" "exit $?"
+done
+ps_pathscope_a attach dA || ps_fail "attach dA" "exit $?"
+ps_wait_quiet 5
+
+# ping's mean over the echoes it received (the summary line, in us), and the
+# median of its per-echo times, both in ns.
+ping_mean_ns() { awk -F/ '/^rtt / { printf "%d\n", $5 * 1000000 + 0.5 }'; }
+ping_median_ns() {
+	grep -o 'time=[0-9.]*' | cut -d= -f2 | sort -g |
+		awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%d\n", m * 1000000 + 0.5 }'
+}
+
+declare -A peer_json
+for p in 1 2; do
+	delay_ns=$((2 * DELAY_US[p] * 1000))
+	for v in 4 6; do
+		dst=$(ps_peer_ip$v "$p")
+		name="IPv$v, peer $p (${DELAY_US[p]} us each way)"
+		out=$(ps_in_a taskset -c 0 ping -"$v" -n -c "$N" -i 0.002 -W 2 "$dst") ||
+			ps_fail "$name: ping" "$(tail -2 <<<"$out" | tr '\n' ' ')"
+		js=$(ps_pathscope_a stats dA --json | jq -c --arg p "$dst" '.interfaces[0].icmp_peers[] | select(.peer == $p)')
+		peer_json[$p.$v]=$js
+		ps_check_eq "$name: every echo matched" \
+			"$(grep -o '[0-9]* received' <<<"$out") $(jq .rtt_count <<<"$js")" "$N received $N"
+
+		ping_mean=$(ping_mean_ns <<<"$out")
+		ps_mean=$(jq .rtt_avg_ns <<<"$js")
+		tol=$((ping_mean / 50 > 50000 ? ping_mean / 50 : 50000))
+		d=$((ping_mean - ps_mean))
+		# 1 us of slack below 0: ping's mean is rounded to the us.
+		[ "$d" -ge -1000 ] && [ "$d" -le "$tol" ] &&
+			ps_ok "$name: mean RTT $ps_mean ns, ping's $ping_mean ns (ping - pathscope = $d ns, at most $tol)" ||
+			ps_fail "$name: mean RTT within max(2%, 50 us) below ping's" \
+				"pathscope $ps_mean ns, ping $ping_mean ns (ping - pathscope = $d ns, want 0..$tol)"
+
+		ping_med=$(ping_median_ns <<<"$out")
+		bucket=$(jq -c '.rtt_ns as $d | $d.hist[] | select(.low <= $d.p50 and $d.p50 < .high) | [.low, .high]' <<<"$js")
+		lo=$(jq '.[0]' <<<"${bucket:-[0,0]}") hi=$(jq '.[1]' <<<"${bucket:-[0,0]}")
+		[ "$lo" -le "$ping_med" ] && [ "$ping_med" -lt "$hi" ] &&
+			ps_ok "$name: median's bucket [$lo, $hi) ns holds ping's median $ping_med ns" ||
+			ps_fail "$name: median's bucket holds ping's median" "bucket [$lo, $hi) ns, ping's median $ping_med ns"
+
+		below=$(jq --argjson d "$delay_ns" '[.rtt_ns.hist[] | select(.high <= $d) | .count] | add // 0' <<<"$js")
+		ps_check_eq "$name: no RTT below the delay line's $delay_ns ns" "$below" 0
+	done
+done
+
+# Per RX queue, exactly: the delay line wrote peer 1's frames into queue 1
+# and peer 2's into queue 2; nothing else crossed the wire.
+js=$(ps_pathscope_a stats dA --json)
+for p in 1 2; do
+	q=${QUEUE[p]}
+	ps_check_eq "queue $q: peer $p's $((2 * N)) replies, every one an RTT sample (xdp frames, replies matched, samples)" \
+		"$(jq -c ".interfaces[0].queues[$q] | [.xdp.total.packets, .icmp_echo.replies_matched, .icmp_echo.rtt_ns.count]" <<<"$js")" \
+		"[$((2 * N)),$((2 * N)),$((2 * N))]"
+	ps_check_eq "queue $q: its RTT histogram is peer $p's two entries added up" \
+		"$(jq -c ".interfaces[0].queues[$q].icmp_echo.rtt_ns.hist" <<<"$js" | jq -c 'map([.low, .count])')" \
+		"$(jq -c -s '[.[].rtt_ns.hist[] | [.low, .count]] | group_by(.[0]) | map([.[0][0], (map(.[1]) | add)])' \
+			<<<"${peer_json[$p.4]}${peer_json[$p.6]}")"
+done
+ps_check_eq "every other queue: no frame at XDP, no RTT sample" \
+	"$(jq -c "[.interfaces[0].queues[] | select(.queue != ${QUEUE[1]} and .queue != ${QUEUE[2]}) | .xdp.total.packets + (.icmp_echo.rtt_ns.count // 0)] | add" <<<"$js")" 0
+ps_check_eq "all queues: $((4 * N)) RTT samples, nothing expired" \
+	"$(jq -c '.interfaces[0].totals.icmp_echo | [.requests_sent, .replies_matched, .rtt_ns.count, .expired]' <<<"$js")" \
+	"[$((4 * N)),$((4 * N)),$((4 * N)),0]"
+
+# The peers' response times (request at XDP -> reply at tc egress on dPp),
+# against the delay line's own clock: a tap without NAPI runs its receive
+# path inside the write() that hands it a frame, so each echo request is
+# answered, up to the reply's tc egress, before the delay line's write
+# returns. The sum of the response times must lie within the time the delay
+# line spent writing to that peer, and be most of it: at least 40% (68-72%
+# here; the rest is the copy, the skb, the reply's qdisc and the tap's queue).
+declare -A resp
+for p in 1 2; do
+	js=$(ps_pathscope_peer "$p" stats "dP$p" --json)
+	ps_check_eq "peer $p: every request answered and timed on dP$p's RX queue 0 (requests, replies, response times)" \
+		"$(jq -c '.interfaces[0].queues[0].icmp_echo | [.requests_received, .replies_sent, .response_ns.count]' <<<"$js")" \
+		"[$((2 * N)),$((2 * N)),$((2 * N))]"
+	ps_check_eq "peer $p: one entry per host address, N response times each" \
+		"$(jq -c --arg a "$(ps_host_ip4 "$p")" --arg b "$(ps_host_ip6 "$p")" \
+			'[.interfaces[0].icmp_peers[] | select(.peer == $a or .peer == $b) | .response_count]' <<<"$js")" "[$N,$N]"
+	resp[$p]=$(jq '[.interfaces[0].icmp_peers[] | .response_avg_ns * .response_count] | add' <<<"$js")
+done
+
+for p in 1 2; do
+	ps_pathscope_peer "$p" detach "dP$p" || ps_fail "detach dP$p" "exit $?"
+done
+ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"
+wire=$(ps_delay_stop)
+echo "# delay line: $(tr '\n' ';' <<<"$wire")"
+ps_check_eq "the delay line dropped nothing" \
+	"$(awk '{ d += $7 } END { print d + 0 }' <<<"$wire")" 0
+for p in 1 2; do
+	w=$(awk -v d="dA>dP$p" '$1 == d { print $NF }' <<<"$wire")
+	[ -n "$w" ] && [ "${resp[$p]}" -le "$w" ] && [ $((resp[$p] * 100)) -ge $((w * 40)) ] &&
+		ps_ok "peer $p: response times ($((resp[$p] / 2 / N)) ns each) add up to $((100 * resp[$p] / w))% of the delay line's writes to dP$p" ||
+		ps_fail "peer $p: response times add up to 40-100% of the delay line's writes to dP$p" \
+			"responses ${resp[$p]} ns, writes ${w:-?} ns"
+done
+ps_done

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Self-test of tests/run.sh: a pattern that matches no test fails; a test that
+# runs past PS_TEST_TIMEOUT is reported as timed out and its process group is
+# ended, its trap removing its namespaces (nothing of it is left); a test
+# that exits non-zero without saying why fails; and CI detection (lib.sh's
+# ps_skip, the C tests' check_skip) treats any CI but "", "0" and "false"
+# as CI. The runs of tests/run.sh here use tests of their own, written into
+# a temporary directory (PS_INTEGRATION_DIR) and no C tests (PS_BUILD); their
+# output is checked, not passed on.
+. "$(dirname "$0")/lib.sh"
+ps_require_root runner
+ps_require_cmd runner setsid ip
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+runner() { # ENV... : run tests/run.sh on $TMP's tests; output in $TMP/out
+	env PS_INTEGRATION_DIR="$TMP" PS_BUILD="$TMP/no-build" "$@" \
+		bash "$PS_ROOT/tests/run.sh" "${PATTERN:-}" >"$TMP/out" 2>&1
+}
+
+# ---- a pattern that matches nothing --------------------------------------------
+cat >"$TMP/test_fine.sh" <<'EOF'
+echo "ok - fine"
+EOF
+rc=0
+PATTERN="fine no_such_test" runner || rc=$?
+ps_check_eq "a pattern that matches no test fails (status, report, summary)" \
+	"$rc|$(grep -c "^not ok - tests/run.sh: no test matches 'no_such_test'$" "$TMP/out")|$(tail -1 "$TMP/out")" \
+	"1|1|1 passed, 1 failed, 0 skipped"
+rc=0
+PATTERN=fine runner || rc=$?
+ps_check_eq "a pattern that matches a test runs it" "$rc|$(tail -1 "$TMP/out")" "0|1 passed, 0 failed, 0 skipped"
+rm "$TMP/test_fine.sh"
+
+# ---- exit status without a report -----------------------------------------------
+cat >"$TMP/test_exit.sh" <<'EOF'
+exit 3
+EOF
+rc=0
+runner || rc=$?
+ps_check_eq "a test that exits 3 without a report fails" \
+	"$rc|$(grep -c "^not ok - $TMP/test_exit.sh: exited with status 3$" "$TMP/out")|$(tail -1 "$TMP/out")" \
+	"1|1|0 passed, 1 failed, 0 skipped"
+rm "$TMP/test_exit.sh"
+
+# ---- the timeout ------------------------------------------------------------------
+# A test that builds a testbed, starts a process in one of its namespaces and
+# one in the background here, then hangs.
+cat >"$TMP/test_hang.sh" <<EOF
+. "$PS_ROOT/tests/integration/lib.sh"
+ps_testbed_create 1 || exit 9
+echo "# testbed \$NS_A \$NS_B"
+ip netns exec "\$NS_B" sleep 300 &
+echo "# pid \$!"
+sleep 301 &
+echo "# pid \$!"
+echo "ok - up"
+sleep 302
+echo "ok - not reached"
+EOF
+rc=0 start=$SECONDS
+PS_TEST_TIMEOUT=3 runner || rc=$?
+took=$((SECONDS - start))
+ps_check_eq "a test past PS_TEST_TIMEOUT fails as timed out (status, report, summary)" \
+	"$rc|$(grep -c "^not ok - $TMP/test_hang.sh: timed out after 3 s$" "$TMP/out")|$(tail -1 "$TMP/out")" \
+	"1|1|1 passed, 1 failed, 0 skipped"
+[ "$took" -lt 20 ] && ps_ok "the runner went on after the timeout ($took s)" ||
+	ps_fail "the runner went on after the timeout" "it took $took s"
+read -r _ _ ns_a ns_b < <(grep '^# testbed ' "$TMP/out")
+left=
+for ns in $ns_a $ns_b; do [ -e "/var/run/netns/$ns" ] && left="$left $ns"; done
+for pid in $(awk '/^# pid / { print $3 }' "$TMP/out"); do
+	kill -0 "$pid" 2>/dev/null && left="$left pid:$pid" && kill "$pid"
+done
+[ -n "$ns_a" ] && ps_check_eq "after the timeout: its namespaces ($ns_a $ns_b) and its processes are gone" \
+	"${left:-none}" none || ps_fail "the timed-out test built its testbed" "$(cat "$TMP/out")"
+rm "$TMP/test_hang.sh"
+
+# ---- CI detection -------------------------------------------------------------------
+cat >"$TMP/skip.sh" <<EOF
+. "$PS_ROOT/tests/integration/lib.sh"
+ps_skip thing "cannot"
+EOF
+for ci in "" 0 false FALSE 1 true yes; do
+	got=$(CI=$ci bash "$TMP/skip.sh" | cut -d' ' -f1-2)
+	case $ci in "" | 0 | false | FALSE) want="skip -" ;; *) want="not ok" ;; esac
+	ps_check_eq "lib.sh: CI='$ci': a skip is '$want'" "$got" "$want"
+done
+ps_check_eq "lib.sh: CI unset: a skip is 'skip -'" "$(env -u CI bash "$TMP/skip.sh" | cut -d' ' -f1-2)" "skip -"
+ps_done
