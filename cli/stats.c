@@ -23,9 +23,13 @@ static const char stats_help[] =
     "                 Ctrl-C; with --count alone the interval is 1 s)\n"
     "  --json         one JSON object per report (schema in README.md)\n"
     "  --hist         also print the size and segment histograms\n"
+    "  --latency      the latency budget instead: per queue and stage (d2s, socket,\n"
+    "                 qdisc, completion, ICMP/TCP RTT, handshake, responses),\n"
+    "                 count, p50 and p99\n"
     "examples:\n"
     "  pathscope stats eth1\n"
     "  pathscope stats eth1 --interval 1 --count 5 --hist\n"
+    "  pathscope stats eth1 --latency\n"
     "  pathscope stats --json | jq '.interfaces[].totals.xdp.rate.pps'\n";
 
 struct collect {

@@ -98,10 +98,10 @@ int ps_attach_sock(struct ps_attach_state *st, enum ps_probe_request req)
 	if (!k)
 		return ps_error("cannot open the sock probes: %s", strerror(errno));
 	const struct ps_tp_prog progs[PS_SOCK_NLINKS] = {
-		{ ps_sock_links[0], k->progs.pathscope_sock_copy, k->progs.pathscope_tp_sock_copy },
+		{ ps_sock_links[0], k->progs.pathscope_sock_copy, k->progs.pathscope_sock_tp_copy },
 		{ ps_sock_links[1], k->progs.pathscope_sock_queued,
-		  k->progs.pathscope_tp_sock_queued },
-		{ ps_sock_links[2], k->progs.pathscope_sock_recv, k->progs.pathscope_tp_sock_recv },
+		  k->progs.pathscope_sock_tp_queued },
+		{ ps_sock_links[2], k->progs.pathscope_sock_recv, k->progs.pathscope_sock_tp_recv },
 	};
 	ps_tp_set_autoload(progs, PS_SOCK_NLINKS, classic);
 	k->rodata->ps_ifindex = m->ifindex;

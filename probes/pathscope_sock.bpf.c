@@ -257,14 +257,14 @@ int BPF_PROG(pathscope_sock_recv, struct sock *sk, int ret, int flags)
 }
 
 SEC("tracepoint/skb/skb_copy_datagram_iovec")
-int pathscope_tp_sock_copy(struct trace_event_raw_skb_copy_datagram_iovec *ctx)
+int pathscope_sock_tp_copy(struct trace_event_raw_skb_copy_datagram_iovec *ctx)
 {
 	ps_sock_copy(ctx->skbaddr, ctx->len);
 	return 0;
 }
 
 SEC("tracepoint/sock/sk_data_ready")
-int pathscope_tp_sock_queued(struct trace_event_raw_sk_data_ready *ctx)
+int pathscope_sock_tp_queued(struct trace_event_raw_sk_data_ready *ctx)
 {
 	if (ctx->protocol == PS_IPPROTO_UDP)
 		ps_sock_queued(ctx->skaddr);
@@ -272,7 +272,7 @@ int pathscope_tp_sock_queued(struct trace_event_raw_sk_data_ready *ctx)
 }
 
 SEC("tracepoint/sock/sock_recv_length")
-int pathscope_tp_sock_recv(struct trace_event_raw_sock_msg_length *ctx)
+int pathscope_sock_tp_recv(struct trace_event_raw_sock_msg_length *ctx)
 {
 	if (ctx->protocol == PS_IPPROTO_UDP)
 		ps_sock_udp_read(ctx->sk, ctx->ret, ctx->flags);

@@ -5,7 +5,8 @@
 # xdp-filter and xdp-loader, real peers of test_coexist_xdptools;
 # build-essential, dpkg-dev, debhelper, lintian: make deb and test_package;
 # mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
-# test_dashboard; systemd: systemd-analyze verify of the units.)
+# test_dashboard; systemd: systemd-analyze verify of the units; sockperf:
+# test_tcp_rtt, netperf's stand-in in Debian.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ PKGS=(
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd
+	sockperf
 )
 
 missing=()

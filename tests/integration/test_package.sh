@@ -182,7 +182,7 @@ for _ in $(seq 100); do
 done
 ps_check_eq "pathscope@vB serves vB on 9465" "$(metrics 9465 | grep '^pathscope_up{' | tr '\n' ' ')" 'pathscope_up{iface="vB"} 1 '
 ps_check_eq "pathscope@vC serves vC on 9466, with its features" \
-	"$(metrics 9466 | grep -c '^pathscope_up{iface="vC"} 1$') $(metrics 9466 | grep -c '^pathscope_attachment_info{iface="vC",.*features="[a-z0-9,]*kernel"')" "1 1"
+	"$(metrics 9466 | grep -c '^pathscope_up{iface="vC"} 1$') $(metrics 9466 | grep -Ec '^pathscope_attachment_info\{iface="vC",.*features="([a-z0-9]+,)*kernel(,[a-z0-9]+)*"')" "1 1"
 for p in "${PIDS[@]}"; do kill -TERM "$p"; done
 rc=
 for p in "${PIDS[@]}"; do wait "$p" && rc+="0" || rc+="$?"; done

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""tcpthink: a TCP request/response server that thinks for a known time
+before it answers, and its client, for the host response time tests
+(feature tcp, response_data).
+
+  tcpthink.py serve   --bind ADDR --port P --think-us US --seconds S
+  tcpthink.py request --dst ADDR --port P --count N [--gap-ms MS]
+  tcpthink.py accept  --bind ADDR --port P --count N --seconds S
+  tcpthink.py connect --dst ADDR --port P --count N
+
+serve: accepts one connection; for every 64-byte request it waits US
+microseconds from the moment the request is read (sleeps, then spins the
+last 200 us to the deadline, so the wait is US to within a few us rather
+than the scheduler's slack), then writes a 64-byte answer. It prints one
+JSON line at the end: requests answered and the measured think times
+(min, median, max, ns). Prints "ready" on stderr once it listens.
+request: N requests on one connection (TCP_NODELAY), each after the answer
+to the one before plus MS milliseconds, and prints one JSON line: the
+answers received and the median request->answer time (ns).
+accept / connect: N bare connections, one after the other (connect waits
+for the accept side's close before the next), for the handshake counts;
+each prints {"connections": N} at the end; accept prints "ready" on stderr.
+"""
+import argparse
+import json
+import socket
+import statistics
+import sys
+import time
+
+MSG = 64
+SPIN_NS = 200_000
+
+
+def family(addr):
+    return socket.AF_INET6 if ":" in addr else socket.AF_INET
+
+
+def read_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return buf
+
+
+def wait_until(deadline_ns):
+    left = deadline_ns - time.monotonic_ns() - SPIN_NS
+    if left > 0:
+        time.sleep(left / 1e9)
+    while time.monotonic_ns() < deadline_ns:
+        pass
+
+
+def serve(a):
+    ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((a.bind, a.port))
+    ls.listen(1)
+    ls.settimeout(a.seconds)
+    print("ready", file=sys.stderr, flush=True)
+    think = []
+    try:
+        c, _ = ls.accept()
+    except socket.timeout:
+        c = None
+    if c is not None:
+        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        c.settimeout(a.seconds)
+        end = time.monotonic() + a.seconds
+        while time.monotonic() < end:
+            try:
+                req = read_exact(c, MSG)
+            except socket.timeout:
+                break
+            if req is None:
+                break
+            t0 = time.monotonic_ns()
+            wait_until(t0 + a.think_us * 1000)
+            think.append(time.monotonic_ns() - t0)
+            c.sendall(req)
+        c.close()
+    ls.close()
+    out = {"answered": len(think)}
+    if think:
+        out.update(min_ns=min(think), median_ns=int(statistics.median(think)),
+                   max_ns=max(think))
+    print(json.dumps(out))
+
+
+def request(a):
+    s = socket.create_connection((a.dst, a.port), timeout=5)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    rtts = []
+    for i in range(a.count):
+        t0 = time.monotonic_ns()
+        s.sendall(i.to_bytes(4, "big") + bytes(MSG - 4))
+        if read_exact(s, MSG) is None:
+            break
+        rtts.append(time.monotonic_ns() - t0)
+        if a.gap_ms:
+            time.sleep(a.gap_ms / 1000)
+    s.close()
+    out = {"answers": len(rtts)}
+    if rtts:
+        out["median_ns"] = int(statistics.median(rtts))
+    print(json.dumps(out))
+
+
+def accept(a):
+    ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((a.bind, a.port))
+    ls.listen(a.count)
+    ls.settimeout(a.seconds)
+    print("ready", file=sys.stderr, flush=True)
+    n = 0
+    try:
+        while n < a.count:
+            c, _ = ls.accept()
+            c.close()
+            n += 1
+    except socket.timeout:
+        pass
+    ls.close()
+    print(json.dumps({"connections": n}))
+
+
+def connect(a):
+    n = 0
+    for _ in range(a.count):
+        s = socket.create_connection((a.dst, a.port), timeout=5)
+        s.settimeout(5)
+        s.recv(1)  # the accept side closes: its FIN
+        s.close()
+        n += 1
+    print(json.dumps({"connections": n}))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("serve")
+    s.add_argument("--bind", required=True)
+    s.add_argument("--port", type=int, required=True)
+    s.add_argument("--think-us", type=int, required=True)
+    s.add_argument("--seconds", type=float, required=True)
+    r = sub.add_parser("request")
+    r.add_argument("--dst", required=True)
+    r.add_argument("--port", type=int, required=True)
+    r.add_argument("--count", type=int, required=True)
+    r.add_argument("--gap-ms", type=float, default=0)
+    for name in ("accept", "connect"):
+        c = sub.add_parser(name)
+        c.add_argument("--bind" if name == "accept" else "--dst", required=True)
+        c.add_argument("--port", type=int, required=True)
+        c.add_argument("--count", type=int, required=True)
+        if name == "accept":
+            c.add_argument("--seconds", type=float, required=True)
+    a = p.parse_args()
+    {"serve": serve, "request": request, "accept": accept, "connect": connect}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
