@@ -263,6 +263,7 @@ def memory_summary(mem, cpus):
 # and the share of one CPU a scrape may take of it: the bound of the scrape target.
 SCRAPE_INTERVAL_S = 10
 SCRAPE_CPU_SHARE = 0.01
+SERIES_BOUND = 1500  # series of a 64-queue interface, default features and detail
 
 
 def scrape_summary(sc):
@@ -283,16 +284,25 @@ def scrape_summary(sc):
                      "peak_heap_bytes": lv.get("peak_heap_bytes")})
     return {"queues": sc["queues"], "interfaces": sc["interfaces"], "features": sc["features"],
             "online_cpus": sc.get("online_cpus"), "rows": rows,
-            "bound_ms": SCRAPE_INTERVAL_S * 1000 * SCRAPE_CPU_SHARE}
+            "bound_ms": SCRAPE_INTERVAL_S * 1000 * SCRAPE_CPU_SHARE,
+            "default_features_interface_series": sc.get("default_features_interface_series")}
 
 
 def scrape_target(sc):
     if not sc or not sc["rows"]:
         return []
+    t = []
+    n = sc.get("default_features_interface_series")
+    if n is not None:
+        t.append({"id": "series_default",
+                  "target": f"serve, default detail and features: at most {SERIES_BOUND:,} series for a "
+                            f"{sc['queues']}-queue interface",
+                  "measured": f"{n:,} series (idle; each ICMP peer adds 31, each TCP peer subnet 35)",
+                  "met": n <= SERIES_BOUND, "primary": True})
     worst = max(sc["rows"], key=lambda r: r["cpu_ms_per_scrape"])
     parts = [f"--detail {r['level']} {fmt(r['cpu_ms_per_scrape'], 1)} ms ({r['series']:,} series, "
              f"{r['body_bytes'] / 2**20:.1f} MiB)" for r in sc["rows"]]
-    return [{"id": "scrape_cpu",
+    return t + [{"id": "scrape_cpu",
              "target": f"serve: CPU time of one scrape of {sc['interfaces']} interfaces x {sc['queues']} queues, "
                        f"every feature, <= {SCRAPE_CPU_SHARE:.0%} of one CPU at a {SCRAPE_INTERVAL_S} s scrape "
                        f"interval ({sc['bound_ms']:.0f} ms)",
@@ -376,6 +386,9 @@ def scrape_markdown(sc):
     L.append(f"Bound: {SCRAPE_CPU_SHARE:.0%} of one CPU at the {SCRAPE_INTERVAL_S} s scrape interval of "
              f"packaging/prometheus.yml = {sc['bound_ms']:.0f} ms per scrape (Prometheus' default interval is "
              "1 min).")
+    if sc.get("default_features_interface_series") is not None:
+        L.append(f"One {sc['queues']}-queue interface with the default features at the default detail: "
+                 f"{sc['default_features_interface_series']:,} series.")
     L.append("")
     return L
 
@@ -402,11 +415,12 @@ def markdown(meta, micro, live, mem, tg, sc=None):
     for t in tg:
         L.append(f"| {t['target']} | {t['measured']} | {met_s(t['met'])} |")
     L.append("")
-    L.append("pathscope default measures, per queue and hook (XDP, tc ingress, tc egress): packets, bytes, "
-             "L3/L4 classes, ECN, size histograms, GRO/GSO segments, ICMP echo RTT and driver-to-stack "
-             "latency; netsize + nettxlat measure four size histograms and one TX latency histogram for "
-             "the whole host.")
-    L.append("")
+    if live:
+        L.append("pathscope default measures, per queue and hook (XDP, tc ingress, tc egress): packets, bytes, "
+                 "L3/L4 classes, ECN, size histograms, GRO/GSO segments, ICMP echo RTT and driver-to-stack "
+                 "latency; netsize + nettxlat measure four size histograms and one TX latency histogram for "
+                 "the whole host.")
+        L.append("")
 
     if micro:
         L.append(f"## Micro: ns per packet (BPF_PROG_TEST_RUN, repeat {micro['repeat']:,}, "

@@ -15,6 +15,8 @@
 #   - resident memory before the scrapes, after them, and its high-water mark;
 #   - with valgrind: heap allocations per scrape (memcheck's total heap usage
 #     with 11 scrapes minus with 1, over 10) and the peak heap (massif).
+# Last, s2 attached again with the default features: the series of one
+# 64-queue interface at the default level (the bound: 1,500).
 # Environment: PS_BENCH_BUILD (build dir, default build), PS_BENCH_SCRAPES,
 # PS_BENCH_SCRAPE_QUEUES (64).
 set -u
@@ -179,5 +181,20 @@ for level in interface queue; do
 		  wall_s: $times[0], rss_kib_before: $rss0, rss_kib_after: $rss1, hwm_kib: $hwm,
 		  allocs_per_scrape: $allocs, alloc_bytes_per_scrape: $abytes, peak_heap_bytes: $peak}' >>"$OUT"
 done
-echo ']}' >>"$OUT"
+echo '],' >>"$OUT"
+
+# The bound of the default: one 64-queue interface with the default features at
+# the default detail level (s2 attached again with the default features).
+ps_ detach s2 >/dev/null && ps_ attach s2 >/dev/null || exit 1
+SERIES_DEFAULT=null
+nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" serve s2 --listen "127.0.0.1:$PORT" --keep \
+	>"$TMP/serve-default.out" 2>"$TMP/serve-default.err" &
+SERVE=$!
+for i in $(seq 600); do
+	[ "$(in_ns curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
+	sleep 0.1
+done
+in_ns curl -s "$URL" >"$TMP/body-default" && SERIES_DEFAULT=$(grep -vc '^#' "$TMP/body-default")
+stop_serve
+echo "\"default_features_interface_series\": $SERIES_DEFAULT}" >>"$OUT"
 jq -e . "$OUT" >/dev/null
