@@ -3,7 +3,7 @@
 bench/results/<date>.json and <date>.md (see bench/README.md).
 
 usage: report.py --meta META.json --micro MICRO.json --live LIVE.jsonl
-                 --memory MEMORY.json --json OUT.json --md OUT.md
+                 --memory MEMORY.json --scrape SCRAPE.json --json OUT.json --md OUT.md
 
 Every phase is optional (a missing file gives an empty section). Nothing here
 asserts anything: targets are printed beside the figures as met / missed.
@@ -257,6 +257,59 @@ def memory_summary(mem, cpus):
     return {"cpus": cpus, "rows": rows, "model_mismatches": mismatches}
 
 
+# ---- scrape -----------------------------------------------------------------------------
+
+# The scrape interval of packaging/prometheus.yml (Prometheus' own default is 1 min),
+# and the share of one CPU a scrape may take of it: the bound of the scrape target.
+SCRAPE_INTERVAL_S = 10
+SCRAPE_CPU_SHARE = 0.01
+SERIES_BOUND = 1500  # series of a 64-queue interface, default features and detail
+
+
+def scrape_summary(sc):
+    if not sc:
+        return None
+    rows = []
+    for lv in sc["levels"]:
+        n = lv["scrapes"]
+        w = [x * 1000 for x in lv.get("wall_s") or []]
+        rows.append({"level": lv["level"], "scrapes": n, "series": lv["series"],
+                     "body_bytes": lv["body_bytes"],
+                     "cpu_ms_per_scrape": lv["cpu_ns_total"] / n / 1e6,
+                     "cpu_ms_per_scrape_ticks": lv["cpu_ticks_total"] * 1000 / sc.get("clk_tck", 100) / n,
+                     "wall_ms_median": med(w), "wall_ms_max": max(w) if w else None,
+                     "rss_kib_before": lv["rss_kib_before"], "rss_kib_after": lv["rss_kib_after"],
+                     "hwm_kib": lv["hwm_kib"], "allocs_per_scrape": lv.get("allocs_per_scrape"),
+                     "alloc_bytes_per_scrape": lv.get("alloc_bytes_per_scrape"),
+                     "peak_heap_bytes": lv.get("peak_heap_bytes")})
+    return {"queues": sc["queues"], "interfaces": sc["interfaces"], "features": sc["features"],
+            "online_cpus": sc.get("online_cpus"), "rows": rows,
+            "bound_ms": SCRAPE_INTERVAL_S * 1000 * SCRAPE_CPU_SHARE,
+            "default_features_interface_series": sc.get("default_features_interface_series")}
+
+
+def scrape_target(sc):
+    if not sc or not sc["rows"]:
+        return []
+    t = []
+    n = sc.get("default_features_interface_series")
+    if n is not None:
+        t.append({"id": "series_default",
+                  "target": f"serve, default detail and features: at most {SERIES_BOUND:,} series for a "
+                            f"{sc['queues']}-queue interface",
+                  "measured": f"{n:,} series (idle; each ICMP peer adds 31, each TCP peer subnet 35)",
+                  "met": n <= SERIES_BOUND, "primary": True})
+    worst = max(sc["rows"], key=lambda r: r["cpu_ms_per_scrape"])
+    parts = [f"--detail {r['level']} {fmt(r['cpu_ms_per_scrape'], 1)} ms ({r['series']:,} series, "
+             f"{r['body_bytes'] / 2**20:.1f} MiB)" for r in sc["rows"]]
+    return t + [{"id": "scrape_cpu",
+             "target": f"serve: CPU time of one scrape of {sc['interfaces']} interfaces x {sc['queues']} queues, "
+                       f"every feature, <= {SCRAPE_CPU_SHARE:.0%} of one CPU at a {SCRAPE_INTERVAL_S} s scrape "
+                       f"interval ({sc['bound_ms']:.0f} ms)",
+             "measured": "; ".join(parts),
+             "met": worst["cpu_ms_per_scrape"] <= sc["bound_ms"], "primary": True}]
+
+
 # ---- targets ---------------------------------------------------------------------------
 
 def targets(micro, live):
@@ -311,7 +364,36 @@ def met_s(m):
     return "n/a" if m is None else ("**met**" if m else "**missed**")
 
 
-def markdown(meta, micro, live, mem, tg):
+def scrape_markdown(sc):
+    L = [f"## Scrape: serve's /metrics, {sc['interfaces']} interfaces x {sc['queues']} queues, every feature", ""]
+    L.append(f"`bench/scrape.sh`: two veth pairs of {sc['queues']} RX and TX queues, pathscope attached to one end "
+             "of each with `--features all` and a little traffic (raw UDP, TCP and ICMP frames), serve "
+             "adopting both at each detail level and scraped one scrape at a time over loopback. CPU time = "
+             "the serve process's on-CPU time (every thread's schedstat) over the scrapes; heap = valgrind "
+             "(memcheck's total heap usage, 11 scrapes minus 1, per scrape; massif's peak, startup included).")
+    L.append("")
+    L.append("| detail | series | body | CPU ms/scrape | wall ms median [max] | RSS before → after (high-water) KiB "
+             "| allocations/scrape | allocated/scrape | peak heap |")
+    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in sc["rows"]:
+        mib = lambda b: "n/a" if b is None else f"{b / 2**20:.1f} MiB"
+        L.append(f"| {r['level']} | {r['series']:,} | {mib(r['body_bytes'])} | {fmt(r['cpu_ms_per_scrape'], 2)} "
+                 f"(ticks {fmt(r['cpu_ms_per_scrape_ticks'], 1)}) | {fmt(r['wall_ms_median'], 1)} "
+                 f"[{fmt(r['wall_ms_max'], 1)}] | {r['rss_kib_before']:,} → {r['rss_kib_after']:,} "
+                 f"({r['hwm_kib']:,}) | {r['allocs_per_scrape'] if r['allocs_per_scrape'] is not None else 'n/a'} "
+                 f"| {mib(r['alloc_bytes_per_scrape'])} | {mib(r['peak_heap_bytes'])} |")
+    L.append("")
+    L.append(f"Bound: {SCRAPE_CPU_SHARE:.0%} of one CPU at the {SCRAPE_INTERVAL_S} s scrape interval of "
+             f"packaging/prometheus.yml = {sc['bound_ms']:.0f} ms per scrape (Prometheus' default interval is "
+             "1 min).")
+    if sc.get("default_features_interface_series") is not None:
+        L.append(f"One {sc['queues']}-queue interface with the default features at the default detail: "
+                 f"{sc['default_features_interface_series']:,} series.")
+    L.append("")
+    return L
+
+
+def markdown(meta, micro, live, mem, tg, sc=None):
     L = []
     L.append(f"# pathscope benchmark, {meta.get('date', '?')}")
     L.append("")
@@ -333,11 +415,12 @@ def markdown(meta, micro, live, mem, tg):
     for t in tg:
         L.append(f"| {t['target']} | {t['measured']} | {met_s(t['met'])} |")
     L.append("")
-    L.append("pathscope default measures, per queue and hook (XDP, tc ingress, tc egress): packets, bytes, "
-             "L3/L4 classes, ECN, size histograms, GRO/GSO segments, ICMP echo RTT and driver-to-stack "
-             "latency; netsize + nettxlat measure four size histograms and one TX latency histogram for "
-             "the whole host.")
-    L.append("")
+    if live:
+        L.append("pathscope default measures, per queue and hook (XDP, tc ingress, tc egress): packets, bytes, "
+                 "L3/L4 classes, ECN, size histograms, GRO/GSO segments, ICMP echo RTT and driver-to-stack "
+                 "latency; netsize + nettxlat measure four size histograms and one TX latency histogram for "
+                 "the whole host.")
+        L.append("")
 
     if micro:
         L.append(f"## Micro: ns per packet (BPF_PROG_TEST_RUN, repeat {micro['repeat']:,}, "
@@ -462,6 +545,8 @@ def markdown(meta, micro, live, mem, tg):
         L.append(f"- Per-queue maps: {', '.join(per)}. The model matches "
                  f"{'every map exactly' if not mem['model_mismatches'] else str(len(mem['model_mismatches'])) + ' mismatching maps (see JSON)'}.")
         L.append("")
+    if sc:
+        L += scrape_markdown(sc)
     return "\n".join(L) + "\n"
 
 
@@ -471,6 +556,7 @@ def main():
     ap.add_argument("--micro")
     ap.add_argument("--live")
     ap.add_argument("--memory")
+    ap.add_argument("--scrape")
     ap.add_argument("--json", required=True)
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
@@ -478,6 +564,7 @@ def main():
     micro_raw = load(a.micro)
     live_raw = load(a.live, jsonl=True)
     mem_raw = load(a.memory)
+    scrape_raw = load(a.scrape)
     micro = micro_summary(micro_raw)
     floor = None
     if micro and micro.get("bpf_stats_floor"):
@@ -488,14 +575,15 @@ def main():
     live = live_summary(live_raw, floor)
     cpus = (micro_raw or {}).get("possible_cpus") or meta.get("machine", {}).get("possible_cpus") or os.cpu_count()
     mem = memory_summary(mem_raw, cpus)
-    tg = targets(micro, live)
-    out = {"meta": meta, "targets": tg, "micro": micro, "live": live, "memory": mem,
-           "raw": {"micro": micro_raw, "live": live_raw, "memory": mem_raw}}
+    sc = scrape_summary(scrape_raw)
+    tg = targets(micro, live) + scrape_target(sc)
+    out = {"meta": meta, "targets": tg, "micro": micro, "live": live, "memory": mem, "scrape": sc,
+           "raw": {"micro": micro_raw, "live": live_raw, "memory": mem_raw, "scrape": scrape_raw}}
     with open(a.json, "w") as f:
         json.dump(out, f, indent=1)
         f.write("\n")
     with open(a.md, "w") as f:
-        f.write(markdown(meta, micro, live, mem, tg))
+        f.write(markdown(meta, micro, live, mem, tg, sc))
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # bench/run.sh: `make bench`. Runs the micro benchmark, the map memory
-# figures and the live benchmark, then writes bench/results/<UTC time>.json,
-# <UTC time>.md and latest.md (see bench/README.md). It asserts nothing about
-# time: targets are printed beside the figures as met / missed.
+# figures, the cost of a Prometheus scrape and the live benchmark, then
+# writes bench/results/<UTC time>.json, <UTC time>.md and latest.md (see
+# bench/README.md). It asserts nothing about time: targets are printed beside
+# the figures as met / missed.
 #
 # Environment (defaults in brackets):
 #   PS_BENCH_BUILD      build directory with pathscope, the skeletons and
 #                       bench/micro [build]
-#   PS_BENCH_PHASES     which phases to run ["micro memory live"]
+#   PS_BENCH_PHASES     which phases to run ["micro memory scrape live"]
+#   PS_BENCH_SCRAPES    scrapes per detail level in the scrape phase [100]
 #   PS_BENCH_REPEAT     BPF_PROG_TEST_RUN repeat per micro run [1000000]
 #   PS_BENCH_MICRO_RUNS micro runs per figure, median taken [5]
 #   PS_BENCH_RUNS       live rounds (runs per configuration) [5]
@@ -20,7 +22,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 BUILD_DIR=${PS_BENCH_BUILD:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 export PS_BENCH_BUILD=$BUILD_DIR
-PHASES=${PS_BENCH_PHASES:-micro memory live}
+PHASES=${PS_BENCH_PHASES:-micro memory scrape live}
 RESULTS=${PS_BENCH_RESULTS:-$BENCH_DIR/results}
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -68,6 +70,7 @@ for p in $PHASES; do
 	case $p in
 	micro) phase micro micro ;;
 	memory) phase memory bash "$BENCH_DIR/memory.sh" "$TMP/memory.json" ;;
+	scrape) phase scrape bash "$BENCH_DIR/scrape.sh" "$TMP/scrape.json" ;;
 	live) phase live bash "$BENCH_DIR/live.sh" "$TMP/live.jsonl" ;;
 	*)
 		echo "bench: unknown phase '$p'" >&2
@@ -77,6 +80,7 @@ for p in $PHASES; do
 done
 [ -s "$TMP/micro.json" ] && ! jq -e . "$TMP/micro.json" >/dev/null 2>&1 && rm -f "$TMP/micro.json"
 [ -s "$TMP/memory.json" ] && ! jq -e . "$TMP/memory.json" >/dev/null 2>&1 && rm -f "$TMP/memory.json"
+[ -s "$TMP/scrape.json" ] && ! jq -e . "$TMP/scrape.json" >/dev/null 2>&1 && rm -f "$TMP/scrape.json"
 
 commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -n "$(git -C "$ROOT" status --porcelain 2>/dev/null)" ] && commit="$commit (with uncommitted changes)"
@@ -101,7 +105,7 @@ jq -n --arg date "$STAMP" --arg commit "$commit" \
 
 mkdir -p "$RESULTS"
 python3 "$BENCH_DIR/report.py" --meta "$TMP/meta.json" --micro "$TMP/micro.json" --live "$TMP/live.jsonl" \
-	--memory "$TMP/memory.json" --json "$RESULTS/$STAMP.json" --md "$RESULTS/$STAMP.md" || exit 1
+	--memory "$TMP/memory.json" --scrape "$TMP/scrape.json" --json "$RESULTS/$STAMP.json" --md "$RESULTS/$STAMP.md" || exit 1
 cp "$RESULTS/$STAMP.md" "$RESULTS/latest.md"
 cat "$RESULTS/$STAMP.md"
 echo "bench: results in $RESULTS/$STAMP.json, $RESULTS/$STAMP.md (and latest.md); $((SECONDS - START)) s" >&2

@@ -44,6 +44,7 @@ struct served {
 struct serve {
 	struct served ifc[MAX_IFACES];
 	int n;
+	__u32 queue_detail; /* --detail, --queue-detail */
 	pthread_mutex_t lock;
 	/* JSON lines (main thread only) */
 	const char *jsonl_path;
@@ -61,7 +62,11 @@ static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
 	struct ps_prom_prog *progs = calloc(MAX_PROGS, sizeof(*progs));
 	struct ps_prom_iface ifs[MAX_IFACES];
 	struct ps_prom_extra x = {
-		.version = PATHSCOPE_VERSION, .abi = PS_ABI_VERSION, .ifaces = ifs, .nifaces = sv->n
+		.version = PATHSCOPE_VERSION,
+		.abi = PS_ABI_VERSION,
+		.ifaces = ifs,
+		.nifaces = sv->n,
+		.queue_detail = sv->queue_detail,
 	};
 	char dir[256], why[HEALTH_REASON_LEN];
 	FILE *f;
@@ -294,6 +299,7 @@ int ps_serve(const struct ps_serve_opts *o)
 	for (i = 0; i < o->nifaces && i < MAX_IFACES; i++)
 		snprintf(sv.ifc[sv.n++].ifname, IF_NAMESIZE, "%s", o->ifaces[i]);
 	sv.jsonl_path = o->jsonl;
+	sv.queue_detail = o->queue_detail;
 	fd = ps_http_listen(&o->addr, o->addrlen);
 	if (fd < 0)
 		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;

@@ -24,6 +24,7 @@ struct ps_serve_opts {
 	const char *jsonl;	      /* NULL: no JSON lines */
 	double interval;	      /* seconds between JSON lines */
 	bool keep;		      /* leave the interfaces attached on exit */
+	__u32 queue_detail;	      /* PS_F_* exported per queue in /metrics (--detail) */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
 };
 

@@ -39,7 +39,8 @@ struct ps_prom_iface {
 	bool up; /* the attachment is live */
 };
 
-/* What the caller knows beside the snapshots: build, liveness, BPF run time. */
+/* What the caller knows beside the snapshots: build, liveness, BPF run time,
+ * and the detail of the export. */
 struct ps_prom_extra {
 	const char *version;
 	unsigned int abi;
@@ -48,9 +49,14 @@ struct ps_prom_extra {
 	int nprogs;
 	const struct ps_prom_iface *ifaces;
 	int nifaces;
+	/* The features (PS_F_*) whose families are exported per queue, beside
+	 * what is per queue at every level (packets, bytes, CE, drops, matched
+	 * and expired samples); the others per interface and hook. 0: serve's
+	 * default (--detail interface), PS_F_ALL: --detail queue. */
+	__u32 queue_detail;
 };
 
-/* Write one exposition of n snapshots; extra may be NULL. */
+/* Write one exposition of n snapshots; extra may be NULL (detail 0). */
 void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		    const struct ps_prom_extra *extra);
 

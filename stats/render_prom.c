@@ -4,6 +4,7 @@
  * metrics (stats/families/), then pathscope's own BPF run time. Each metric
  * family is written as one group (HELP and TYPE once, then its samples for
  * every interface), as the format requires, and only when it has samples.
+ * Per queue or per interface: as extra->queue_detail says (stats/format/prom.h).
  */
 #include "stats/render.h"
 
@@ -111,7 +112,7 @@ static void bpf_families(struct ps_prom *p, const struct ps_prom_extra *x)
 void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		    const struct ps_prom_extra *extra)
 {
-	struct ps_prom p = { .out = out };
+	struct ps_prom p = { .out = out, .queue_detail = extra ? extra->queue_detail : 0 };
 	struct ps_lbl l;
 	char abi[16];
 

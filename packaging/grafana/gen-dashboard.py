@@ -9,7 +9,13 @@ output, and runs every panel's queries against a real Prometheus.
 
 Variables: datasource, instance, iface, queue (each "All" is the regex .*,
 which also matches series without the label). Per-queue panels filter on
-queue=~"$queue"; per-queue histograms depend on the export's detail level.
+queue=~"$queue". What serve exports per queue depends on its detail level
+(serve --detail, --queue-detail): packets, bytes, CE, drops and the sampled
+latencies' matched and expired samples always; histograms, classes and ECN
+codepoints only at --detail queue (or for the features of --queue-detail),
+else once per interface and hook without a queue label. So every latency
+family has interface panels (no queue filter: they work at every level) and a
+per-queue p50/p99 panel that needs per-queue detail and says so.
 """
 import json
 import os
@@ -21,10 +27,14 @@ SELQ = SEL + ',queue=~"$queue"'
 RI = "[$__rate_interval]"
 
 DETAIL_NOTE = (
-    " Per-queue histograms are exported when serve's per-queue detail is on; with "
-    "per-interface histograms keep queue = All (a single queue shows no data)."
+    " Per-queue histograms need serve's per-queue detail (--detail queue, or the feature in "
+    "--queue-detail); at the default detail level they are per interface: keep queue = All "
+    "(one line per interface; a single queue shows no data)."
 )
 NO_DATA_HIST = "no data: feature off, no samples, or per-queue histograms not exported (detail level)"
+NO_DATA = "no data: feature off, or no samples"
+KNOTE = (" Per queue with serve's per-queue detail for kernel (--detail queue or --queue-detail "
+         "kernel); at the default detail level one line per interface (keep queue = All).")
 
 panels = []
 _next_id = [1]
@@ -93,7 +103,8 @@ def heatmap(title, desc, metric, unit="s", w=12, h=8, sel=SELQ):
     panels.append({
         "id": _id(), "type": "heatmap", "title": title, "description": desc,
         "datasource": DS, "gridPos": _place(w, h),
-        "fieldConfig": {"defaults": {"noValue": NO_DATA_HIST}, "overrides": []},
+        "fieldConfig": {"defaults": {"noValue": NO_DATA_HIST if sel == SELQ else NO_DATA},
+                        "overrides": []},
         "options": {"calculate": False, "cellGap": 1,
                     "color": {"mode": "scheme", "scheme": "Oranges", "scale": "exponential",
                               "exponent": 0.5, "fill": "dark-orange", "steps": 64},
@@ -107,10 +118,10 @@ def heatmap(title, desc, metric, unit="s", w=12, h=8, sel=SELQ):
 
 
 def quantiles(title, desc, metric, by="instance, iface", sel=SELQ, unit="s", w=12, h=8,
-              legend="{{instance}} {{iface}}"):
+              legend="{{instance}} {{iface}}", no_value=NO_DATA_HIST):
     q = [(f"histogram_quantile({p}, sum by ({by}, le) (rate({metric}_bucket{{{sel}}}{RI})))",
           f"{legend} {name}") for p, name in (("0.5", "p50"), ("0.99", "p99"))]
-    timeseries(title, desc, q, unit, w=w, h=h, no_value=NO_DATA_HIST)
+    timeseries(title, desc, q, unit, w=w, h=h, no_value=no_value)
 
 
 def stat(title, desc, expr, legend, w=6, h=5, mappings=None, unit="none"):
@@ -169,16 +180,23 @@ timeseries("Bits per queue and hook",
            "bps")
 
 row("ECN")
-ce = (f'sum by (instance, iface, hook) (rate(pathscope_ecn_packets_total{{{SELQ},codepoint="ce"}}{RI}))'
-      f' / sum by (instance, iface, hook) (rate(pathscope_ecn_packets_total{{{SELQ}}}{RI}))')
+ce = (f'sum by (instance, iface, hook) (rate(pathscope_ce_packets_total{{{SEL}}}{RI}))'
+      f' / sum by (instance, iface, hook) (rate(pathscope_ecn_packets_total{{{SEL}}}{RI}))')
 timeseries("CE share of IP packets",
-           "CE-marked share of the IPv4 and IPv6 packets per hook (feature ecn). At xdp and "
-           "tc_ingress: congestion marked on the way in; at tc_egress: this host's own marks.",
-           [(ce, "{{instance}} {{iface}} {{hook}}")], "percentunit")
+           "CE-marked share of the IPv4 and IPv6 packets per hook, all queues of the interface "
+           "(feature ecn). At xdp and tc_ingress: congestion marked on the way in; at tc_egress: "
+           "this host's own marks.",
+           [(ce, "{{instance}} {{iface}} {{hook}}")], "percentunit", w=8)
+timeseries("CE-marked packets per queue",
+           "IP packets marked CE per second, per queue and hook (feature ecn; per queue at every "
+           "detail level).",
+           [(by_queue("pathscope_ce_packets_total"), "{{instance}} {{iface}} q{{queue}} {{hook}}")],
+           "pps", w=8)
 timeseries("ECN codepoints",
-           "IP packets per second by ECN codepoint and hook (feature ecn).",
-           [(f"sum by (instance, iface, hook, ipver, codepoint) (rate(pathscope_ecn_packets_total{{{SELQ}}}{RI}))",
-             "{{instance}} {{iface}} {{hook}} {{ipver}} {{codepoint}}")], "pps")
+           "IP packets per second by ECN codepoint and hook, all queues of the interface (feature "
+           "ecn; per queue only with serve's per-queue detail).",
+           [(f"sum by (instance, iface, hook, ipver, codepoint) (rate(pathscope_ecn_packets_total{{{SEL}}}{RI}))",
+             "{{instance}} {{iface}} {{hook}} {{ipver}} {{codepoint}}")], "pps", w=8)
 
 row("Drops and errors")
 timeseries("Kernel drops by reason",
@@ -198,80 +216,144 @@ timeseries("XDP exceptions by action",
            [(f"sum by (instance, iface, action) (rate(pathscope_kernel_xdp_exceptions_total{{{SEL}}}{RI}))",
              "{{instance}} {{iface}} {{action}}")], "pps", w=8)
 timeseries("Malformed packets by reason",
-           "Packets the parser found malformed, by reason and hook (feature class).",
-           [(f"sum by (instance, iface, hook, reason) (rate(pathscope_parse_errors_total{{{SELQ}}}{RI}))",
+           "Packets the parser found malformed, by reason and hook, all queues of the interface "
+           "(feature class).",
+           [(f"sum by (instance, iface, hook, reason) (rate(pathscope_parse_errors_total{{{SEL}}}{RI}))",
              "{{instance}} {{iface}} {{hook}} {{reason}}")], "pps", w=8)
 
+# (title, metric, description, extra grouping label of the family or "")
 LAT = [
     ("ICMP echo RTT", "pathscope_icmp_rtt_seconds",
      "Round-trip time of this host's pings, echo request at tc egress to the reply at xdp, per RX "
-     "queue of the reply (feature icmp)."),
+     "queue of the reply (feature icmp).", ""),
     ("ICMP echo response", "pathscope_icmp_response_seconds",
      "This host's response time, echo request at xdp to its reply at tc egress, per RX queue of "
-     "the request (feature icmp)."),
+     "the request (feature icmp).", ""),
+    ("TCP RTT", "pathscope_tcp_rtt_seconds",
+     "Network RTT from the timestamp option: a data segment out at tc egress to the echo of its "
+     "TSval in at xdp, per RX queue of the echo (feature tcp).", ""),
+    ("TCP handshake RTT", "pathscope_tcp_handshake_seconds",
+     "SYN out to SYN-ACK in, SYN-ACK out to the handshake's ACK in, per RX queue of the reply "
+     "(feature tcp).", ""),
+    ("TCP response", "pathscope_tcp_response_seconds",
+     "This host's response time: data in at xdp to its first echo out at tc egress carrying data, "
+     "per RX queue (feature tcp).", ""),
+    ("TCP ACK delay", "pathscope_tcp_ack_delay_seconds",
+     "This host's ACK delay: data in at xdp to its first echo out in a pure ACK, per RX queue "
+     "(feature tcp).", ""),
     ("Driver to stack", "pathscope_d2s_latency_seconds",
      "Sampled TCP/UDP packets (1 in 64 per CPU) from xdp (before GRO) to tc ingress (after GRO), "
-     "per RX queue (feature d2s)."),
+     "per RX queue (feature d2s).", ""),
+    ("Socket read", "pathscope_sock_read_latency_seconds",
+     "Sampled TCP/UDP packets (1 in 64 per CPU) from tc ingress to the application's read, per RX "
+     "queue and protocol (feature sock).", "proto"),
     ("qdisc sojourn", "pathscope_qdisc_sojourn_seconds",
-     "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue (feature txlat)."),
+     "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue (feature txlat).", ""),
     ("TX completion", "pathscope_tx_completion_seconds",
      "Driver TX completion, net_dev_start_xmit to the skb freed, per TX queue (feature txlat; "
-     "none on veth, which hands skbs to its peer)."),
+     "none on veth, which hands skbs to its peer).", ""),
 ]
-row("Latency")
-for title, metric, desc in LAT:
-    heatmap(f"{title}: distribution", desc + DETAIL_NOTE, metric)
-    quantiles(f"{title}: p50 and p99", desc + " Percentiles from the power-of-two buckets, per "
-              "queue (one line per interface when the histograms are per interface)." + DETAIL_NOTE,
-              metric, by="instance, iface, queue", legend="{{instance}} {{iface}} q{{queue}}")
+row("Latency per interface (every detail level)")
+for title, metric, desc, extra in LAT:
+    by = "instance, iface" + (f", {extra}" if extra else "")
+    legend = "{{instance}} {{iface}}" + (f" {{{{{extra}}}}}" if extra else "")
+    heatmap(f"{title}: distribution", desc + " All queues of the interface.", metric, w=8, sel=SEL)
+    quantiles(f"{title}: p50 and p99", desc + " Percentiles from the power-of-two buckets, all "
+              "queues of the interface.", metric, by=by, sel=SEL, w=8, legend=legend,
+              no_value=NO_DATA)
+    quantiles(f"{title}: p50 and p99 per queue", desc + " Percentiles per queue." + DETAIL_NOTE,
+              metric, by=by + ", queue", legend=legend + " q{{queue}}", w=8)
+row("Latency per peer")
 heatmap("ICMP echo RTT per peer: distribution",
         "RTT of every peer's matched echoes, per interface (feature icmp).",
-        "pathscope_icmp_peer_rtt_seconds", sel=SEL)
+        "pathscope_icmp_peer_rtt_seconds", sel=SEL, w=8)
 quantiles("ICMP echo RTT per peer: p50 and p99",
           "RTT per peer (the first 64 peers with a match, then peer other), per interface (feature icmp).",
-          "pathscope_icmp_peer_rtt_seconds", by="instance, iface, peer", sel=SEL,
-          legend="{{instance}} {{iface}} {{peer}}")
+          "pathscope_icmp_peer_rtt_seconds", by="instance, iface, peer", sel=SEL, w=8,
+          legend="{{instance}} {{iface}} {{peer}}", no_value=NO_DATA)
+quantiles("TCP RTT per peer subnet: p50 and p99",
+          "Network RTT per peer subnet (attach --peer-prefix; the first 128 subnets, then subnet "
+          "other), per interface (feature tcp).",
+          "pathscope_tcp_peer_rtt_seconds", by="instance, iface, subnet", sel=SEL, w=8,
+          legend="{{instance}} {{iface}} {{subnet}}", no_value=NO_DATA)
+heatmap("TCP RTT per peer subnet: distribution",
+        "Network RTT of every peer subnet, per interface (feature tcp).",
+        "pathscope_tcp_peer_rtt_seconds", sel=SEL, w=8)
+heatmap("Socket read per local port: distribution",
+        "tc ingress to the application's read, every local port, per interface (feature sock).",
+        "pathscope_sock_port_read_latency_seconds", sel=SEL, w=8)
+quantiles("Socket read per local port: p50 and p99",
+          "tc ingress to the application's read per local port (the first 32 ports, then port "
+          "other), per interface (feature sock).",
+          "pathscope_sock_port_read_latency_seconds", by="instance, iface, proto, port", sel=SEL,
+          w=8, legend="{{instance}} {{iface}} {{proto}}/{{port}}", no_value=NO_DATA)
 samples = [
     (f"sum by (instance, iface) (rate(pathscope_icmp_echo_replies_matched_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} icmp rtt"),
     (f"sum by (instance, iface) (rate(pathscope_icmp_echo_replies_sent_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} icmp response"),
+    (f"sum by (instance, iface) (rate(pathscope_tcp_rtt_seconds_count{{{SELQ}}}{RI}))",
+     "{{instance}} {{iface}} tcp rtt"),
     (f"sum by (instance, iface) (rate(pathscope_d2s_matched_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} d2s matched"),
     (f"sum by (instance, iface) (rate(pathscope_txlat_queued_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} txlat queued"),
 ]
 timeseries("Latency samples", "How many samples each latency family records per second: matched "
-           "echoes, matched driver-to-stack samples, skbs entering the qdisc.", samples, "ops")
+           "echoes, TCP RTTs, matched driver-to-stack samples, skbs entering the qdisc. ICMP and TCP "
+           "are per interface unless serve's detail has them per queue.", samples, "ops", w=12)
+d2s_q = [
+    (f"sum by (instance, iface, queue) (rate(pathscope_d2s_matched_total{{{SELQ}}}{RI}))",
+     "{{instance}} {{iface}} q{{queue}} matched"),
+    (f"sum by (instance, iface, queue) (rate(pathscope_d2s_expired_total{{{SELQ}}}{RI}))",
+     "{{instance}} {{iface}} q{{queue}} expired"),
+]
+timeseries("Driver-to-stack samples per queue",
+           "Matched and expired driver-to-stack samples per RX queue (exported per queue at every "
+           "detail level): a queue whose samples expire loses them to RPS or drops (feature d2s).",
+           d2s_q, "ops", w=12, no_value=NO_DATA)
 
 row("GRO and GSO")
-gro = (f'sum by (instance, iface, queue) (rate(pathscope_segments_total{{{SELQ},hook="tc_ingress"}}{RI}))'
-       f' / sum by (instance, iface, queue) (rate(pathscope_packets_total{{{SELQ},hook="tc_ingress"}}{RI}))')
+gro = (f'sum by (instance, iface) (rate(pathscope_segments_total{{{SEL},hook="tc_ingress"}}{RI}))'
+       f' / sum by (instance, iface) (rate(pathscope_packets_total{{{SEL},hook="tc_ingress"}}{RI}))')
 gso = gro.replace('hook="tc_ingress"', 'hook="tc_egress"')
 timeseries("GRO segments per skb",
            "Segments per skb at tc ingress (what GRO merged) and at tc egress (what GSO/TSO will "
-           "split), per queue (feature gro); 1 means no merging.",
-           [(gro, "{{instance}} {{iface}} q{{queue}} GRO (tc_ingress)"),
-            (gso, "{{instance}} {{iface}} q{{queue}} GSO (tc_egress)")], "none", w=8)
-gso_size = (f"sum by (instance, iface, hook) (rate(pathscope_gso_size_bytes_total{{{SELQ}}}{RI}))"
-            f" / sum by (instance, iface, hook) (rate(pathscope_multi_segment_skbs_total{{{SELQ}}}{RI}))")
+           "split), all queues of the interface (feature gro); 1 means no merging.",
+           [(gro, "{{instance}} {{iface}} GRO (tc_ingress)"),
+            (gso, "{{instance}} {{iface}} GSO (tc_egress)")], "none", w=8)
+groq = (f'sum by (instance, iface, queue) (rate(pathscope_segments_total{{{SELQ},hook="tc_ingress"}}{RI}))'
+        f' / sum by (instance, iface, queue) (rate(pathscope_packets_total{{{SELQ},hook="tc_ingress"}}{RI}))')
+timeseries("GRO segments per skb per queue",
+           "Segments per skb at tc ingress per RX queue (feature gro). Needs serve's per-queue "
+           "detail for gro (--detail queue or --queue-detail gro); at the default detail level "
+           "the segments are per interface and this panel has no data.",
+           [(groq, "{{instance}} {{iface}} q{{queue}}")], "none", w=8,
+           no_value="no data: per-queue GRO counters not exported (detail level)")
+gso_size = (f"sum by (instance, iface, hook) (rate(pathscope_gso_size_bytes_total{{{SEL}}}{RI}))"
+            f" / sum by (instance, iface, hook) (rate(pathscope_multi_segment_skbs_total{{{SEL}}}{RI}))")
 timeseries("Average gso_size", "gso_size of multi-segment skbs, per hook (feature gro).",
            [(gso_size, "{{instance}} {{iface}} {{hook}}")], "bytes", w=8)
 quantiles("Frame size p50 and p99 per hook",
-          "Frame (xdp) or skb (tc) length from the size histogram (feature sizes)." + DETAIL_NOTE,
-          "pathscope_frame_size_bytes", by="instance, iface, hook", unit="bytes", w=8,
-          legend="{{instance}} {{iface}} {{hook}}")
+          "Frame (xdp) or skb (tc) length from the size histogram, all queues of the interface "
+          "(feature sizes).",
+          "pathscope_frame_size_bytes", by="instance, iface, hook", sel=SEL, unit="bytes", w=8,
+          legend="{{instance}} {{iface}} {{hook}}", no_value=NO_DATA)
+quantiles("Frame size p50 and p99 per queue",
+          "Frame (xdp) or skb (tc) length per queue and hook (feature sizes)." + DETAIL_NOTE,
+          "pathscope_frame_size_bytes", by="instance, iface, hook, queue", unit="bytes", w=8,
+          legend="{{instance}} {{iface}} q{{queue}} {{hook}}")
 
 row("Kernel path (feature kernel)")
 timeseries("NAPI polls and budget exhausted per RX queue",
            "NAPI polls of the instances serving each RX queue, and the polls that used their whole "
-           "budget (the queue had more waiting).",
+           "budget (the queue had more waiting)." + KNOTE,
            [(f"sum by (instance, iface, queue) (rate(pathscope_napi_polls_total{{{SELQ}}}{RI}))",
              "{{instance}} {{iface}} q{{queue}} polls"),
             (f"sum by (instance, iface, queue) (rate(pathscope_napi_budget_exhausted_total{{{SELQ}}}{RI}))",
              "{{instance}} {{iface}} q{{queue}} budget exhausted")], "ops", w=8)
 timeseries("Driver transmit results per TX queue",
-           "net:net_dev_xmit return codes: ok, busy (ring full, requeued), dropped.",
+           "net:net_dev_xmit return codes: ok, busy (ring full, requeued), dropped." + KNOTE,
            [(f"sum by (instance, iface, queue, result) (rate(pathscope_kernel_xmit_total{{{SELQ}}}{RI}))",
              "{{instance}} {{iface}} q{{queue}} {{result}}")], "ops", w=8)
 timeseries("NET_RX and NET_TX softirq time per CPU",

@@ -197,6 +197,11 @@ static void vlan(struct ps_prom *p, const struct ps_lbl *l, const struct ps_qsta
 	ps_prom_sample_u(p, l, st->vlan_tagged);
 }
 
+static void ce(struct ps_prom *p, const struct ps_lbl *l, const struct ps_qstats *st)
+{
+	ps_prom_sample_u(p, l, ps_ecn_count(st, PS_ECN_CE));
+}
+
 static void ecn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_qstats *st)
 {
 	struct ps_lbl lv;
@@ -212,36 +217,45 @@ static void ecn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_qstat
 
 void ps_counters_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
+	/* feature: the families exist with it (0: always); detail: per queue
+	 * only when that feature is in serve's --detail / --queue-detail. */
 	static const struct {
 		const char *name, *help;
 		__u32 feature;
+		unsigned int flags;
 		ps_prom_hook_fn fn;
 	} fams[] = {
 		{ "pathscope_packets_total",
 		  "Packets per queue and hook: frames at xdp (driver ingress), skbs at tc_ingress "
 		  "(after GRO) and tc_egress (before the qdisc and GSO).",
-		  0, packets },
+		  0, PS_PROM_PER_QUEUE, packets },
 		{ "pathscope_bytes_total",
 		  "Bytes of those packets, Ethernet header included (a GRO/GSO skb with its full "
 		  "length).",
-		  0, bytes },
+		  0, PS_PROM_PER_QUEUE, bytes },
+		{ "pathscope_ce_packets_total",
+		  "IPv4 and IPv6 packets marked CE, per queue and hook "
+		  "(pathscope_ecn_packets_total "
+		  "has every codepoint).",
+		  PS_F_ECN, PS_PROM_PER_QUEUE, ce },
 		{ "pathscope_l3_packets_total",
 		  "Packets by L3 class (exactly one each; the classes sum to packets).", PS_F_CLASS,
-		  l3 },
+		  0, l3 },
 		{ "pathscope_l4_packets_total", "IPv4/IPv6 packets by L4 class (exactly one each).",
-		  PS_F_CLASS, l4 },
+		  PS_F_CLASS, 0, l4 },
 		{ "pathscope_parse_errors_total",
 		  "Malformed packets by reason (sum to the malformed L3 and L4 classes).",
-		  PS_F_CLASS, errors },
+		  PS_F_CLASS, 0, errors },
 		{ "pathscope_vlan_tagged_packets_total",
-		  "Packets carrying at least one VLAN tag in the packet data.", PS_F_CLASS, vlan },
+		  "Packets carrying at least one VLAN tag in the packet data.", PS_F_CLASS, 0,
+		  vlan },
 		{ "pathscope_ecn_packets_total", "IP packets by ECN codepoint and IP version.",
-		  PS_F_ECN, ecn },
+		  PS_F_ECN, 0, ecn },
 	};
 	size_t i;
 
 	for (i = 0; i < PS_ARRAY_SIZE(fams); i++) {
 		ps_prom_family(p, fams[i].name, "counter", fams[i].help);
-		ps_prom_each_hook(p, s, n, fams[i].feature, false, fams[i].fn);
+		ps_prom_each_hook(p, s, n, fams[i].feature, fams[i].flags, fams[i].fn);
 	}
 }

@@ -106,23 +106,26 @@ static const void *d2s_base(const struct ps_snapshot *s)
 }
 
 static const struct ps_prom_slots d2s_slots = { ps_d2s_on, d2s_base, sizeof(struct ps_d2s_qstats),
-						true };
+						true, PS_F_D2S };
 
 static const struct ps_prom_counter d2s_counters[] = {
 	{ "pathscope_d2s_sampled_total",
 	  "Driver to stack: TCP/UDP packets sampled at xdp (1 in 64 per CPU), per RX queue.",
-	  offsetof(struct ps_d2s_qstats, sampled) },
+	  offsetof(struct ps_d2s_qstats, sampled), false },
 	{ "pathscope_d2s_matched_total", "Driver to stack: samples found at tc ingress.",
-	  offsetof(struct ps_d2s_qstats, matched) },
+	  offsetof(struct ps_d2s_qstats, matched), true },
 	{ "pathscope_d2s_expired_total",
 	  "Driver to stack: samples not found at tc ingress within 10 ms.",
-	  offsetof(struct ps_d2s_qstats, expired) },
+	  offsetof(struct ps_d2s_qstats, expired), true },
 };
 
 static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		    unsigned int q)
 {
-	ps_prom_lat_hist(p, l, s->d2s[q].hist);
+	struct ps_d2s_qstats t;
+
+	d2s_total(s, q, &t);
+	ps_prom_lat_hist(p, l, t.hist);
 }
 
 void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
@@ -131,7 +134,7 @@ void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_d2s_latency_seconds", "histogram",
 		       "Driver to stack latency of matched samples, xdp (before GRO) to tc "
 		       "ingress (after GRO); _sum is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &d2s_slots, latency);
+	ps_prom_each_slot(p, s, n, &d2s_slots, 0, latency);
 }
 
 /* ---- latency budget ------------------------------------------------------ */

@@ -184,38 +184,44 @@ static const void *echo_base(const struct ps_snapshot *s)
 }
 
 static const struct ps_prom_slots echo_slots = { ps_echo_on, echo_base,
-						 sizeof(struct ps_echo_qstats), true };
+						 sizeof(struct ps_echo_qstats), true, PS_F_ICMP };
 
 static const struct ps_prom_counter echo_counters[] = {
 	{ "pathscope_icmp_echo_requests_sent_total",
 	  "ICMP/ICMPv6 echo requests sent (tc egress; mostly queue=\"other\": no cached TX "
 	  "queue).",
-	  offsetof(struct ps_echo_qstats, requests_out) },
+	  offsetof(struct ps_echo_qstats, requests_out), false },
 	{ "pathscope_icmp_echo_replies_matched_total",
 	  "Echo replies received and matched to a request sent, per RX queue of the reply.",
-	  offsetof(struct ps_echo_qstats, replies_in) },
+	  offsetof(struct ps_echo_qstats, replies_in), false },
 	{ "pathscope_icmp_echo_requests_received_total",
 	  "Echo requests received (xdp), per RX queue.",
-	  offsetof(struct ps_echo_qstats, requests_in) },
+	  offsetof(struct ps_echo_qstats, requests_in), false },
 	{ "pathscope_icmp_echo_replies_sent_total",
 	  "This host's echo replies matched to a request received, per RX queue of the "
 	  "request.",
-	  offsetof(struct ps_echo_qstats, replies_out) },
+	  offsetof(struct ps_echo_qstats, replies_out), false },
 	{ "pathscope_icmp_echo_expired_total",
 	  "Echo matches older than 10 s (reused id and sequence), not recorded.",
-	  offsetof(struct ps_echo_qstats, expired) },
+	  offsetof(struct ps_echo_qstats, expired), false },
 };
 
 static void rtt(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		unsigned int q)
 {
-	ps_prom_lat_hist(p, l, s->echo[q].rtt_hist);
+	struct ps_echo_qstats e;
+
+	echo_total(s, q, &e);
+	ps_prom_lat_hist(p, l, e.rtt_hist);
 }
 
 static void resp(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		 unsigned int q)
 {
-	ps_prom_lat_hist(p, l, s->echo[q].resp_hist);
+	struct ps_echo_qstats e;
+
+	echo_total(s, q, &e);
+	ps_prom_lat_hist(p, l, e.resp_hist);
 }
 
 static void peer_label(struct ps_lbl *l, const struct ps_snapshot *s, const struct ps_peer_key *k)
@@ -276,11 +282,11 @@ void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_icmp_rtt_seconds", "histogram",
 		       "ICMP echo round-trip time, tc egress to xdp, per RX queue of the reply; "
 		       "_sum is estimated from bucket midpoints (the datapath stores no sum).");
-	ps_prom_each_slot(p, s, n, &echo_slots, rtt);
+	ps_prom_each_slot(p, s, n, &echo_slots, 0, rtt);
 	ps_prom_family(p, "pathscope_icmp_response_seconds", "histogram",
 		       "This host's ICMP echo response time, xdp to tc egress, per RX queue of the "
 		       "request; _sum is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &echo_slots, resp);
+	ps_prom_each_slot(p, s, n, &echo_slots, 0, resp);
 	peers_prom(p, s, n);
 }
 

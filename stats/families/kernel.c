@@ -286,14 +286,18 @@ static const void *kern_base(const struct ps_snapshot *s)
 
 /* The tracepoint probes see every queue: no --queues filter. */
 static const struct ps_prom_slots kern_slots = { ps_kernel_on, kern_base,
-						 sizeof(struct ps_kern_qstats), false };
+						 sizeof(struct ps_kern_qstats), false,
+						 PS_F_KERNEL };
 
 static void xmit(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		 unsigned int q)
 {
-	ps_prom_sample_u1(p, l, "result", "ok", s->kern->q[q].xmit_ok);
-	ps_prom_sample_u1(p, l, "result", "busy", s->kern->q[q].xmit_busy);
-	ps_prom_sample_u1(p, l, "result", "dropped", s->kern->q[q].xmit_dropped);
+	struct ps_kern_qstats kq;
+
+	ps_per_queue_total(s->kern->q, sizeof(kq), s->nslots, q, &kq);
+	ps_prom_sample_u1(p, l, "result", "ok", kq.xmit_ok);
+	ps_prom_sample_u1(p, l, "result", "busy", kq.xmit_busy);
+	ps_prom_sample_u1(p, l, "result", "dropped", kq.xmit_dropped);
 }
 
 /* NAPI figures of the instances serving queue q; only queues that have one. */
@@ -400,18 +404,18 @@ void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	static const struct ps_prom_counter rx[] = {
 		{ "pathscope_kernel_gro_frames_total",
 		  "Frames the driver handed to GRO (net:napi_gro_receive_entry), per RX queue.",
-		  offsetof(struct ps_kern_qstats, gro_frames) },
+		  offsetof(struct ps_kern_qstats, gro_frames), false },
 		{ "pathscope_kernel_stack_skbs_total",
 		  "skbs entering the stack (net:netif_receive_skb), per RX queue.",
-		  offsetof(struct ps_kern_qstats, stack_skbs) },
+		  offsetof(struct ps_kern_qstats, stack_skbs), false },
 		{ "pathscope_kernel_stack_packets_total",
 		  "Packets in those skbs (GRO segments counted), per RX queue.",
-		  offsetof(struct ps_kern_qstats, stack_segs) },
+		  offsetof(struct ps_kern_qstats, stack_segs), false },
 	};
 	static const struct ps_prom_counter xmit_bytes = {
 		"pathscope_kernel_xmit_bytes_total",
 		"Bytes of the skbs sent with NETDEV_TX_OK, per TX queue.",
-		offsetof(struct ps_kern_qstats, xmit_bytes)
+		offsetof(struct ps_kern_qstats, xmit_bytes), false
 	};
 	static const struct {
 		const char *name, *help;
@@ -432,11 +436,11 @@ void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_kernel_xmit_total", "counter",
 		       "Driver transmit return codes (net:net_dev_xmit) per TX queue: ok "
 		       "(NETDEV_TX_OK), busy (NETDEV_TX_BUSY), dropped (anything else).");
-	ps_prom_each_slot(p, s, n, &kern_slots, xmit);
+	ps_prom_each_slot(p, s, n, &kern_slots, 0, xmit);
 	ps_prom_slot_counters(p, s, n, &kern_slots, &xmit_bytes, 1);
 	for (i = 0; i < PS_ARRAY_SIZE(napis); i++) {
 		ps_prom_family(p, napis[i].name, "counter", napis[i].help);
-		ps_prom_each_slot(p, s, n, &kern_slots, napis[i].fn);
+		ps_prom_each_slot(p, s, n, &kern_slots, 0, napis[i].fn);
 	}
 	lists_prom(p, s, n);
 }

@@ -130,20 +130,20 @@ void ps_sizes_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_frame_size_bytes", "histogram",
 		       "Frame (xdp) or skb (tc) length; le=2^k-1 counts lengths below 2^k exactly; "
 		       "_sum is the bytes counter.");
-	ps_prom_each_hook(p, s, n, PS_F_SIZES, false, size_hist);
+	ps_prom_each_hook(p, s, n, PS_F_SIZES, 0, size_hist);
 	ps_prom_family(p, "pathscope_multi_segment_skbs_total", "counter",
 		       "tc only: skbs of more than one segment (what GRO merged at tc_ingress, "
 		       "what GSO/TSO will split at tc_egress).");
-	ps_prom_each_hook(p, s, n, PS_F_GRO, true, multi);
+	ps_prom_each_hook(p, s, n, PS_F_GRO, PS_PROM_TC_ONLY, multi);
 	ps_prom_family(p, "pathscope_segments_total", "counter",
 		       "tc only: segments in all skbs (a plain skb counts 1).");
-	ps_prom_each_hook(p, s, n, PS_F_GRO, true, segments);
+	ps_prom_each_hook(p, s, n, PS_F_GRO, PS_PROM_TC_ONLY, segments);
 	ps_prom_family(p, "pathscope_gso_size_bytes_total", "counter",
 		       "tc only: sum of gso_size over multi-segment skbs (divide by "
 		       "pathscope_multi_segment_skbs_total for the average).");
-	ps_prom_each_hook(p, s, n, PS_F_GRO, true, gso_size);
+	ps_prom_each_hook(p, s, n, PS_F_GRO, PS_PROM_TC_ONLY, gso_size);
 	ps_prom_family(p, "pathscope_skb_segments", "histogram",
 		       "tc only: segments per skb; le=2^k-1 counts skbs of fewer than 2^k segments "
 		       "exactly; _sum is pathscope_segments_total.");
-	ps_prom_each_hook(p, s, n, PS_F_GRO, true, segs_hist);
+	ps_prom_each_hook(p, s, n, PS_F_GRO, PS_PROM_TC_ONLY, segs_hist);
 }

@@ -228,35 +228,38 @@ static const void *sock_base(const struct ps_snapshot *s)
 
 /* Sampled at tc ingress: the queue filter applies. */
 static const struct ps_prom_slots sock_slots = { ps_sock_on, sock_base,
-						 sizeof(struct ps_sock_qstats), true };
+						 sizeof(struct ps_sock_qstats), true, PS_F_SOCK };
 
 static void samples(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		    unsigned int q)
 {
-	const struct ps_sock_qstats *c = &s->sock[q];
-	const struct ps_sock_pend *pd = &s->sock_pend[q];
+	struct ps_sock_qstats c;
+	struct ps_sock_pend pd;
 	struct ps_lbl lp;
 	int i;
 
+	sock_total(s, q, &c, NULL, &pd);
 	for (i = 0; i < PS_SOCK_PROTOS; i++) {
 		lp = *l;
 		ps_lbl_add(&lp, "proto", proto_names[i]);
-		ps_prom_sample_u1(p, &lp, "result", "sampled", c->sampled[i]);
-		ps_prom_sample_u1(p, &lp, "result", "expired", expired(c, pd, i));
-		ps_prom_sample_u1(p, &lp, "result", "skipped", c->skipped[i]);
+		ps_prom_sample_u1(p, &lp, "result", "sampled", c.sampled[i]);
+		ps_prom_sample_u1(p, &lp, "result", "expired", expired(&c, &pd, i));
+		ps_prom_sample_u1(p, &lp, "result", "skipped", c.skipped[i]);
 	}
 }
 
 static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		    unsigned int q)
 {
+	static struct ps_sock_qhist h; /* 4.4 KB; the renderers run under one lock */
 	struct ps_lbl lp;
 	int i;
 
+	ps_per_queue_total(s->sock_hist, sizeof(h), s->nslots, q, &h);
 	for (i = 0; i < PS_SOCK_PROTOS; i++) {
 		lp = *l;
 		ps_lbl_add(&lp, "proto", proto_names[i]);
-		ps_prom_lat_hist(p, &lp, s->sock_hist[q].hist[i]);
+		ps_prom_lat_hist(p, &lp, h.hist[i]);
 	}
 }
 
@@ -271,11 +274,11 @@ void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "Socket read samples taken at tc ingress (1 in 64 TCP/UDP packets per CPU), "
 		       "expired unread, and skipped (4 already waiting on the flow), per RX queue "
 		       "and protocol; the latency histogram's _count is the matched ones.");
-	ps_prom_each_slot(p, s, n, &sock_slots, samples);
+	ps_prom_each_slot(p, s, n, &sock_slots, PS_PROM_PER_QUEUE, samples);
 	ps_prom_family(p, "pathscope_sock_read_latency_seconds", "histogram",
 		       "tc ingress to the application's read of the data, per RX queue of the "
 		       "packet and protocol; _sum is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &sock_slots, latency);
+	ps_prom_each_slot(p, s, n, &sock_slots, 0, latency);
 	ps_prom_family(p, "pathscope_sock_port_read_latency_seconds", "histogram",
 		       "The same per local port (the first 32 ports, then port=\"other\"); _sum is "
 		       "exact.");

@@ -243,27 +243,33 @@ static const void *tcp_base(const struct ps_snapshot *s)
 }
 
 static const struct ps_prom_slots tcp_slots = { ps_tcp_on, tcp_base, sizeof(struct ps_tcp_qstats),
-						true };
+						true, PS_F_TCP };
+
+static void tcp_dist(const struct ps_snapshot *s, unsigned int q, size_t off, __u64 *out);
 
 static void segments(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		     unsigned int q)
 {
-	const struct ps_tcp_qstats *c = &s->tcp[q];
 	struct ps_lbl rx = *l, tx = *l;
+	struct ps_tcp_qstats c;
 
+	ps_per_queue_total(s->tcp, sizeof(c), s->nslots, q, &c);
 	ps_lbl_add(&rx, "direction", "rx");
 	ps_lbl_add(&tx, "direction", "tx");
-	ps_prom_sample_u1(p, &rx, "timestamps", "yes", c->rx_ts);
-	ps_prom_sample_u1(p, &rx, "timestamps", "no", c->rx_no_ts);
-	ps_prom_sample_u1(p, &tx, "timestamps", "yes", c->tx_ts);
-	ps_prom_sample_u1(p, &tx, "timestamps", "no", c->tx_no_ts);
+	ps_prom_sample_u1(p, &rx, "timestamps", "yes", c.rx_ts);
+	ps_prom_sample_u1(p, &rx, "timestamps", "no", c.rx_no_ts);
+	ps_prom_sample_u1(p, &tx, "timestamps", "yes", c.tx_ts);
+	ps_prom_sample_u1(p, &tx, "timestamps", "no", c.tx_no_ts);
 }
 
 #define TCP_HIST_FN(name, field)                                                                 \
 	static void name(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s, \
 			 unsigned int q)                                                         \
 	{                                                                                        \
-		ps_prom_lat_hist(p, l, s->tcp_hist[q].field);                                    \
+		__u64 b[PS_LAT_BUCKETS];                                                         \
+                                                                                                 \
+		tcp_dist(s, q, offsetof(struct ps_tcp_qhist, field), b);                         \
+		ps_prom_lat_hist(p, l, b);                                                       \
 	}
 TCP_HIST_FN(rtt_hist, rtt)
 TCP_HIST_FN(hs_hist, handshake)
@@ -341,24 +347,24 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	static const struct ps_prom_counter counters[] = {
 		{ "pathscope_tcp_options_malformed_total",
 		  "TCP segments whose option list is truncated or malformed (not read further).",
-		  offsetof(struct ps_tcp_qstats, opt_bad) },
+		  offsetof(struct ps_tcp_qstats, opt_bad), false },
 		{ "pathscope_tcp_rtt_samples_taken_total",
 		  "TCP data segments sent whose TSval waits for its echo (one per flow at a "
 		  "time), per TX queue.",
-		  offsetof(struct ps_tcp_qstats, rtt_taken) },
+		  offsetof(struct ps_tcp_qstats, rtt_taken), false },
 		{ "pathscope_tcp_rtt_samples_expired_total",
 		  "RTT samples never echoed (the echoes moved past them, or older than 10 s).",
-		  offsetof(struct ps_tcp_qstats, rtt_expired) },
+		  offsetof(struct ps_tcp_qstats, rtt_expired), false },
 		{ "pathscope_tcp_response_samples_taken_total",
 		  "TCP data segments received whose TSval waits for this host's echo, per RX "
 		  "queue.",
-		  offsetof(struct ps_tcp_qstats, resp_taken) },
+		  offsetof(struct ps_tcp_qstats, resp_taken), false },
 		{ "pathscope_tcp_response_samples_expired_total",
 		  "Response samples this host never echoed.",
-		  offsetof(struct ps_tcp_qstats, resp_expired) },
+		  offsetof(struct ps_tcp_qstats, resp_expired), false },
 		{ "pathscope_tcp_syn_retransmits_total",
 		  "SYNs and SYN-ACKs sent again (their handshakes are not timed), per TX queue.",
-		  offsetof(struct ps_tcp_qstats, syn_retrans) },
+		  offsetof(struct ps_tcp_qstats, syn_retrans), false },
 	};
 	static const struct {
 		const char *name, *help;
@@ -386,11 +392,11 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_tcp_segments_total", "counter",
 		       "TCP segments with and without the timestamp option, per RX queue (rx, "
 		       "xdp) and TX queue (tx, tc egress); flows without it have no RTT.");
-	ps_prom_each_slot(p, s, n, &tcp_slots, segments);
+	ps_prom_each_slot(p, s, n, &tcp_slots, 0, segments);
 	ps_prom_slot_counters(p, s, n, &tcp_slots, counters, PS_ARRAY_SIZE(counters));
 	for (i = 0; i < PS_ARRAY_SIZE(hists); i++) {
 		ps_prom_family(p, hists[i].name, "histogram", hists[i].help);
-		ps_prom_each_slot(p, s, n, &tcp_slots, hists[i].fn);
+		ps_prom_each_slot(p, s, n, &tcp_slots, 0, hists[i].fn);
 	}
 	peers_prom(p, s, n);
 }

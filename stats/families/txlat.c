@@ -142,25 +142,36 @@ static const void *txlat_base(const struct ps_snapshot *s)
 
 /* The tracepoint probes see every queue: no --queues filter. */
 static const struct ps_prom_slots txlat_slots = { ps_txlat_on, txlat_base,
-						  sizeof(struct ps_txlat_qstats), false };
+						  sizeof(struct ps_txlat_qstats), false,
+						  PS_F_TXLAT };
 
 static void dropped(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		    unsigned int q)
 {
-	ps_prom_sample_u(p, l, (ps_u128)s->txlat[q].dropped * s->meta.tx_sample_every);
+	struct ps_txlat_qstats t;
+
+	txlat_total(s, q, &t);
+	ps_prom_sample_u(p, l, (ps_u128)t.dropped * s->meta.tx_sample_every);
 }
 
 static void sojourn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		    unsigned int q)
 {
-	ps_prom_lat_hist(p, l, s->txlat[q].sojourn_hist);
+	struct ps_txlat_qstats t;
+
+	txlat_total(s, q, &t);
+	ps_prom_lat_hist(p, l, t.sojourn_hist);
 }
 
 static void completion(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		       unsigned int q)
 {
-	if (has_completion(s))
-		ps_prom_lat_hist(p, l, s->txlat[q].completion_hist);
+	struct ps_txlat_qstats t;
+
+	if (!has_completion(s))
+		return;
+	txlat_total(s, q, &t);
+	ps_prom_lat_hist(p, l, t.completion_hist);
 }
 
 void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
@@ -168,11 +179,11 @@ void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	static const struct ps_prom_counter queued = {
 		"pathscope_txlat_queued_total",
 		"skbs entering the qdisc (net:net_dev_queue), per TX queue.",
-		offsetof(struct ps_txlat_qstats, queued)
+		offsetof(struct ps_txlat_qstats, queued), true
 	};
 	static const struct ps_prom_counter stale = {
 		"pathscope_txlat_stale_total", "In-flight entries older than 10 s, not recorded.",
-		offsetof(struct ps_txlat_qstats, stale)
+		offsetof(struct ps_txlat_qstats, stale), false
 	};
 	struct ps_lbl l;
 	int i;
@@ -190,16 +201,16 @@ void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_txlat_dropped_total", "counter",
 		       "skbs freed by kfree_skb after entering the qdisc (scaled by the "
 		       "sampling).");
-	ps_prom_each_slot(p, s, n, &txlat_slots, dropped);
+	ps_prom_each_slot(p, s, n, &txlat_slots, PS_PROM_PER_QUEUE, dropped);
 	ps_prom_slot_counters(p, s, n, &txlat_slots, &stale, 1);
 	ps_prom_family(p, "pathscope_qdisc_sojourn_seconds", "histogram",
 		       "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue; _sum "
 		       "is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &txlat_slots, sojourn);
+	ps_prom_each_slot(p, s, n, &txlat_slots, 0, sojourn);
 	ps_prom_family(p, "pathscope_tx_completion_seconds", "histogram",
 		       "Driver TX completion, net_dev_start_xmit to the skb freed, per TX queue "
 		       "(absent on veth); _sum is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &txlat_slots, completion);
+	ps_prom_each_slot(p, s, n, &txlat_slots, 0, completion);
 }
 
 /* ---- latency budget ------------------------------------------------------ */

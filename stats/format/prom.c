@@ -229,9 +229,20 @@ bool ps_prom_slot_measured(const struct ps_snapshot *s, unsigned int q)
 	return q < s->meta.nqueues && ps_queue_selected(s->meta.queue_mask, q);
 }
 
-void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
-		       const struct ps_prom_slots *k, ps_prom_slot_fn fn)
+bool ps_prom_per_queue(const struct ps_prom *p, __u32 feature)
 {
+	return feature && (p->queue_detail & feature) == feature;
+}
+
+static bool split(const struct ps_prom *p, __u32 feature, unsigned int flags)
+{
+	return (flags & PS_PROM_PER_QUEUE) || ps_prom_per_queue(p, feature);
+}
+
+void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
+		       const struct ps_prom_slots *k, unsigned int flags, ps_prom_slot_fn fn)
+{
+	bool per_queue = split(p, k->feature, flags);
 	struct ps_lbl l;
 	unsigned int q;
 	int i;
@@ -239,6 +250,11 @@ void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	for (i = 0; i < n; i++) {
 		if (!k->on(&snaps[i]))
 			continue;
+		if (!per_queue) {
+			ps_lbl_iface(&l, &snaps[i]);
+			fn(p, &l, &snaps[i], snaps[i].nslots);
+			continue;
+		}
 		for (q = 0; q < snaps[i].nslots; q++) {
 			if (k->selected_only && !ps_prom_slot_measured(&snaps[i], q))
 				continue;
@@ -254,10 +270,13 @@ void ps_prom_slot_counters(struct ps_prom *p, const struct ps_snapshot *snaps, i
 {
 	struct ps_lbl l;
 	unsigned int q;
+	ps_u128 sum;
+	bool per_queue;
 	size_t j;
 	int i;
 
 	for (j = 0; j < nc; j++) {
+		per_queue = split(p, k->feature, c[j].per_queue ? PS_PROM_PER_QUEUE : 0);
 		ps_prom_family(p, c[j].name, "counter", c[j].help);
 		for (i = 0; i < n; i++) {
 			const char *base;
@@ -265,20 +284,38 @@ void ps_prom_slot_counters(struct ps_prom *p, const struct ps_snapshot *snaps, i
 			if (!k->on(&snaps[i]))
 				continue;
 			base = k->base(&snaps[i]);
+			sum = 0;
 			for (q = 0; q < snaps[i].nslots; q++) {
+				__u64 v = *(const __u64 *)(base + q * k->size + c[j].off);
+
+				if (!per_queue) {
+					sum += v;
+					continue;
+				}
 				if (k->selected_only && !ps_prom_slot_measured(&snaps[i], q))
 					continue;
 				ps_lbl_queue(&l, &snaps[i], q);
-				ps_prom_sample_u(p, &l,
-						 *(const __u64 *)(base + q * k->size + c[j].off));
+				ps_prom_sample_u(p, &l, v);
+			}
+			if (!per_queue) {
+				ps_lbl_iface(&l, &snaps[i]);
+				ps_prom_sample_u(p, &l, sum);
 			}
 		}
 	}
 }
 
-void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n, __u32 feature,
-		       bool tc_only, ps_prom_hook_fn fn)
+static void hook_labels(struct ps_lbl *l, int h)
 {
+	ps_lbl_add(l, "hook", ps_hook_names[h]);
+	ps_lbl_add(l, "direction", ps_hook_dirs[h]);
+}
+
+void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n, __u32 feature,
+		       unsigned int flags, ps_prom_hook_fn fn)
+{
+	bool per_queue = split(p, feature, flags);
+	struct ps_qstats all;
 	struct ps_lbl l;
 	unsigned int q;
 	int i, h;
@@ -289,14 +326,20 @@ void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 		if (feature && !(s->meta.features & feature))
 			continue;
 		for (h = 0; h < PS_HOOK_COUNT; h++) {
-			if (!s->hook[h] || (tc_only && h == PS_HOOK_XDP))
+			if (!s->hook[h] || ((flags & PS_PROM_TC_ONLY) && h == PS_HOOK_XDP))
 				continue;
+			if (!per_queue) {
+				ps_snapshot_total(s, h, &all);
+				ps_lbl_iface(&l, s);
+				hook_labels(&l, h);
+				fn(p, &l, &all);
+				continue;
+			}
 			for (q = 0; q < s->nslots; q++) {
 				if (!ps_prom_slot_measured(s, q))
 					continue;
 				ps_lbl_queue(&l, s, q);
-				ps_lbl_add(&l, "hook", ps_hook_names[h]);
-				ps_lbl_add(&l, "direction", ps_hook_dirs[h]);
+				hook_labels(&l, h);
 				fn(p, &l, &s->hook[h][q]);
 			}
 		}

@@ -5,6 +5,15 @@
  * samples, histograms with power-of-two edges, and the per-queue iteration
  * shared by the families that count per queue slot.
  *
+ * Detail (serve --detail, --queue-detail): what differs between queues
+ * (packets, bytes, CE, drops, the matched and expired samples of the sampled
+ * latencies) is exported per queue at every level. Everything else of a
+ * feature (histograms, classes, codepoints, ...) is exported per queue only
+ * when that feature is in ps_prom.queue_detail; otherwise once per interface
+ * (and hook), summed over the queues, without a queue label. The iteration
+ * helpers below make that choice, so the families do not: their slot
+ * functions get q == nslots for "all queues" (families.h's convention).
+ *
  * Histograms use a fixed set of power-of-two edges per family, so that every
  * series keeps the same buckets. The log-linear buckets of hist.h have every
  * power of two as an edge, so the count of values below 2^k is exact; the
@@ -29,7 +38,11 @@ struct ps_prom {
 	FILE *out;
 	const char *name, *type, *help;
 	bool header_done;
+	__u32 queue_detail; /* PS_F_* whose families go per queue (0: all per interface) */
 };
+
+/* Are the families of feature f per queue in this exposition? */
+bool ps_prom_per_queue(const struct ps_prom *p, __u32 feature);
 
 /* A label set, already escaped: a="x",b="y" */
 struct ps_lbl {
@@ -89,35 +102,46 @@ struct ps_prom_slots {
 	/* Counted by the hooks' programs, which measure only the queues of
 	 * --queues (and not "other"); the tracepoint probes see every queue. */
 	bool selected_only;
+	__u32 feature; /* its PS_F_* bit: per queue when in queue_detail */
 };
+
+/* How a family is split (flags of the iteration helpers). */
+#define PS_PROM_PER_QUEUE 1u /* per queue at every level: what differs between queues */
+#define PS_PROM_TC_ONLY	  2u /* hooks: leave out the XDP hook */
 
 /* Is queue slot q measured by the hooks (all queues, or one of --queues)? */
 bool ps_prom_slot_measured(const struct ps_snapshot *s, unsigned int q);
 
+/* q is a queue slot, or nslots: the sum of all slots (the interface). */
 typedef void (*ps_prom_slot_fn)(struct ps_prom *p, const struct ps_lbl *l,
 				const struct ps_snapshot *s, unsigned int q);
 
-/* fn for every queue slot of every snapshot the family has data in, with
- * the labels iface and queue. */
+/* fn for every snapshot the family has data in: per queue slot with the
+ * labels iface and queue, or once with q == nslots and the label iface
+ * (flags: PS_PROM_PER_QUEUE, or the detail of k->feature decides). */
 void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
-		       const struct ps_prom_slots *k, ps_prom_slot_fn fn);
+		       const struct ps_prom_slots *k, unsigned int flags, ps_prom_slot_fn fn);
 
-/* A counter family: one __u64 at offset off of each slot's value. */
+/* A counter family: one __u64 at offset off of each slot's value; per
+ * queue at every level, or as the detail of the slots' feature says. */
 struct ps_prom_counter {
 	const char *name, *help;
 	size_t off;
+	bool per_queue;
 };
 void ps_prom_slot_counters(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
 			   const struct ps_prom_slots *k, const struct ps_prom_counter *c,
 			   size_t nc);
 
-/* fn for every hook and measured queue slot of every snapshot that has
- * feature (0: always), with the labels iface, queue, hook and direction;
- * tc_only leaves out the XDP hook. */
+/* fn for every hook of every snapshot that has feature (0: always): per
+ * measured queue slot with the labels iface, queue, hook and direction, or
+ * once with the sum of the slots and the labels iface, hook and direction
+ * (flags: PS_PROM_PER_QUEUE, or the detail of feature decides;
+ * PS_PROM_TC_ONLY). */
 typedef void (*ps_prom_hook_fn)(struct ps_prom *p, const struct ps_lbl *l,
 				const struct ps_qstats *st);
 void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n, __u32 feature,
-		       bool tc_only, ps_prom_hook_fn fn);
+		       unsigned int flags, ps_prom_hook_fn fn);
 
 #define PS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

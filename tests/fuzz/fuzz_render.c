@@ -86,7 +86,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ps_render_json(out, &r, 1);
 	ps_report_init(&r, &s, &prev);
 	ps_render_json(out, &r, 1);
-	ps_render_prom(out, &s, 1, NULL);
+	ps_render_prom(out, &s, 1, NULL); /* serve's default: per interface */
+	{
+		struct ps_prom_extra x = { .bpf_stats_enabled = -1,
+					   .queue_detail = s.meta.features }; /* per queue */
+
+		ps_render_prom(out, &s, 1, &x);
+	}
 	fclose(out);
 	return 0;
 }

@@ -77,6 +77,7 @@ is "$P attach --xdp-mode " "native skb"
 is "$P attach --tc-mode " "clsact tcx"
 is "$P attach --probe-mode " "tp_btf tracepoint"
 is "$P check vB --probe-mode tr" "tracepoint"
+is "$P serve vB --detail " "interface queue"
 is "$P stats --interval " ""
 is "$P serve --listen " ""
 
@@ -89,6 +90,8 @@ is "$P attach --features cl" "class"
 is "$P attach --features class,e" "class,ecn"
 is "$P attach --features class,ecn," "$(for f in $known; do case $f in class | ecn) ;; *) echo "class,ecn,$f" ;; esac; done | words)"
 is "$P serve vB --features=ic" "icmp"
+is "$P serve vB --queue-detail " "$known"
+is "$P serve vB --queue-detail d2s,t" "d2s,tcp d2s,txlat"
 
 # Files.
 mkdir "$TMP/fdir" && touch "$TMP/file.jsonl" "$TMP/other"

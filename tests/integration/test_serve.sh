@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # pathscope serve: a known UDP workload read back exactly through /metrics,
-# through a real Prometheus server scraping it (counter query and a
-# histogram quantile), and through the JSON lines (also across SIGHUP
-# rotation); /healthz; SIGTERM detaches with nothing left behind, also with
-# scrapes in flight; --keep and adoption; usage and runtime errors. The
-# servers run inside namespace B, bound to its loopback.
+# at both detail levels (the default, per interface, and a second serve
+# adopting the attachment with --detail queue), through a real Prometheus
+# server scraping both (counter query and histogram quantiles per interface
+# and per queue), and through the JSON lines (also across SIGHUP rotation);
+# /healthz; SIGTERM detaches with nothing left behind, also with scrapes in
+# flight; --keep and adoption; usage and runtime errors. The servers run
+# inside namespace B, bound to its loopback.
 . "$(dirname "$0")/lib.sh"
 ps_require_root serve
 ps_require_file serve "$PATHSCOPE"
@@ -13,10 +15,10 @@ ps_require_cmd serve curl jq bpftool promtool prometheus
 
 ps_testbed_create 4 || { ps_fail serve "testbed setup failed"; ps_done; }
 TMP=$(mktemp -d)
-PORT=9464 PROM_PORT=9090 # namespace B's loopback: no clash with anything else
-LISTEN=127.0.0.1:$PORT URL=http://127.0.0.1:$PORT
-SERVE_PID='' PROM_PID='' LOOP_PID=''
-ps_at_exit 'for p in $SERVE_PID $PROM_PID $LOOP_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
+PORT=9464 PORT_Q=9465 PROM_PORT=9090 # namespace B's loopback: no clash with anything else
+LISTEN=127.0.0.1:$PORT URL=http://127.0.0.1:$PORT URL_Q=http://127.0.0.1:$PORT_Q
+SERVE_PID='' SERVE_Q_PID='' PROM_PID='' LOOP_PID=''
+ps_at_exit 'for p in $SERVE_Q_PID $SERVE_PID $PROM_PID $LOOP_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 
 in_b() { ip netns exec "$NS_B" "$@"; }
 get() { in_b curl -gs --max-time 5 "$URL$1"; }
@@ -108,12 +110,16 @@ expect_exit "bad --interval: usage error" 2 "bad --interval" ps_pathscope_b serv
 expect_exit "unknown option: usage error" 2 "unknown option '--frob'" ps_pathscope_b serve vB --frob
 expect_exit "unknown feature: usage error" 2 "unknown feature 'bogus'" \
 	ps_pathscope_b serve vB --features bogus
+expect_exit "bad --detail: usage error" 2 "bad --detail 'queues' \\(interface or queue\\)" \
+	ps_pathscope_b serve vB --detail queues
+expect_exit "bad --queue-detail: usage error" 2 "unknown feature 'bogus'" \
+	ps_pathscope_b serve vB --queue-detail d2s,bogus
 expect_exit "unknown interface: runtime error" 1 "unknown interface 'nosuch0'" \
 	ps_pathscope_b serve nosuch0 --listen "127.0.0.1:$PORT"
 expect_exit "second interface fails: one line, exit 1" 1 "unknown interface 'nosuch0'" \
 	ps_pathscope_b serve vB nosuch0 --listen "127.0.0.1:$PORT"
 ps_check_eq "a failed serve undid its attach of vB" "$(census_is "$before")" "$before"
-ps_check_eq "serve --help shows examples" "$("$PATHSCOPE" serve --help | grep -c 'pathscope serve eth1')" 3
+ps_check_eq "serve --help shows examples" "$("$PATHSCOPE" serve --help | grep -c 'pathscope serve eth1')" 4
 
 # 2. Serve vB; an exact workload from A: 500 UDP datagrams of 1000 B = 1042 B frames.
 serve_start --jsonl "$TMP/serve.jsonl" --interval 1 || ps_done
@@ -131,7 +137,18 @@ LINK_PROGS=$(for l in tci_link tce_link; do bpftool link show pinned "$DIR/$l" -
 ps_check_eq "found the xdp program and two tc links of the attachment" \
 	"$(echo "$PROG_IDS" "$LINK_IDS" "$LINK_PROGS" | wc -w)" 5
 
-# Prometheus inside B, scraping every second.
+# The same attachment per queue: a second serve adopts it (--keep), --detail queue.
+nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --detail queue --keep \
+	>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
+SERVE_Q_PID=$!
+for i in $(seq $((100 * PS_SLOW))); do
+	[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
+	sleep 0.1
+done
+ps_check_eq "serve --detail queue adopts vB" "$(cat "$TMP/serve-q.out")" \
+	"serving vB (adopted) on http://127.0.0.1:$PORT_Q/metrics"
+
+# Prometheus inside B, scraping both every second.
 cat >"$TMP/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
@@ -139,7 +156,7 @@ global:
 scrape_configs:
   - job_name: pathscope
     static_configs:
-      - targets: ['127.0.0.1:$PORT']
+      - targets: ['127.0.0.1:$PORT', '127.0.0.1:$PORT_Q']
 EOF
 in_b prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
 	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
@@ -148,11 +165,11 @@ for i in $(seq 300); do # up to 30 s: ready, and two scrapes of pathscope
 	[ "$(promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
 	sleep 0.1
 done
-ps_check_eq "prometheus scrapes serve: pathscope_up" "$(promq 'pathscope_up{iface="vB"}')" 1
+ps_check_eq "prometheus scrapes both serves: pathscope_up" "$(promq 'sum(pathscope_up{iface="vB"})')" 2
 
 ps_txq_pin "$NS_A" vA 2 # every datagram leaves vA on TX queue 2, arrives on vB RX queue 2
 ps_wait_quiet 5
-m0=$(get /metrics)
+m0=$(get /metrics) q0=$(in_b curl -gs --max-time 5 "$URL_Q/metrics")
 sleep 1.5 # a Prometheus scrape of this quiet baseline, before T0
 T0=$(date +%s.%3N)
 N=500
@@ -160,8 +177,9 @@ ps_sink_start "$NS_B" 9000 --expect "$N" --timeout 20
 ps_in_a "$UDPSEND" -n "$N" -s 1000 "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
 ps_check_eq "sink received every datagram" "$(ps_sink_wait)" "$N"
 ps_wait_quiet 5
-m1=$(get /metrics)
+m1=$(get /metrics) q1=$(in_b curl -gs --max-time 5 "$URL_Q/metrics")
 delta() { echo $(($(msum "$m1" "$@") - $(msum "$m0" "$@"))); }
+qdelta() { echo $(($(msum "$q1" "$@") - $(msum "$q0" "$@"))); }
 X='hook="xdp"' TI='hook="tc_ingress"' Q2='queue="2"'
 ps_check_eq "/metrics: xdp packets = workload" "$(delta pathscope_packets_total "$X")" "$N"
 ps_check_eq "/metrics: all of them on RX queue 2" "$(delta pathscope_packets_total "$X" "$Q2")" "$N"
@@ -179,20 +197,50 @@ ps_check_eq "/metrics: the same as stats --json" "$(msum "$m1" pathscope_packets
 	"$(ps_pathscope_b stats vB --json | jq .interfaces[0].totals.xdp.total.packets)"
 lint=$(promtool check metrics <<<"$m1" 2>&1) && rc=0 || rc=$?
 ps_check_eq "promtool check metrics accepts /metrics" "$rc $lint" "0 "
+# --detail interface: histograms and classes once per interface and hook.
+ps_check_eq "/metrics: the size histogram has no queue label (default detail)" \
+	"$(grep -c '^pathscope_frame_size_bytes_bucket{[^}]*queue=' <<<"$m1") $(grep -c '^pathscope_frame_size_bytes_bucket{' <<<"$m1")" "0 45"
+ps_check_eq "/metrics --detail queue: size buckets of RX queue 2 le=2047 +500, RX queue 1 +0" \
+	"$(qdelta pathscope_frame_size_bytes_bucket "$X" "$Q2" 'le="2047"') $(qdelta pathscope_frame_size_bytes_bucket "$X" 'queue="1"' 'le="+Inf"')" "$N 0"
+ps_check_eq "/metrics --detail queue: the same packets per queue as the default" \
+	"$(grep '^pathscope_packets_total{' <<<"$q1" | sort)" "$(grep '^pathscope_packets_total{' <<<"$m1" | sort)"
+ps_check_eq "/metrics --detail queue: size histograms of 3 hooks x 5 queue slots" \
+	"$(grep -c '^pathscope_frame_size_bytes_bucket{[^}]*queue=' <<<"$q1")" $((3 * 5 * 15))
+lint=$(promtool check metrics <<<"$q1" 2>&1) && rc=0 || rc=$?
+ps_check_eq "promtool check metrics accepts /metrics --detail queue" "$rc $lint" "0 "
+echo "# 4-queue veth, default features, idle peers: --detail interface $(grep -vc '^#' <<<"$m1") series, --detail queue $(grep -vc '^#' <<<"$q1")"
 
 # The same numbers through Prometheus (wait, at most 15 s, for a scrape after the workload).
-Q="sum(pathscope_packets_total{iface=\"vB\",hook=\"xdp\"}) - sum(pathscope_packets_total{iface=\"vB\",hook=\"xdp\"} @ $T0)"
+Q="sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"}) - sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"} @ $T0)"
 for i in $(seq 150); do
 	got=$(promq "$Q")
 	[ "$got" = "$N" ] && break
 	sleep 0.1
 done
 ps_check_eq "prometheus: xdp packets since T0 = workload" "$got" "$N"
-ps_check_eq "prometheus: median frame size from the buckets: 1535, the middle of (1023, 2047]" \
-	"$(promq 'histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{iface="vB",hook="xdp"}[5m])))')" 1535
+I1="instance=\"127.0.0.1:$PORT\"" IQ="instance=\"127.0.0.1:$PORT_Q\""
+ps_check_eq "prometheus, --detail interface: median frame size from the buckets: 1535, the middle of (1023, 2047]" \
+	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$I1,iface=\"vB\",hook=\"xdp\"}[5m])))")" 1535
+ps_check_eq "prometheus, --detail queue: the same for RX queue 2" \
+	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"2\"}[5m])))")" 1535
+ps_check_eq "prometheus, --detail queue: RX queue 1 had no frames (NaN)" \
+	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"1\"}[5m])))")" NaN
+d2s_i=$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$I1,iface=\"vB\"}[5m])))")
+d2s_q=$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$IQ,iface=\"vB\",queue=\"2\"}[5m])))")
+ps_check_eq "prometheus: median driver-to-stack latency per interface = that of RX queue 2 ($d2s_i s), a number" \
+	"$d2s_q $(awk -v v="$d2s_i" 'BEGIN { print (v + 0 > 0) ? "number" : "none" }')" "$d2s_i number"
+ps_check_eq "prometheus: --detail interface exports no size bucket per queue" \
+	"$(promq "count(pathscope_frame_size_bytes_bucket{$I1,queue!=\"\"})")" none
 kill "$PROM_PID"
 _ps_reap "$PROM_PID"
 PROM_PID=
+serve_stop_q() {
+	kill -TERM "$SERVE_Q_PID"
+	_ps_reap "$SERVE_Q_PID"
+	SERVE_Q_PID=
+}
+serve_stop_q
+ps_check_eq "serve --detail queue --keep stopped; the attachment stays with the first serve" "$(code /healthz)" 200
 
 # 3. JSON lines: one per second, each what stats --json prints; SIGHUP reopens.
 sleep 1.2 # a line after the workload

@@ -8,12 +8,16 @@
       variable a query, a title or a datasource uses is defined (or is one of
       Grafana's $__ globals); every target has a datasource, an expression
       and a refId unique in its panel; every metric a query names exists in
-      GOLDEN_METRICS (the /metrics of a snapshot with every family filled);
-      every latency histogram family there (_seconds) has a heatmap and a
-      p50/p99 panel; per-queue histogram panels say that they depend on the
-      export's detail level.
+      GOLDEN_METRICS (the /metrics of a snapshot with every family filled, at
+      serve's default detail level); every latency histogram family there
+      (_seconds) has a heatmap and a p50/p99 panel of the whole interface (no
+      queue filter: they work at every detail level), and those exported per
+      queue at --detail queue a p50/p99 panel per queue; a panel that splits
+      or filters by queue a family that the default level exports per
+      interface (no queue label in GOLDEN_METRICS) says that it depends on
+      the export's detail level.
 
-  dashboard_check.py live DASHBOARD PROM_URL METRICS_FILE INSTANCE IFACE QUEUE
+  dashboard_check.py live DASHBOARD PROM_URL METRICS_FILE INSTANCE IFACE QUEUE [LEVEL]
       Runs every query of every panel through Prometheus' HTTP API with the
       variables substituted: all at All; then INSTANCE and IFACE selected;
       then QUEUE selected too. Each must parse. In the first two, each must
@@ -21,6 +25,11 @@
       from METRICS_FILE (the exporter's /metrics) for a reason listed in
       ABSENT_OK below; any other absent metric fails. Variable queries
       (label_values) must return the instance, the interface and the queue.
+      LEVEL is INSTANCE's serve --detail (interface, the default, or queue):
+      with INSTANCE and IFACE selected, the per-queue histogram panels give
+      one series per queue at queue; at interface, a panel that splits by
+      queue a family METRICS_FILE has per interface gives series without a
+      queue label, or none (a ratio of a per-interface and a per-queue family).
 
 Prints "ok - ..." / "not ok - ...: why" lines (tests/run.sh counts them);
 exits 1 if any check failed.
@@ -84,7 +93,7 @@ def base_metric(name):
 
 
 def golden_families(path):
-    names, hists = set(), set()
+    names, hists, per_queue = set(), set(), set()
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = re.match(r"# TYPE (\S+) (\S+)", line)
@@ -92,7 +101,13 @@ def golden_families(path):
                 names.add(m.group(1))
                 if m.group(2) == "histogram":
                     hists.add(m.group(1))
-    return names, hists
+            m = re.match(r"(pathscope_[a-z0-9_]+)\{[^}]*\bqueue=", line)
+            if m:
+                per_queue.add(base_metric(m.group(1)))
+    return names, hists, per_queue
+
+
+BY_QUEUE_RE = re.compile(r"\bby \([^)]*\bqueue\b")
 
 
 def variables_used(text):
@@ -164,7 +179,7 @@ def static(dash_path, golden_path, generator):
     check("every panel has targets with an expr, a unique refId and the datasource variable",
           not bad_t, f"panels {bad_t}")
 
-    names, hists = golden_families(golden_path)
+    names, hists, per_queue = golden_families(golden_path)
     exprs = [t.get("expr", "") for _, t in targets(dash)]
     exprs += [json.dumps(v.get("query", "")) for v in dash.get("templating", {}).get("list", [])]
     unknown = sorted({m for e in exprs for m in METRIC_RE.findall(e)
@@ -172,33 +187,48 @@ def static(dash_path, golden_path, generator):
     check("every metric the queries name is in tests/golden/metrics.prom", not unknown,
           f"unknown: {unknown}")
 
+    def quant_panel(p, h, by_queue):
+        ts = p.get("targets", [])
+        return p.get("type") == "timeseries" and all(
+            any(f"histogram_quantile({q}," in t.get("expr", "") and h + "_bucket" in t.get("expr", "")
+                and bool(BY_QUEUE_RE.search(t.get("expr", ""))) == by_queue for t in ts)
+            for q in ("0.5", "0.99"))
+
     for h in sorted(hists):
         if not h.endswith("_seconds"):
             continue
-        heat = any(p.get("type") == "heatmap" and any(h + "_bucket" in t.get("expr", "")
+        heat = any(p.get("type") == "heatmap" and any(h + "_bucket" in t.get("expr", "") and
+                                                      'queue=~"$queue"' not in t.get("expr", "")
                                                       for t in p.get("targets", []))
                    for p in panels)
-        quant = any(p.get("type") == "timeseries" and
-                    any("histogram_quantile(0.5," in t.get("expr", "") and h + "_bucket" in t.get("expr", "")
-                        for t in p.get("targets", [])) and
-                    any("histogram_quantile(0.99," in t.get("expr", "") and h + "_bucket" in t.get("expr", "")
-                        for t in p.get("targets", []))
-                    for p in panels)
-        check(f"latency family {h}: a heatmap and a p50/p99 panel", heat and quant,
-              f"heatmap {heat}, p50/p99 {quant}")
+        quant = any(quant_panel(p, h, False) for p in panels)
+        check(f"latency family {h}: a heatmap and a p50/p99 panel of the whole interface",
+              heat and quant, f"heatmap {heat}, p50/p99 {quant}")
+        if h in per_queue or h + "_bucket" in per_queue:
+            continue  # per queue at every level: nothing to split
+        with open(golden_path.replace("metrics.prom", "metrics-queue.prom"), encoding="utf-8") as f:
+            queue_level = re.search(r"^" + h + r"_bucket\{[^}]*\bqueue=", f.read(), re.M)
+        if queue_level:
+            check(f"latency family {h}: a p50/p99 panel per queue", any(quant_panel(p, h, True) for p in panels),
+                  "none")
 
     for need, what in (("pathscope_packets_total", "packet rate"), ("pathscope_bytes_total", "bit rate"),
-                       ('codepoint="ce"', "CE share"), ("pathscope_kernel_drops_total", "drops by reason"),
+                       ("pathscope_ce_packets_total", "CE share"), ("pathscope_kernel_drops_total", "drops by reason"),
                        ("pathscope_segments_total", "GRO segments per skb"),
                        ("pathscope_bpf_run_seconds_total", "BPF cost per program")):
         check(f"a panel shows the {what}", any(need in e for e in exprs), f"no query has {need}")
 
+    def splits_per_iface_family(e):
+        if 'queue=~"$queue"' not in e and not BY_QUEUE_RE.search(e):
+            return False
+        return any(base_metric(m) in names and base_metric(m) not in per_queue
+                   for m in METRIC_RE.findall(e))
+
     undocumented = [p.get("id") for p in panels
-                    if any("_bucket" in t.get("expr", "") and 'queue=~"$queue"' in t.get("expr", "")
-                           for t in p.get("targets", []))
+                    if any(splits_per_iface_family(t.get("expr", "")) for t in p.get("targets", []))
                     and "detail" not in p.get("description", "")]
-    check("per-queue histogram panels say they depend on the detail level", not undocumented,
-          f"panels {undocumented}")
+    check("panels that split by queue what the default level exports per interface say they "
+          "depend on the detail level", not undocumented, f"panels {undocumented}")
 
 
 def substitute(expr, values):
@@ -254,11 +284,27 @@ def prom_regex(value):
     return re.sub(r"([\\^$.|?*+()\[\]{}])", r"\\\\\1", value)
 
 
-def live(dash_path, url, metrics_path, instance, iface, queue):
+def per_queue_hist_panel(p):
+    return any("_bucket" in t.get("expr", "") and BY_QUEUE_RE.search(t.get("expr", ""))
+               for t in p.get("targets", []))
+
+
+def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"):
     with open(dash_path, encoding="utf-8") as f:
         dash = json.load(f)
     with open(metrics_path, encoding="utf-8") as f:
-        exported = {base_metric(m.group(0)) for m in re.finditer(r"^pathscope_[a-z0-9_]+", f.read(), re.M)}
+        text = f.read()
+    exported = {base_metric(m.group(0)) for m in re.finditer(r"^pathscope_[a-z0-9_]+", text, re.M)}
+    exported_pq = {base_metric(m.group(1)) for m in re.finditer(r"^(pathscope_[a-z0-9_]+)\{[^}]*\bqueue=", text, re.M)}
+
+    def splits_per_iface(p):
+        """A panel splitting or filtering by queue a family this exposition has per interface."""
+        for t in p.get("targets", []):
+            e = t.get("expr", "")
+            if ('queue=~"$queue"' in e or BY_QUEUE_RE.search(e)) and any(
+                    base_metric(m) in exported and base_metric(m) not in exported_pq for m in METRIC_RE.findall(e)):
+                return True
+        return False
 
     # The variables' own queries (label_values) against the series API.
     for v in dash.get("templating", {}).get("list", []):
@@ -280,7 +326,7 @@ def live(dash_path, url, metrics_path, instance, iface, queue):
     runs = [
         ("All", {"instance": ".*", "iface": ".*", "queue": ".*"}, True),
         (f"instance {instance}, iface {iface}",
-         {"instance": prom_regex(instance), "iface": prom_regex(iface), "queue": ".*"}, True),
+         {"instance": prom_regex(instance), "iface": prom_regex(iface), "queue": ".*"}, "level"),
         (f"queue {queue} too",
          {"instance": prom_regex(instance), "iface": prom_regex(iface), "queue": prom_regex(queue)}, False),
     ]
@@ -300,6 +346,16 @@ def live(dash_path, url, metrics_path, instance, iface, queue):
             if not need_data:
                 ok(name + ": parses")
                 continue
+            if need_data == "level" and level == "interface" and splits_per_iface(p):
+                queues = {r["metric"].get("queue", "") for r in res["data"].get("result", [])}
+                check(name + ": per-interface data or none (needs per-queue detail; --detail interface)",
+                      queues <= {""}, f"series per queue {sorted(queues)}")
+                continue
+            if finite_values(res) and need_data == "level" and per_queue_hist_panel(p):
+                queues = {r["metric"].get("queue", "") for r in res["data"].get("result", [])}
+                check(name + f": returns data, series per queue (--detail {level})", "" not in queues,
+                      f"queues {sorted(queues)}")
+                continue
             if finite_values(res):
                 ok(name + ": parses and returns data")
                 continue
@@ -316,7 +372,7 @@ def live(dash_path, url, metrics_path, instance, iface, queue):
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "static":
         static(*sys.argv[2:])
-    elif len(sys.argv) == 8 and sys.argv[1] == "live":
+    elif len(sys.argv) in (8, 9) and sys.argv[1] == "live":
         live(*sys.argv[2:])
     else:
         sys.exit(__doc__)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Golden outputs: the table, --hist, JSON and Prometheus renderings of a fixed
- * pair of snapshots (snapshot_fixture.h) must equal, byte for byte, the files
- * in tests/golden/. A change to what pathscope prints shows up here as a diff;
- * a refactor must leave them alone. PS_GOLDEN_UPDATE=1 rewrites the files
- * (then review the diff before committing it).
+ * Golden outputs: the table, --hist, JSON and Prometheus renderings (serve's
+ * two detail levels) of a fixed pair of snapshots (snapshot_fixture.h) must equal, byte for byte,
+ * the files in tests/golden/. A change to what pathscope prints shows up here as a diff; a refactor
+ * must leave them alone. PS_GOLDEN_UPDATE=1 rewrites the files (then review the diff before
+ * committing it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -99,7 +99,8 @@ int main(void)
 		{ "veth0", "tci_link", 5000, 10 },
 	};
 	static const struct ps_prom_iface ifaces[] = { { "veth0", true }, { "lb\"1", false } };
-	const struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2 };
+	/* serve's default detail (per interface), and --detail queue */
+	struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2, 0 };
 	struct ps_snapshot cur[2];
 	struct ps_report first[2], window[2];
 	char *text = NULL;
@@ -123,6 +124,12 @@ int main(void)
 	ps_render_prom(f, cur, 2, &extra);
 	fclose(f);
 	golden("metrics.prom", text, len);
+	free(text);
+	extra.queue_detail = PS_F_ALL;
+	f = open_memstream(&text, &len);
+	ps_render_prom(f, cur, 2, &extra);
+	fclose(f);
+	golden("metrics-queue.prom", text, len);
 	free(text);
 	return check_exit_code();
 }

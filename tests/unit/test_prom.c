@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The Prometheus renderer on synthetic snapshots with known counts: exact
  * sample lines, cumulative power-of-two buckets, label escaping, one HELP and
- * TYPE per family with its samples grouped after it, extreme values. */
+ * TYPE per family with its samples grouped after it, extreme values; at
+ * both detail levels of serve (--detail queue: every family per queue; the
+ * default, interface: per queue only what differs between queues, the rest
+ * summed per interface and hook) and per family (--queue-detail): every
+ * series of the default is a series of --detail queue or the exact sum of
+ * its queues; and the series count of a 64-queue interface. */
 #include <linux/types.h>
 #include <stdlib.h>
 
 #include "tests/lib/check.h"
+#include "stats/format/prom.h"
 #include "stats/render.h"
+#include "tests/unit/snapshot_fixture.h"
 
 #define NQ 2
 
@@ -325,20 +332,344 @@ static void test_extra(const struct ps_snapshot *s)
 	free(t);
 }
 
+/* --detail interface (the default, extra NULL): per queue what differs
+ * between queues, the rest per interface and hook, summed over the queues. */
+static void test_interface_level(const struct ps_snapshot *s)
+{
+	char *t = render(s, 2, NULL);
+
+	CHECK_LINE(t, "pathscope_packets_total{iface=\"test\\\"0\",queue=\"0\",hook=\"xdp\","
+		      "direction=\"rx\"} 101");
+	CHECK_LINE(t, "pathscope_bytes_total{iface=\"test\\\"0\",queue=\"other\","
+		      "hook=\"tc_egress\",direction=\"tx\"} 18446744073709551615");
+	CHECK_LINE(t, "pathscope_ce_packets_total{iface=\"test\\\"0\",queue=\"0\",hook=\"xdp\","
+		      "direction=\"rx\"} 10");
+	CHECK_LINE(t, "pathscope_ecn_packets_total{iface=\"test\\\"0\",hook=\"xdp\","
+		      "direction=\"rx\",ipver=\"ipv4\",codepoint=\"ce\"} 10");
+	CHECK_LINE(t, "pathscope_l3_packets_total{iface=\"test\\\"0\",hook=\"xdp\","
+		      "direction=\"rx\",class=\"ipv4\"} 101");
+	CHECK_LINE(t, "pathscope_l3_packets_total{iface=\"e\\\\x\\ny\",hook=\"xdp\","
+		      "direction=\"rx\",class=\"malformed\"} 0");
+#define ISZ(h, d, le)                                                                         \
+	"pathscope_frame_size_bytes_bucket{iface=\"test\\\"0\",hook=\"" h "\",direction=\"" d \
+	"\",le=\"" le "\"}"
+	CHECK_LINE(t, ISZ("xdp", "rx", "63") " 0");
+	CHECK_LINE(t, ISZ("xdp", "rx", "127") " 100");
+	CHECK_LINE(t, ISZ("xdp", "rx", "+Inf") " 101");
+	CHECK_LINE(t, ISZ("tc_egress", "tx", "127") " 18446744073709551615");
+	CHECK_LINE(t, ISZ("tc_egress", "tx", "+Inf") " 36893488147419103230");
+	CHECK_LINE(t, ISZ("tc_ingress", "rx", "+Inf") " 0");
+	CHECK_LINE(t, "pathscope_frame_size_bytes_sum{iface=\"test\\\"0\",hook=\"xdp\","
+		      "direction=\"rx\"} 7914");
+	CHECK_LINE(t, "pathscope_frame_size_bytes_count{iface=\"test\\\"0\",hook=\"xdp\","
+		      "direction=\"rx\"} 101");
+	check_report(count_prefix(t, "pathscope_frame_size_bytes_") == 3 * 17,
+		     "interface level: one size histogram per hook (3 x 17 series)", "got %d",
+		     count_prefix(t, "pathscope_frame_size_bytes_"));
+	CHECK_LINE(t, "pathscope_skb_segments_bucket{iface=\"test\\\"0\",hook=\"tc_ingress\","
+		      "direction=\"rx\",le=\"15\"} 3");
+	CHECK_LINE(t, "pathscope_segments_total{iface=\"test\\\"0\",hook=\"tc_ingress\","
+		      "direction=\"rx\"} 12");
+	CHECK_LINE(t, "pathscope_icmp_rtt_seconds_bucket{iface=\"test\\\"0\","
+		      "le=\"0.000002047\"} 1");
+	CHECK_LINE(t, "pathscope_icmp_rtt_seconds_sum{iface=\"test\\\"0\"} 0.000001471");
+	CHECK_LINE(t, "pathscope_icmp_echo_requests_sent_total{iface=\"test\\\"0\"} 1");
+	CHECK_LINE(t, "pathscope_icmp_echo_replies_matched_total{iface=\"test\\\"0\"} 1");
+	CHECK_LINE(t, "pathscope_icmp_peer_rtt_seconds_sum{iface=\"test\\\"0\","
+		      "peer=\"198.18.0.1\"} 0.0000015");
+	{
+		static const char *const per_iface[] = {
+			"pathscope_frame_size_bytes",	   "pathscope_skb_segments",
+			"pathscope_l3_packets_total",	   "pathscope_l4_packets_total",
+			"pathscope_parse_errors_total",	   "pathscope_ecn_packets_total",
+			"pathscope_segments_total",	   "pathscope_icmp_rtt_seconds",
+			"pathscope_icmp_response_seconds", "pathscope_icmp_echo_expired_total",
+		};
+		char pre[128];
+		size_t i;
+		int bad = 0;
+
+		for (i = 0; i < PS_ARRAY_SIZE(per_iface); i++) {
+			const char *x;
+
+			snprintf(pre, sizeof(pre), "\n%s", per_iface[i]);
+			for (x = strstr(t, pre); x; x = strstr(x + 1, pre)) {
+				const char *e = strchr(x + 1, '\n');
+
+				if (strstr(x + 1, "queue=\"") && strstr(x + 1, "queue=\"") < e) {
+					printf("# per queue: %.*s\n", (int)(e - x - 1), x + 1);
+					bad++;
+				}
+			}
+		}
+		CHECK_TRUE("interface level: no queue label on histograms, classes, ECN, "
+			   "ICMP counters",
+			   bad == 0);
+	}
+	check_grouping(t);
+	if (check_failures)
+		fputs(t, stdout);
+	free(t);
+}
+
+/* --queue-detail: only the families of the features given go per queue. */
+static void test_family_detail(const struct ps_snapshot *s)
+{
+	struct ps_prom_extra x = { .bpf_stats_enabled = -1, .queue_detail = PS_F_SIZES };
+	char *t = render(s, 2, &x);
+
+	CHECK_LINE(t, "pathscope_frame_size_bytes_bucket{iface=\"test\\\"0\",queue=\"0\","
+		      "hook=\"xdp\",direction=\"rx\",le=\"127\"} 100");
+	CHECK_NO_LINE("--queue-detail sizes: no per-interface size histogram", t,
+		      ISZ("xdp", "rx", "127") " 100");
+	CHECK_LINE(t, "pathscope_skb_segments_bucket{iface=\"test\\\"0\",hook=\"tc_ingress\","
+		      "direction=\"rx\",le=\"15\"} 3");
+	CHECK_LINE(t, "pathscope_icmp_rtt_seconds_sum{iface=\"test\\\"0\"} 0.000001471");
+	CHECK_LINE(t, "pathscope_ecn_packets_total{iface=\"test\\\"0\",hook=\"xdp\","
+		      "direction=\"rx\",ipver=\"ipv4\",codepoint=\"ce\"} 10");
+	check_grouping(t);
+	free(t);
+	x.queue_detail = PS_F_ICMP | PS_F_GRO;
+	t = render(s, 2, &x);
+	CHECK_LINE(t,
+		   "pathscope_icmp_rtt_seconds_sum{iface=\"test\\\"0\",queue=\"1\"} 0.000001471");
+	CHECK_LINE(t, "pathscope_icmp_echo_requests_sent_total{iface=\"test\\\"0\","
+		      "queue=\"other\"} 1");
+	CHECK_LINE(t, "pathscope_skb_segments_sum{iface=\"test\\\"0\",queue=\"1\","
+		      "hook=\"tc_ingress\",direction=\"rx\"} 12");
+	CHECK_LINE(t, ISZ("xdp", "rx", "+Inf") " 101");
+	check_grouping(t);
+	free(t);
+}
+
+/* ---- every series of one level against the other ------------------------ */
+
+struct sample {
+	char key[900]; /* name{labels} */
+	ps_u128 v;     /* the value x 1e9 (integers and decimal seconds alike) */
+};
+
+static int parse(const char *text, struct sample **out)
+{
+	const char *p = text, *e, *sp;
+	struct sample *a = NULL;
+	int n = 0, cap = 0;
+
+	for (; *p; p = e + 1) {
+		struct sample x = {};
+		const char *d;
+		int frac = 0;
+
+		e = strchr(p, '\n');
+		if (!e)
+			break;
+		if (*p == '#')
+			continue;
+		sp = e;
+		while (sp > p && sp[-1] != ' ')
+			sp--;
+		snprintf(x.key, sizeof(x.key), "%.*s", (int)(sp - 1 - p), p);
+		for (d = sp; d < e; d++) {
+			if (*d == '.') {
+				frac = 1;
+				continue;
+			}
+			x.v = x.v * 10 + (unsigned int)(*d - '0');
+			frac += frac > 0;
+		}
+		for (frac = frac ? frac - 1 : 0; frac < 9; frac++)
+			x.v *= 10;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			a = realloc(a, (size_t)cap * sizeof(*a));
+		}
+		a[n++] = x;
+	}
+	*out = a;
+	return n;
+}
+
+/* key without its queue label (false: it has none) */
+static bool drop_queue(const char *key, char *out, size_t len)
+{
+	const char *q = strstr(key, "queue=\""), *e;
+
+	if (!q)
+		return false;
+	e = strchr(q + 7, '"') + 1;
+	if (*e == ',')
+		e++;
+	else if (q[-1] == ',')
+		q--;
+	snprintf(out, len, "%.*s%s", (int)(q - key), key, e);
+	return true;
+}
+
+static void test_levels_agree(const struct ps_snapshot *s, int n)
+{
+	struct ps_prom_extra x = { .abi = PS_ABI_VERSION,
+				   .bpf_stats_enabled = -1,
+				   .queue_detail = PS_F_ALL };
+	char *ti = render(s, n, NULL), *tq = render(s, n, &x), k[900];
+	struct sample *a, *b;
+	int na = parse(ti, &a), nb = parse(tq, &b), i, j, same = 0, sums = 0, bad = 0, lost = 0;
+
+	for (i = 0; i < na; i++) {
+		ps_u128 sum = 0;
+		int parts = 0;
+
+		for (j = 0; j < nb; j++)
+			if (strcmp(a[i].key, b[j].key) == 0)
+				break;
+		if (j < nb) {
+			same += a[i].v == b[j].v;
+			bad += a[i].v != b[j].v;
+			continue;
+		}
+		for (j = 0; j < nb; j++)
+			if (drop_queue(b[j].key, k, sizeof(k)) && strcmp(k, a[i].key) == 0) {
+				sum += b[j].v;
+				parts++;
+			}
+		if (parts && sum == a[i].v) {
+			sums++;
+		} else {
+			bad++;
+			printf("# %s: %d queue series, %s\n", a[i].key, parts,
+			       parts ? "another sum" : "none");
+		}
+	}
+	/* Nothing lost: every queue series is kept, or summed into one. */
+	for (j = 0; j < nb; j++) {
+		bool found = false;
+
+		for (i = 0; i < na && !found; i++)
+			found = strcmp(a[i].key, b[j].key) == 0 ||
+				(drop_queue(b[j].key, k, sizeof(k)) && strcmp(k, a[i].key) == 0);
+		if (!found) {
+			lost++;
+			printf("# lost at the interface level: %s\n", b[j].key);
+		}
+	}
+	printf("# %d series per interface (%d kept, %d sums) of %d per queue\n", na, same, sums,
+	       nb);
+	check_report(bad == 0 && sums > 0 && same > 0,
+		     "every series of --detail interface is one of --detail queue or the exact sum "
+		     "of its queues",
+		     "%d differ", bad);
+	check_report(lost == 0,
+		     "every series of --detail queue is in --detail interface or in "
+		     "one of its sums",
+		     "%d lost", lost);
+	free(a);
+	free(b);
+	free(ti);
+	free(tq);
+}
+
+/* A 64-queue interface, idle (peer entries: "other" only): the series count
+ * of each level, with the default features and with every feature. */
+static int count_samples(const char *t)
+{
+	const char *p;
+	int c = 0;
+
+	for (p = t; *p; p++)
+		if ((p == t || p[-1] == '\n') && *p != '#' && *p != '\n')
+			c++;
+	return c;
+}
+
+#define BIGQ 64
+static struct ps_qstats big_hook[PS_HOOK_COUNT][BIGQ + 1];
+static struct ps_echo_qstats big_echo[BIGQ + 1];
+static struct ps_d2s_qstats big_d2s[BIGQ + 1];
+static struct ps_tcp_qstats big_tcp[BIGQ + 1];
+static struct ps_tcp_qhist big_tcp_hist[BIGQ + 1];
+static struct ps_sock_qstats big_sock[BIGQ + 1];
+static struct ps_sock_qhist big_sock_hist[BIGQ + 1];
+static struct ps_sock_pend big_sock_pend[BIGQ + 1];
+static struct ps_txlat_qstats big_txlat[BIGQ + 1];
+
+static void test_series_count(void)
+{
+	static struct ps_peer_entry other_peer;
+	static struct ps_tcp_peer_entry other_subnet;
+	static struct ps_sock_port_entry other_port;
+	struct ps_prom_extra x = { .bpf_stats_enabled = -1 };
+	struct ps_snapshot b;
+	int f, h, c[2][2];
+	char *t;
+
+	memset(&b, 0, sizeof(b));
+	b.meta.abi_version = PS_ABI_VERSION;
+	snprintf(b.meta.ifname, sizeof(b.meta.ifname), "eth1");
+	b.meta.nqueues = BIGQ;
+	b.meta.all_queues = 1;
+	b.nslots = BIGQ + 1;
+	for (h = 0; h < PS_HOOK_COUNT; h++)
+		b.hook[h] = big_hook[h];
+	b.echo = big_echo;
+	b.d2s = big_d2s;
+	b.tcp = big_tcp;
+	b.tcp_hist = big_tcp_hist;
+	b.peers = &other_peer;
+	b.npeers = 1;
+	b.tcp_peers = &other_subnet;
+	b.ntcp_peers = 1;
+	for (f = 0; f < 2; f++) {
+		b.meta.features = f ? PS_F_ALL & ~PS_F_KERNEL : PS_F_DEFAULT;
+		if (f) { /* every feature but kernel (its lists depend on CPUs and NAPI) */
+			b.sock = big_sock;
+			b.sock_hist = big_sock_hist;
+			b.sock_pend = big_sock_pend;
+			b.sock_ports = &other_port;
+			b.nsock_ports = 1;
+			b.txlat = big_txlat;
+		}
+		x.queue_detail = 0;
+		t = render(&b, 1, &x);
+		c[f][0] = count_samples(t);
+		free(t);
+		x.queue_detail = PS_F_ALL;
+		t = render(&b, 1, &x);
+		c[f][1] = count_samples(t);
+		free(t);
+	}
+	printf("# 64 queues, idle: default features %d series (interface), %d (queue); "
+	       "all but kernel %d, %d\n",
+	       c[0][0], c[0][1], c[1][0], c[1][1]);
+	check_report(c[0][0] <= 1500,
+		     "64 queues, default features, --detail interface: <= 1500 series", "%d",
+		     c[0][0]);
+	check_report(c[0][1] > 10 * c[0][0], "--detail queue has every queue's series", "%d",
+		     c[0][1]);
+}
+
 int main(void)
 {
-	struct ps_snapshot s[2];
+	struct ps_prom_extra qd = { .bpf_stats_enabled = -1, .queue_detail = PS_F_ALL };
+	static struct ps_snapshot fx[2][2];
+	struct ps_snapshot s[2], cur[2];
 	char *t;
 
 	fill0(&s[0]);
 	fill1(&s[1]);
-	t = render(s, 2, NULL);
+	t = render(s, 2, &qd);
 	test_counters(t);
 	test_hist(t);
 	test_features_and_escaping(t);
 	if (check_failures)
 		fputs(t, stdout);
 	free(t);
+	test_interface_level(s);
+	test_family_detail(s);
+	test_levels_agree(s, 2);
+	fx_fill(fx);
+	cur[0] = fx[0][1];
+	cur[1] = fx[1][1];
+	test_levels_agree(cur, 2);
+	test_series_count();
 	test_extra(s);
 	return check_exit_code();
 }

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The series /metrics exports per detail level, on a 64-queue veth (vB of the
+# testbed, 64 RX and 64 TX queues). The bound: at most 1,500 series for a
+# 64-queue interface with the default features at serve's default detail
+# level (--detail interface). pathscope is attached once per feature set
+# (default, all), and serve adopts the attachment (--keep) at each level:
+# --detail interface, --detail queue, and --queue-detail d2s. For each: the
+# sample lines of /metrics are counted (idle interface: the peer families
+# hold only their "other" entry), promtool check metrics accepts it, and the
+# families carrying a queue label are the ones the level says. Prints the
+# counts (README's table).
+. "$(dirname "$0")/lib.sh"
+ps_require_root series
+ps_require_file series "$PATHSCOPE"
+ps_require_cmd series curl promtool
+
+NQ=64
+ps_testbed_create $NQ || {
+	ps_fail series "testbed setup failed"
+	ps_done
+}
+TMP=$(mktemp -d)
+PORT=9464 URL=http://127.0.0.1:9464
+SERVE_PID=''
+ps_at_exit 'kill "$SERVE_PID" 2>/dev/null; _ps_reap "$SERVE_PID"; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
+in_b() { ip netns exec "$NS_B" "$@"; }
+
+# serve vB at a detail level (the arguments), adopting the attachment; writes
+# its /metrics to FILE.
+scrape() {
+	local file=$1 i
+	shift
+	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --keep "$@" \
+		>"$TMP/serve.out" 2>"$TMP/serve.err" &
+	SERVE_PID=$!
+	for i in $(seq $((100 * PS_SLOW))); do
+		[ "$(in_b curl -s -o /dev/null -w '%{http_code}' "$URL/healthz")" = 200 ] && break
+		sleep 0.1
+	done
+	in_b curl -s --max-time 10 "$URL/metrics" >"$file"
+	kill -TERM "$SERVE_PID"
+	_ps_reap "$SERVE_PID"
+	SERVE_PID=
+	[ -s "$file" ] || ps_fail "serve $*" "no /metrics: $(cat "$TMP/serve.err")"
+}
+count() { grep -vc '^#' "$1"; }
+# The families (without _bucket, _sum, _count) with a queue label, one line.
+queue_families() {
+	grep -E '^pathscope_[a-z0-9_]+\{[^}]*\bqueue=' "$1" | sed -E 's/\{.*//; s/_(bucket|sum|count)$//' |
+		sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+lint() {
+	local out rc=0
+	out=$(promtool check metrics <"$2" 2>&1) || rc=$?
+	ps_check_eq "promtool check metrics: $1" "$rc $out" "0 "
+}
+
+declare -A N=()
+for feat in default all; do
+	ps_pathscope_b attach vB --features "$feat" >/dev/null || {
+		ps_fail "attach vB --features $feat" "exit $?"
+		continue
+	}
+	scrape "$TMP/$feat-interface"
+	scrape "$TMP/$feat-queue" --detail queue
+	N[$feat/interface]=$(count "$TMP/$feat-interface")
+	N[$feat/queue]=$(count "$TMP/$feat-queue")
+	lint "$feat features, --detail interface" "$TMP/$feat-interface"
+	lint "$feat features, --detail queue" "$TMP/$feat-queue"
+	if [ "$feat" = default ]; then
+		scrape "$TMP/$feat-d2s" --queue-detail d2s
+		N[$feat/d2s]=$(count "$TMP/$feat-d2s")
+		lint "$feat features, --queue-detail d2s" "$TMP/$feat-d2s"
+	fi
+	ps_pathscope_b detach vB || ps_fail "detach vB" "exit $?"
+done
+
+echo "# $NQ-queue veth, idle: series of /metrics"
+for k in "default/interface" "default/d2s" "default/queue" "all/interface" "all/queue"; do
+	printf '#   %-20s %6s\n' "${k/\// }" "${N[$k]:-?}"
+done
+
+ps_check_eq "default features, --detail interface: at most 1500 series for $NQ queues (${N[default/interface]})" \
+	"$([ "${N[default/interface]:-99999}" -le 1500 ] && echo yes)" yes
+ps_check_eq "--detail queue has every queue's series (more than 10x)" \
+	"$([ "${N[default/queue]:-0}" -gt $((10 * ${N[default/interface]:-99999})) ] && echo yes)" yes
+ps_check_eq "default features, --detail interface: per queue only packets, bytes, CE and d2s samples" \
+	"$(queue_families "$TMP/default-interface")" \
+	"pathscope_bytes_total pathscope_ce_packets_total pathscope_d2s_expired_total pathscope_d2s_matched_total pathscope_packets_total"
+ps_check_eq "default features, --detail interface: those per queue for every slot ($NQ queues and other)" \
+	"$(grep -c '^pathscope_packets_total{' "$TMP/default-interface") $(grep -c '^pathscope_d2s_matched_total{' "$TMP/default-interface")" \
+	"$((3 * (NQ + 1))) $((NQ + 1))"
+ps_check_eq "default features, --detail interface: one size histogram per hook" \
+	"$(grep -c '^pathscope_frame_size_bytes_bucket{' "$TMP/default-interface")" $((3 * 15))
+ps_check_eq "--detail queue: a size histogram per hook and queue" \
+	"$(grep -c '^pathscope_frame_size_bytes_bucket{' "$TMP/default-queue")" $((3 * 15 * (NQ + 1)))
+ps_check_eq "--queue-detail d2s: the d2s histogram per queue, sizes per interface" \
+	"$(grep -c '^pathscope_d2s_latency_seconds_bucket{[^}]*queue=' "$TMP/default-d2s") $(grep -c '^pathscope_frame_size_bytes_bucket{' "$TMP/default-d2s")" \
+	"$((27 * (NQ + 1))) $((3 * 15))"
+ps_check_eq "--queue-detail d2s: --detail interface plus the d2s histogram and sampled counter of each queue" \
+	"${N[default/d2s]}" $((${N[default/interface]} + NQ * (29 + 1)))
+ps_check_eq "all features, --detail interface: per queue only packets, bytes, CE, drops and samples" \
+	"$(queue_families "$TMP/all-interface" | tr ' ' '\n' | grep -vxE 'pathscope_(packets|bytes|ce_packets)_total|pathscope_d2s_(matched|expired)_total|pathscope_sock_samples_total|pathscope_txlat_(queued|dropped)_total|pathscope_kernel_drops_total' | tr '\n' ' ')" ""
+ps_done
