@@ -55,6 +55,22 @@ static const char *const per_queue_maps[] = {
 	"tcp_hist",  "sock_stats", "sock_hist", "txlat_stats", "kern_stats",
 };
 
+/* The maps a feature alone uses. The XDP and tc objects declare them all;
+ * with the feature off the verifier has removed every access, so they get
+ * one entry and cost next to nothing (stats reads a per-queue map with
+ * fewer than nqueues + 1 entries as absent). */
+static const struct {
+	const char *name;
+	__u32 feature;
+} feature_maps[] = {
+	{ "echo_pending", PS_F_ICMP }, { "echo_stats", PS_F_ICMP },	{ "echo_waiting", PS_F_ICMP },
+	{ "echo_peers", PS_F_ICMP },   { "d2s_slot", PS_F_D2S },	{ "d2s_stats", PS_F_D2S },
+	{ "tcp_flows", PS_F_TCP },     { "tcp_halfopen", PS_F_TCP }, { "tcp_stats", PS_F_TCP },
+	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },	{ "sock_tick", PS_F_SOCK },
+	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },	{ "sock_hist", PS_F_SOCK },
+	{ "sock_ports", PS_F_SOCK },
+};
+
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
 {
 	struct bpf_map *map;
@@ -64,6 +80,11 @@ void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
 		map = bpf_object__find_map_by_name(obj, per_queue_maps[i]);
 		if (map)
 			bpf_map__set_max_entries(map, m->nqueues + 1);
+	}
+	for (i = 0; i < sizeof(feature_maps) / sizeof(feature_maps[0]); i++) {
+		map = bpf_object__find_map_by_name(obj, feature_maps[i].name);
+		if (map && !(m->features & feature_maps[i].feature))
+			bpf_map__set_max_entries(map, 1);
 	}
 }
 

@@ -69,10 +69,13 @@ int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus,
 
 /* Read a pinned per-queue per-CPU map of nslots values of size bytes into a
  * new array (*out), summed over ncpus CPUs (1 for a map that is not per-CPU);
- * *out stays NULL when the map is not pinned. */
+ * *out stays NULL when the map is not pinned, or has fewer than nslots
+ * entries (the loader gives the maps of a feature that is off one entry). */
 static int read_per_queue(const char *dir, const char *name, size_t size, unsigned int nslots,
 			  int ncpus, void **out)
 {
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
 	void *percpu, *vals;
 	int fd, err = 0;
 	__u32 q;
@@ -83,6 +86,11 @@ static int read_per_queue(const char *dir, const char *name, size_t size, unsign
 		return 0;
 	if (fd < 0)
 		return fd;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && info.max_entries < nslots) {
+		close(fd);
+		return 0;
+	}
 	percpu = calloc(ncpus, size); /* sizes are multiples of 8 */
 	vals = calloc(nslots, size);
 	if (!percpu || !vals)

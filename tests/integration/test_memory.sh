@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Map memory follows the features: on a 4-queue veth, for --features none,
+# default and all, and with --no-xdp, every map of the attachment (bpftool)
+# has exactly the entries its feature asks for: a per-queue map of a feature
+# that is on has queues + 1 slots, every map of a feature that is off one
+# entry. The per-queue bytes per CPU are then exactly the value sizes of the
+# per-queue per-CPU maps in use: 5,832 B counters only (three hooks of 1,944
+# B), 10,224 B with ICMP alone (+ 4,392), 12,536 B with the default features
+# (+ d2s 2,200, TCP 112; TCP's histograms are one copy for all CPUs), 10,592 B
+# for those with --no-xdp (no XDP hook), 17,048 B with every feature (+ sock
+# 64, txlat 4,392, kernel 56). status's map_memory_bytes is the kernel's
+# memlock sum of the same maps, and stats works at every setting.
+. "$(dirname "$0")/lib.sh"
+ps_require_root memory
+ps_require_file memory "$PATHSCOPE"
+ps_require_cmd memory bpftool jq
+
+NQ=4
+ps_testbed_create $NQ || {
+	ps_fail memory "testbed setup failed"
+	ps_done
+}
+ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
+
+pin_dir() { ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .pin_dir'; }
+# Every map of the attachment (its programs' maps and its pins), as JSON.
+maps_json() {
+	local dir f ids=()
+	dir=$(pin_dir)
+	for f in "$dir"/*; do
+		ids+=("$(bpftool -j prog show pinned "$f" 2>/dev/null | jq -c '.map_ids // empty')")
+		ids+=("$(bpftool -j link show pinned "$f" 2>/dev/null | jq -r '.prog_id // empty' |
+			xargs -r -I{} bpftool -j prog show id {} | jq -c '.map_ids // empty')")
+		ids+=("$(bpftool -j map show pinned "$f" 2>/dev/null | jq -c '[.id] // empty')")
+	done
+	bpftool -j map show | jq -c --argjson ids "$(printf '%s\n' "${ids[@]}" | jq -s -c 'add | unique')" \
+		'map(select(.id as $i | $ids | index($i)) | {name, type, max_entries, bytes_value, bytes_memlock})'
+}
+
+# Maps by feature (those a feature alone uses) and the per-queue ones.
+declare -A FEATURE_OF=(
+	[echo_pending]=icmp [echo_stats]=icmp [echo_waiting]=icmp [echo_peers]=icmp
+	[d2s_slot]=d2s [d2s_stats]=d2s
+	[tcp_flows]=tcp [tcp_halfopen]=tcp [tcp_stats]=tcp [tcp_hist]=tcp [tcp_peers]=tcp
+	[sock_tick]=sock [sock_pending]=sock [sock_stats]=sock [sock_hist]=sock [sock_ports]=sock
+)
+PER_QUEUE=" xdp_stats tci_stats tce_stats echo_stats d2s_stats tcp_stats tcp_hist sock_stats sock_hist txlat_stats kern_stats "
+
+check_setting() { # NAME FEATURES-ON(space list) WANT-PERCPU-BYTES ATTACH-ARGS...
+	local name=$1 on=" $2 " want=$3 js bad per mem
+	shift 3
+	ps_pathscope_b attach vB "$@" || {
+		ps_fail "$name: attach" "exit $?"
+		return
+	}
+	js=$(maps_json)
+	bad=
+	while read -r m entries; do
+		f=${FEATURE_OF[$m]:-}
+		if [ -n "$f" ] && [[ "$on" != *" $f "* ]]; then
+			[ "$entries" = 1 ] || bad+=" $m:$entries(want 1)"
+		elif [[ "$PER_QUEUE" == *" $m "* ]]; then
+			[ "$entries" = $((NQ + 1)) ] || bad+=" $m:$entries(want $((NQ + 1)))"
+		fi
+	done < <(jq -r '.[] | "\(.name) \(.max_entries)"' <<<"$js")
+	ps_check_eq "$name: maps of features that are off have 1 entry, per-queue maps of the others $((NQ + 1))" "${bad:-none wrong}" "none wrong"
+	per=$(jq --arg pq "$PER_QUEUE" '[.[] | select(.type == "percpu_array" and .max_entries > 1
+		and (.name as $n | $pq | contains(" " + $n + " "))) | .bytes_value] | add' <<<"$js")
+	echo "# $name: $(jq -r 'map("\(.name)=\(.max_entries)x\(.bytes_value)") | join(" ")' <<<"$js")"
+	ps_check_eq "$name: per-queue bytes per CPU" "$per" "$want"
+	mem=$(ps_pathscope_b status --json | jq '.[] | select(.ifname == "vB" and .current_netns) | .map_memory_bytes')
+	ps_check_eq "$name: status's map memory is the maps' memlock sum" "$mem" "$(jq '[.[].bytes_memlock] | add' <<<"$js")"
+	ps_pathscope_b stats vB --json >/dev/null || ps_fail "$name: stats" "exit $?"
+	ps_pathscope_b stats vB --latency >/dev/null || ps_fail "$name: stats --latency" "exit $?"
+	ps_pathscope_b detach vB || ps_fail "$name: detach" "exit $?"
+}
+
+check_setting "none" "" 5832 --features none
+check_setting "default" "icmp d2s tcp" 12536
+check_setting "all" "icmp d2s tcp sock" 17048 --features all
+check_setting "default, --no-xdp" "icmp d2s tcp" 10592 --no-xdp
+check_setting "icmp only" "icmp" 10224 --features icmp
+ps_done
