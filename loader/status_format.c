@@ -4,6 +4,7 @@
  * check. */
 #include "loader/status_format.h"
 
+#include <string.h>
 #include <time.h>
 
 #include "lib/queues.h"
@@ -112,11 +113,31 @@ void ps_status_incomplete_line(FILE *out, const char *dir, const char *reason)
 		"?", dir, reason);
 }
 
-json_object *ps_status_incomplete_json(const char *dir, const char *reason)
+/* The namespace of a pin directory <root>/<netns inode>/<ifindex>, 0 if the
+ * path has no such form. */
+static uint64_t pin_dir_netns(const char *dir)
+{
+	const char *end = strrchr(dir, '/'), *p;
+	unsigned long long ino = 0;
+
+	if (!end || end == dir)
+		return 0;
+	for (p = end - 1; p > dir && *p != '/'; p--)
+		;
+	if (*p == '/' && sscanf(p + 1, "%llu/", &ino) != 1)
+		return 0;
+	return ino;
+}
+
+json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint64_t current_netns)
 {
 	json_object *o = json_object_new_object();
+	uint64_t netns = pin_dir_netns(dir);
 
 	json_object_object_add(o, "pin_dir", json_object_new_string(dir));
+	json_object_object_add(o, "netns", json_object_new_uint64(netns));
+	json_object_object_add(o, "current_netns",
+			       json_object_new_boolean(netns && netns == current_netns));
 	json_object_object_add(o, "state", json_object_new_string("incomplete"));
 	json_object_object_add(o, "reason", json_object_new_string(reason));
 	return o;

@@ -27,6 +27,6 @@ void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p);
 
 /* A pin directory without a usable meta (interrupted or corrupt). */
 void ps_status_incomplete_line(FILE *out, const char *dir, const char *reason);
-json_object *ps_status_incomplete_json(const char *dir, const char *reason);
+json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint64_t current_netns);
 
 #endif /* PATHSCOPE_STATUS_FORMAT_H */

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	why = ps_meta_problem(&m);
 	if (why) {
 		ps_status_incomplete_line(out, "/sys/fs/bpf/pathscope/1/2", why);
-		o = ps_status_incomplete_json("/sys/fs/bpf/pathscope/1/2", why);
+		o = ps_status_incomplete_json("/sys/fs/bpf/pathscope/1/2", why, 1);
 	} else {
 		if (strnlen(m.ifname, sizeof(m.ifname)) >= sizeof(m.ifname) ||
 		    strnlen(m.join_path, sizeof(m.join_path)) >= sizeof(m.join_path))

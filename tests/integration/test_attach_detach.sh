@@ -14,34 +14,39 @@ ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
 
 
 before=$(ps_census_stable)
+# Scoped to this test's namespace: another attachment on the machine (a
+# neighbour's, or a test killed earlier) must not change what is checked here.
+tcx_links() { bpftool link show | grep -cE '(tcx|type 11)'; }
+tcx0=$(tcx_links)
+PINS=/sys/fs/bpf/pathscope/$(stat -Lc %i "/var/run/netns/$NS_B")
 
 # 1. TCX (default) attach: XDP native + 2 TCX links, pinned; detach restores all.
 ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
-st=$("$PATHSCOPE" status --json)
+st=$(ps_pathscope_b status --json)
 ps_check_eq "status: one attachment, xdp native, tc tcx, ok" \
-	"$(jq -r 'map(select(.ifname == "vB")) | .[0] | "\(.xdp_mode) \(.tc_mode) \(.state)"' <<<"$st")" \
+	"$(jq -r 'map(select(.ifname == "vB" and .current_netns)) | .[0] | "\(.xdp_mode) \(.tc_mode) \(.state)"' <<<"$st")" \
 	"native tcx ok"
 ps_check_eq "two TCX links (bpftool link type tcx/11)" \
-	"$(bpftool link show | grep -cE '(tcx|type 11)')" 2
+	"$(($(tcx_links) - tcx0))" 2
 ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, 5 tcp maps, xdp prog, 2 links" \
-	"$(find /sys/fs/bpf/pathscope -mindepth 3 -type f -printf '%f\n' | sort | tr '\n' ' ')" \
+	"$(find "$PINS" -mindepth 2 -type f -printf '%f\n' | sort | tr '\n' ' ')" \
 	"d2s_stats echo_peers echo_pending echo_stats meta tce_link tce_stats tci_link tci_stats tcp_flows tcp_halfopen tcp_hist tcp_peers tcp_stats xdp_prog xdp_stats "
 ps_check_eq "xdp program attached is pathscope's" \
 	"$(ip -n "$NS_B" -d link show vB | grep -o 'name pathscope_xdp')" "name pathscope_xdp"
 ps_expect_error "second attach refused: already attached" "already attached" ps_pathscope_b attach vB
 ps_pathscope_b detach vB || ps_fail "detach vB" "exit $?"
 ps_check_eq "tcx: attach + detach leaves nothing behind" "$(ps_census_is "$before")" "$before"
-ps_check_eq "no /sys/fs/bpf/pathscope, no libxdp lock dir left" \
-	"$(ls -d /sys/fs/bpf/pathscope /sys/fs/bpf/xdp 2>/dev/null)" ""
+ps_check_eq "no pin directory of this namespace, no libxdp lock dir left" \
+	"$(ls -d "$PINS" /sys/fs/bpf/xdp 2>/dev/null)" ""
 
 # 1b. --xdp-mode skb: generic XDP; features says which tc mode attach picks.
 ps_pathscope_b attach vB --xdp-mode skb || ps_fail "attach --xdp-mode skb" "exit $?"
 ps_check_eq "--xdp-mode skb: attached as xdpgeneric" \
-	"$(ip -n "$NS_B" -d link show vB | grep -o 'xdpgeneric' | head -1) $("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .xdp_mode')" \
+	"$(ip -n "$NS_B" -d link show vB | grep -o 'xdpgeneric' | head -1) $(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .xdp_mode')" \
 	"xdpgeneric skb"
 ps_check_eq "features: the tc mode it announces is the one attach used" \
 	"$(ps_pathscope_b features --json | jq -r .uses.tc)" \
-	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .tc_mode')"
+	"$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .tc_mode')"
 ps_pathscope_b detach vB || ps_fail "detach (skb)" "exit $?"
 ps_check_eq "--xdp-mode skb: attach + detach leaves nothing behind" "$(ps_census_is "$before")" "$before"
 
@@ -98,7 +103,7 @@ ip -n "$NS_B" link set vB xdp off
 ps_pathscope_b attach vB --no-tc || ps_fail "attach --no-tc" "exit $?"
 ip -n "$NS_B" link set vB xdp off
 ps_check_eq "status: xdp removed by someone else is reported" \
-	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "vB") | .state')" \
+	"$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .state')" \
 	"xdp detached by someone else"
 err=$(ps_pathscope_b attach vB 2>&1) || ps_fail "attach over leftover state" "exit $?: $err"
 ps_check_eq "attach over leftover state says it cleaned up" \

@@ -70,9 +70,9 @@ ip_b link set dev vB xdpdrv pinned "$PIN/progs/standin_lb" || ps_fail coexist "a
 lb_id=$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')
 ps_check_eq "chain: the balancer alone" "$(mix)" "$WANT"
 ps_pathscope_b attach vB --xdp-chain || ps_fail "chain: attach --xdp-chain" "exit $?"
-ps_check_eq "chain: status says chain" "$(ps_pathscope_b status --json | jq -r '.[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
+ps_check_eq "chain: status says chain" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
 ps_check_eq "chain: status names the balancer's program, by id, name and pin" \
-	"$(ps_pathscope_b status --json | jq -c '.[0].chained')" \
+	"$(ps_pathscope_b status --json | jq -c 'map(select(.current_netns)) | .[0].chained')" \
 	"{\"prog_id\":$lb_id,\"name\":\"standin_lb\",\"loaded_by\":null,\"pinned_at\":\"$PIN/progs/standin_lb\",\"libxdp\":false}"
 x0=$(xdp_total)
 ps_check_eq "chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
@@ -97,7 +97,7 @@ ps_check_eq "join: the root and the balancer alone" "$(mix)" "$WANT"
 err=$(ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:1" 2>&1)
 ps_check_eq "join: a taken slot is refused (exit 1)" "$? ${err%% holds*}" "1 pathscope: slot 1 of '$PIN/maps/lb_root'"
 ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:0" || ps_fail "join: attach --xdp-join" "exit $?"
-ps_check_eq "join: status says join" "$(ps_pathscope_b status --json | jq -r '.[0] | "\(.xdp_mode) \(.state)"')" "join ok"
+ps_check_eq "join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
 x0=$(xdp_total)
 ps_check_eq "join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
 ps_check_eq "join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))

@@ -21,7 +21,11 @@ ps_require_cmd faults bpftool jq tc curl
 ps_testbed_create 2 || { ps_fail faults "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
 base=$(ps_census_stable)
-state() { ps_pathscope_b status --json | jq -r '[.[] | .state] | join(",")'; }
+# Other attachments on the machine must not matter: count against these.
+PINS=/sys/fs/bpf/pathscope/$(stat -Lc %i "/var/run/netns/$NS_B")
+our_progs() { bpftool prog show -j | jq '[.[] | select(.name // "" | test("^pathscope"))] | length'; }
+progs0=$(our_progs)
+state() { ps_pathscope_b status --json | jq -r '[.[] | select(.current_netns) | .state] | join(",")'; }
 
 # ---- attach/detach cycles --------------------------------------------------------------
 # PS_FAULT_CYCLES: fewer under make test-valgrind, where an attach takes ~12 s.
@@ -137,14 +141,14 @@ ps_check_eq "after the killed attaches: a new attach and detach work, nothing le
 # A meta map rewritten by someone else (anyone with CAP_BPF can): readers
 # refuse it with its reason (loader/meta_check.c), detach removes the pins.
 ps_pathscope_b attach vB --features none >/dev/null 2>&1 || ps_fail "corrupt meta: attach" "exit $?"
-metapin=$(ps_pathscope_b status --json | jq -r '.[0].pin_dir')/meta
+metapin=$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].pin_dir')/meta
 value=$(bpftool map dump pinned "$metapin" -j | jq -r '.[0].value | join(" ")')
 # flags is the __u32 at offset 52 (include/pathscope/meta.h): set bit 9.
 value=$(awk '{ $54 = "0x02"; print }' <<<"$value")
 bpftool map update pinned "$metapin" key hex 00 00 00 00 value $value ||
 	ps_fail "corrupt meta: bpftool rewrites it" "exit $?"
 ps_check_eq "corrupt meta: status shows it incomplete, with the reason" \
-	"$(ps_pathscope_b status --json | jq -r '.[0] | "\(.state): \(.reason)"')" "incomplete: unknown flag bits"
+	"$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.state): \(.reason)"')" "incomplete: unknown flag bits"
 ps_expect_error "corrupt meta: stats refuses in one line" \
 	"its meta map is not one pathscope writes" ps_pathscope_b stats vB
 ps_pathscope_b detach vB 2>/dev/null || ps_fail "corrupt meta: detach" "exit $?"
@@ -161,7 +165,7 @@ for i in $(seq $((50 * PS_SLOW))); do
 done
 kill -KILL "$spid"
 wait "$spid" 2>/dev/null
-ps_check_eq "serve killed: its attachment is left, live" "$(ps_pathscope_b status --json | jq -r '.[0].state')" ok
+ps_check_eq "serve killed: its attachment is left, live" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state')" ok
 ps_wait_quiet 5
 c0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp')
 passes || ps_fail "serve killed: traffic passes" "ping failed"
@@ -189,21 +193,21 @@ ps_check_eq "fallbacks forced: everything as before (clsact removed)" "$(ps_cens
 # ---- the interface changes under pathscope --------------------------------------------------------
 ps_pathscope_b attach vB --features default,kernel || ps_fail "changes: attach" "exit $?"
 ip -n "$NS_B" link set vB down
-ps_check_eq "down: status says so" "$(ps_pathscope_b status --json | jq -r '.[0].state')" "ok (interface down)"
+ps_check_eq "down: status says so" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state')" "ok (interface down)"
 ip -n "$NS_B" link set vB up
 for i in $(seq 50); do [ "$(ps_in_b cat /sys/class/net/vB/operstate)" = up ] && break; sleep 0.1; done
 ps_wait_quiet 5
 c0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp')
 passes || ps_fail "up again: traffic passes" "ping failed"
 ps_check_eq "up again: ok, and counting (3 echo requests)" \
-	"$(ps_pathscope_b status --json | jq -r '.[0].state') $(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp') - c0))" "ok 3"
+	"$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state') $(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp') - c0))" "ok 3"
 
 # MTU: native XDP on a veth (without multi-buffer support) caps what its
 # peer may send at a page, so the kernel refuses MTU 9000 on the peer; with
 # generic XDP 9000 works and the jumbo frames are counted whole.
 err=$(ps_in_a ip link set vA mtu 9000 2>&1)
 ps_check_eq "MTU 9000 toward native XDP: the kernel refuses, pathscope unharmed" \
-	"$? $(ps_pathscope_b status --json | jq -r '.[0].state')" "2 ok"
+	"$? $(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state')" "2 ok"
 ps_pathscope_b detach vB
 ps_in_a ip link set vA mtu 9000
 ps_in_b ip link set vB mtu 9000
@@ -245,9 +249,9 @@ ps_in_a ethtool -L vA tx 1 && ps_in_b ethtool -L vB rx 1 ||
 	ps_fail "channels: ethtool -L vA tx 1, vB rx 1" "exit $?"
 ps_pathscope_b attach vB || ps_fail "channels: attach with 1 RX queue in use" "exit $?"
 ps_check_eq "channels: maps sized for the device's 2 queues, not the 1 in use" \
-	"$(ps_pathscope_b status --json | jq '.[0].nqueues')" 2
+	"$(ps_pathscope_b status --json | jq 'map(select(.current_netns)) | .[0].nqueues')" 2
 ps_check_eq "channels: status records the queues in use at attach (rx 1, tx 2)" \
-	"$(ps_pathscope_b status --json | jq -c '.[0] | [.rx_queues_at_attach, .tx_queues_at_attach]')" "[1,2]"
+	"$(ps_pathscope_b status --json | jq -c 'map(select(.current_netns)) | .[0] | [.rx_queues_at_attach, .tx_queues_at_attach]')" "[1,2]"
 ps_in_b ethtool -L vB rx 2 && ps_in_a ethtool -L vA tx 2 ||
 	ps_fail "channels: ethtool -L vB rx 2, vA tx 2" "exit $?"
 ps_check_eq "channels grown after attach: status says XDP may miss the added queue" \
@@ -279,9 +283,8 @@ ps_txq_unpin "$NS_A" vA
 # Deleted while attached: status says so, detach removes the leftovers.
 ps_in_b ip link del vB
 ps_check_eq "deleted: status says the interface is gone" \
-	"$(ps_pathscope_b status --json | jq -r '.[0].state')" "interface gone"
+	"$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state')" "interface gone"
 ps_pathscope_b detach --gone >/dev/null 2>&1
-ps_check_eq "deleted: detach --gone removes the leftovers" "$(find /sys/fs/bpf/pathscope 2>/dev/null | wc -l)" 0
-ps_check_eq "deleted: no pathscope program is left" \
-	"$(bpftool prog show -j | jq '[.[] | select(.name // "" | test("^pathscope"))] | length')" 0
+ps_check_eq "deleted: detach --gone removes the leftovers" "$(find "$PINS" 2>/dev/null | wc -l)" 0
+ps_check_eq "deleted: no pathscope program is left" "$(($(our_progs) - progs0))" 0
 ps_done

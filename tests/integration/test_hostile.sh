@@ -100,7 +100,7 @@ for mode in native skb; do
 	reads=$(grep -c '^ok$' "$TMP/mono-$mode")
 	[ "$reads" -ge 5 ] && ps_ok "$mode: the counters were read $reads times meanwhile" ||
 		ps_fail "$mode: the counters were read while the corpus ran" "$reads reads"
-	ps_check_eq "$mode: still attached and live" "$(ps_pathscope_b status --json | jq -r '.[0].state')" ok
+	ps_check_eq "$mode: still attached and live" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0].state')" ok
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
 done
 ps_in_a ip link set vA mtu 1500

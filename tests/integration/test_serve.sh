@@ -328,7 +328,7 @@ ps_check_eq "pathscope_up 0" "$(msum "$(get /metrics)" pathscope_up 'iface="vB"'
 serve_stop
 ps_check_eq "--keep: SIGTERM exits 0, the listener is gone" "$SERVE_RC $(code /healthz)" "0 000"
 ps_check_eq "--keep: still attached" \
-	"$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB") | .state')" \
+	"$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .state')" \
 	"xdp detached by someone else"
 ps_pathscope_b detach vB || ps_fail "detach after --keep" "exit $?"
 ps_check_eq "after --keep and detach: as before serve" "$(census_is "$before")" "$before"

@@ -133,7 +133,7 @@ ps_check_eq "$mode: the root qdisc is mq" "$(jq -r '.interfaces[0].qdisc_root.ki
 # queues are drained the in-flight map is about empty: without the cleanup at
 # kfree_skb every drop would leave its entry. A few may remain where the
 # kernel skipped the program for an event under load (README, Known limits).
-pin=$(ps_pathscope_a status --json | jq -r '.[0].pin_dir')
+pin=$(ps_pathscope_a status --json | jq -r 'map(select(.current_netns)) | .[0].pin_dir')
 left=$(bpftool map dump pinned "$pin/tx_inflight" -j | jq length)
 [ "$left" -le $((drops / 100)) ] &&
 	ps_ok "$mode: in-flight map about empty after the drain ($left left after $drops drops)" ||
