@@ -149,9 +149,9 @@ static struct fset {
 	__u32 bits;
 } fsets[MAX_FSETS] = {
 	{ "none", 0 },
-	/* the default before the tcp feature (the cost targets' reference) */
-	{ "default_notcp", PS_F_DEFAULT & ~PS_F_TCP },
 	{ "default", PS_F_DEFAULT },
+	/* the default set and the opt-in tcp feature: its cost on a line of its own */
+	{ "default_tcp", PS_F_DEFAULT | PS_F_TCP },
 	{ "all", PS_F_ALL },
 };
 static size_t nfsets = 4; /* the defaults above; --fset NAME=MASK replaces them */
