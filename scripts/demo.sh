@@ -2,7 +2,7 @@
 # The pathscope demo: a throwaway testbed (two network namespaces joined by a
 # 4-queue veth pair, GRO on), pathscope attached to both ends, about 10 s of
 # traffic (iperf3 TCP, a CE-marked UDP stream, ping), then the per-queue
-# report of each end. Everything is removed at the end, also on Ctrl-C.
+# report of each end, with the TCP RTT of the iperf3 flows. Everything is removed at the end, also on Ctrl-C.
 # Run as root: `make demo` (or `sudo make demo`).
 set -u
 cd "$(dirname "$0")/.."
@@ -20,9 +20,9 @@ echo "== testbed: $PS_DEV_A ($PS_IP4_A) <-> $PS_DEV_B ($PS_IP4_B), 4 queues, GRO
 ps_testbed_create 4 "psdemoA-$$" "psdemoB-$$" || exit 1
 ps_at_exit 'ps_pathscope_a detach vA 2>/dev/null; ps_pathscope_b detach vB 2>/dev/null'
 
-echo "== pathscope attach vA (sender) and vB (receiver)"
-ps_pathscope_a attach vA || exit 1
-ps_pathscope_b attach vB || exit 1
+echo "== pathscope attach vA (sender) and vB (receiver), default features and tcp"
+ps_pathscope_a attach vA --features default,tcp || exit 1
+ps_pathscope_b attach vB --features default,tcp || exit 1
 "$PATHSCOPE" status
 
 echo "== traffic for ${DURATION} s: iperf3 TCP (2 streams), $CE_COUNT CE-marked UDP datagrams, ping"
@@ -43,8 +43,12 @@ echo "   udp sink received $(ps_sink_stop) datagrams; iperf3: $(grep -E 'SUM.*re
 rm -f /tmp/pathscope-demo-iperf.$$
 
 echo
-echo "== pathscope stats vA   (sender: tc egress sees GSO skbs and the CE marks it sends)"
+echo "== pathscope stats vA   (sender: tc egress sees GSO skbs and the CE marks it sends;"
+echo "   TCP: the iperf3 flows' network RTT, their handshakes, and vB's ACK delay)"
 ps_pathscope_a stats vA
+echo
+echo "== pathscope stats vA --latency   (sender: the latency budget per RX queue)"
+ps_pathscope_a stats vA --latency
 echo
 echo "== pathscope stats vB --hist   (receiver: XDP sees wire frames, tc ingress sees GRO'd skbs)"
 ps_pathscope_b stats vB --hist

@@ -28,7 +28,7 @@ ps_check_eq "status: one attachment, xdp native, tc tcx, ok" \
 	"native tcx ok"
 ps_check_eq "two TCX links (bpftool link type tcx/11)" \
 	"$(($(tcx_links) - tcx0))" 2
-ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, 5 tcp maps, xdp prog, 2 links" \
+ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, 5 tcp maps (of 1 entry: tcp is opt-in, test_memory), xdp prog, 2 links" \
 	"$(find "$PINS" -mindepth 2 -type f -printf '%f\n' | sort | tr '\n' ' ')" \
 	"d2s_stats echo_peers echo_pending echo_stats meta tce_link tce_stats tci_link tci_stats tcp_flows tcp_halfopen tcp_hist tcp_peers tcp_stats xdp_prog xdp_stats "
 ps_check_eq "xdp program attached is pathscope's" \

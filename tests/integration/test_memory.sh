@@ -76,8 +76,8 @@ check_setting() { # NAME FEATURES-ON(space list) WANT-PERCPU-BYTES ATTACH-ARGS..
 }
 
 check_setting "none" "" 5832 --features none
-check_setting "default" "icmp d2s tcp" 12536
+check_setting "default" "icmp d2s" 12424
 check_setting "all" "icmp d2s tcp sock" 17048 --features all
-check_setting "default, --no-xdp" "icmp d2s tcp" 10592 --no-xdp
+check_setting "default, --no-xdp" "icmp d2s" 10480 --no-xdp
 check_setting "icmp only" "icmp" 10224 --features icmp
 ps_done

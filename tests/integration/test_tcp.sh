@@ -58,9 +58,9 @@ for _ in range(int(sys.argv[3])):
 	wait "$srv"
 }
 
-ps_pathscope_a attach vA || ps_fail "attach vA" "exit $?"
-ps_pathscope_b attach vB || ps_fail "attach vB" "exit $?"
-ps_check_eq "tcp is a default feature" "$(ja '.features | split(",") | index("tcp") != null')" true
+ps_pathscope_a attach vA --features default,tcp || ps_fail "attach vA" "exit $?"
+ps_pathscope_b attach vB --features default,tcp || ps_fail "attach vB" "exit $?"
+ps_check_eq "default,tcp: the tcp feature is on (off by default: test_memory)" "$(ja '.features | split(",") | index("tcp") != null')" true
 ps_wait_quiet 5
 
 # ---- per queue: A sends on TX queue 2 (-> B's RX queue 2), B on 1 (-> A's RX queue 1)
@@ -116,8 +116,8 @@ ps_check_eq "no SYN was sent again" "$(ja .totals.tcp.syn_retransmits) $(jb .tot
 # ---- timestamps off on A: handshakes, no RTT, and the table says why
 ps_pathscope_a detach vA >/dev/null
 ps_pathscope_b detach vB >/dev/null
-ps_pathscope_a attach vA || ps_fail "attach vA again" "exit $?"
-ps_pathscope_b attach vB || ps_fail "attach vB again" "exit $?"
+ps_pathscope_a attach vA --features default,tcp || ps_fail "attach vA again" "exit $?"
+ps_pathscope_b attach vB --features default,tcp || ps_fail "attach vB again" "exit $?"
 ps_in_a sysctl -q -w net.ipv4.tcp_timestamps=0
 connections 10 6002
 ps_check_eq "timestamps off: every segment counted without the option, on both ends" \
@@ -169,7 +169,7 @@ ps_check_eq "flood: 20000 SYNs arrived" "$(jb '.totals.tcp.segments.rx_without_t
 
 # ---- --no-xdp: tc ingress does the arrivals' share
 ps_pathscope_a detach vA >/dev/null
-ps_pathscope_a attach vA --no-xdp || ps_fail "attach vA --no-xdp" "exit $?"
+ps_pathscope_a attach vA --no-xdp --features default,tcp || ps_fail "attach vA --no-xdp" "exit $?"
 iperf 1
 n=$(ja .totals.tcp.rtt_ns.count)
 [ "$n" -gt 100 ] && ps_ok "--no-xdp: $n RTTs matched at tc ingress" || ps_fail "--no-xdp: RTTs" "$n"
