@@ -242,15 +242,21 @@ def memory_summary(mem, cpus):
             if model != m["bytes_memlock"]:
                 mismatches.append({"queues": q, "features": a["features"], "map": m["name"],
                                    "type": m["type"], "measured": m["bytes_memlock"], "model": model})
-        s_q = sum(r8(m["bytes_value"]) for m in perq)
+        # Per-CPU slots count once per CPU; the latency histograms of tcp and
+        # sock are plain arrays shared by the CPUs (atomic adds).
+        s_q = sum(r8(m["bytes_value"]) for m in perq if m["type"] == "percpu_array")
+        h_q = sum(r8(m["bytes_value"]) for m in perq if m["type"] != "percpu_array")
         bad_slots = [m["name"] for m in perq if m["max_entries"] != q + 1]
 
         def formula(qn, p):
-            hdr = len(perq) * SIZEOF_BPF_ARRAY + len(perq) * 8 * (qn + 1)
-            return (qn + 1) * p * s_q + hdr + sum(map_model(m, p) or m["bytes_memlock"] for m in fixed)
+            pcpu = len([m for m in perq if m["type"] == "percpu_array"])  # a pointer per slot
+            hdr = len(perq) * SIZEOF_BPF_ARRAY + pcpu * 8 * (qn + 1)
+            return ((qn + 1) * (p * s_q + h_q) + hdr +
+                    sum(map_model(m, p) or m["bytes_memlock"] for m in fixed))
 
         row = {"queues": q, "features": a["features"], "measured_bytes": measured,
                "formula_bytes": formula(q, cpus), "per_queue_value_bytes": s_q,
+               "per_queue_shared_bytes": h_q,
                "per_queue_maps": sorted(m["name"] for m in perq),
                "per_queue_bytes": sum(m["bytes_memlock"] for m in perq),
                "fixed_bytes": sum(m["bytes_memlock"] for m in fixed),
@@ -583,22 +589,25 @@ def markdown(meta, micro, live, mem, tg, sc=None):
     if mem:
         L.append(f"## Map memory (bytes_memlock of every map of the attachment; {mem['cpus']} possible CPUs)")
         L.append("")
-        L.append("Formula: (queues + 1) × CPUs × S + F, where S = Σ value sizes of the per-queue maps "
+        L.append("Formula: (queues + 1) × (CPUs × S + H) + F, where S = Σ value sizes of the per-CPU per-queue maps "
                  "of the features that are on (one slot per queue plus `other`; a feature that is off "
-                 "leaves its maps at one entry, counted in F) and F = the fixed maps plus the per-queue arrays' headers, "
+                 "leaves its maps at one entry, counted in F), H = Σ value sizes of the per-queue histograms "
+                 "the CPUs share (tcp_hist, sock_hist: atomic adds) and F = the fixed maps plus the per-queue arrays' headers, "
                  "both with the kernel's own accounting (array_map_mem_usage, htab_map_mem_usage).")
         L.append("")
-        L.append("| queues | features | measured | formula | per-queue maps | S (B) | fixed | programs |")
-        L.append("|---:|---|---:|---:|---:|---:|---:|---:|")
+        L.append("| queues | features | measured | formula | per-queue maps | S (B) | H (B) | fixed | programs |")
+        L.append("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in mem["rows"]:
             L.append(f"| {r['queues']} | {r['features']} | {r['measured_bytes']:,} | {r['formula_bytes']:,} | "
-                     f"{r['per_queue_bytes']:,} | {r['per_queue_value_bytes']:,} | {r['fixed_bytes']:,} | "
+                     f"{r['per_queue_bytes']:,} | {r['per_queue_value_bytes']:,} | {r.get('per_queue_shared_bytes', 0):,} | "
+                     f"{r['fixed_bytes']:,} | "
                      f"{r['program_bytes']:,} ({r['programs']}) |")
         L.append("")
         for r in mem["rows"]:
             if "bound_64q_64cpu_bytes" in r:
                 L.append(f"- Bound, 64 queues on 64 CPUs, `{r['features']}`: {r['bound_64q_64cpu_bytes']:,} bytes "
-                         f"({r['bound_64q_64cpu_bytes'] / 2**20:.1f} MiB) = 65 × 64 × {r['per_queue_value_bytes']:,} "
+                         f"({r['bound_64q_64cpu_bytes'] / 2**20:.1f} MiB) = 65 × (64 × {r['per_queue_value_bytes']:,} + "
+                         f"{r.get('per_queue_shared_bytes', 0):,}) "
                          f"+ fixed {r['fixed_bytes_64cpus']:,} + headers.")
         per = sorted({m for r in mem["rows"] for m in r["per_queue_maps"]})
         L.append(f"- Per-queue maps: {', '.join(per)}. The model matches "
