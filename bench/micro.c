@@ -357,8 +357,7 @@ int main(int argc, char **argv)
 			fsets[nfsets_given].name = argv[i];
 			fsets[nfsets_given++].bits = (__u32)strtoul(eq + 1, NULL, 0);
 			nfsets = nfsets_given;
-		}
-		else if (argv[i][0] != '-' && !empty_path)
+		} else if (argv[i][0] != '-' && !empty_path)
 			empty_path = argv[i];
 		else {
 			fprintf(stderr, "usage: micro EMPTY_BPF_O [--repeat N] [--runs N]\n");

@@ -55,7 +55,8 @@ static int status_one(const char *dir, void *arg)
 	if (err) {
 		snprintf(reason, sizeof(reason), "%s", why ? why : strerror(-err));
 		if (c->json)
-			json_object_array_add(c->list, ps_status_incomplete_json(dir, reason, ps_netns_ino()));
+			json_object_array_add(
+			    c->list, ps_status_incomplete_json(dir, reason, ps_netns_ino()));
 		else
 			ps_status_incomplete_line(stdout, dir, reason);
 		c->count++;

@@ -63,11 +63,11 @@ static const struct {
 	const char *name;
 	__u32 feature;
 } feature_maps[] = {
-	{ "echo_pending", PS_F_ICMP }, { "echo_stats", PS_F_ICMP },	{ "echo_waiting", PS_F_ICMP },
-	{ "echo_peers", PS_F_ICMP },   { "d2s_slot", PS_F_D2S },	{ "d2s_stats", PS_F_D2S },
+	{ "echo_pending", PS_F_ICMP }, { "echo_stats", PS_F_ICMP },  { "echo_waiting", PS_F_ICMP },
+	{ "echo_peers", PS_F_ICMP },   { "d2s_slot", PS_F_D2S },     { "d2s_stats", PS_F_D2S },
 	{ "tcp_flows", PS_F_TCP },     { "tcp_halfopen", PS_F_TCP }, { "tcp_stats", PS_F_TCP },
-	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },	{ "sock_tick", PS_F_SOCK },
-	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },	{ "sock_hist", PS_F_SOCK },
+	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },    { "sock_tick", PS_F_SOCK },
+	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },  { "sock_hist", PS_F_SOCK },
 	{ "sock_ports", PS_F_SOCK },
 };
 

@@ -27,13 +27,13 @@ struct ps_snapshot {
 	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
 	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
 	unsigned int npeers;
-	struct ps_tcp_qstats *tcp;	    /* nslots; NULL: tcp maps not pinned */
-	struct ps_tcp_qhist *tcp_hist;	    /* nslots */
+	struct ps_tcp_qstats *tcp;	     /* nslots; NULL: tcp maps not pinned */
+	struct ps_tcp_qhist *tcp_hist;	     /* nslots */
 	struct ps_tcp_peer_entry *tcp_peers; /* per peer subnet */
 	unsigned int ntcp_peers;
-	struct ps_sock_qstats *sock;	     /* nslots; NULL: sock maps not pinned */
-	struct ps_sock_qhist *sock_hist;     /* nslots */
-	struct ps_sock_pend *sock_pend;	     /* nslots: samples still waiting for a read */
+	struct ps_sock_qstats *sock;	       /* nslots; NULL: sock maps not pinned */
+	struct ps_sock_qhist *sock_hist;       /* nslots */
+	struct ps_sock_pend *sock_pend;	       /* nslots: samples still waiting for a read */
 	struct ps_sock_port_entry *sock_ports; /* per local port */
 	unsigned int nsock_ports;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */

@@ -24,7 +24,8 @@
 /* Number of buckets needed to cover [0, 2^bits) exactly. */
 #define PS_HIST_BUCKETS_FOR_BITS(bits) (((bits)-PS_HIST_SUB_BITS + 1) * PS_HIST_SUB)
 
-/* The most significant set bit of a byte (0 for 0). */
+/* The most significant set bit of a byte (0 for 0), sixteen to a row. */
+/* clang-format off */
 static const unsigned char ps_msb8[256] = {
 	0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
 	4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
@@ -44,6 +45,7 @@ static const unsigned char ps_msb8[256] = {
 	7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
 
 };
+/* clang-format on */
 
 /* Index of the most significant set bit; v must be non-zero. BPF has no
  * count-leading-zeros instruction: three halvings, then a table. */

@@ -1127,7 +1127,8 @@ static void test_gso(struct env *e)
 			snprintf(name, sizeof(name),
 				 "%s: gso_segs %u gso_size %u -> segs_hist[%u]%s", e->h[hk].name,
 				 g[i].segs, g[i].size,
-				 (unsigned int)ps_hist_bucket(g[i].segs ? g[i].segs : 1, PS_SEGS_BUCKETS),
+				 (unsigned int)ps_hist_bucket(g[i].segs ? g[i].segs : 1,
+							      PS_SEGS_BUCKETS),
 				 g[i].segs > 1 ? ", gso_packets/segs/size_sum" : " only");
 			check_frame(name, &e->h[hk], &r, 0, C_IP4(PS_L4_TCP), 0, 0);
 		}

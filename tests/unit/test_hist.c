@@ -97,8 +97,7 @@ static bool bucket_edges(void)
 		lo = ps_hist_bucket_low(b);
 		hi = b == last ? 0 : ps_hist_bucket_high(b); /* 2^64 wraps to 0 */
 		if (bucket(lo, UNCLAMPED) != b)
-			return FAIL("bucket(low(%u) = %llu) = %u", b, lo,
-				    bucket(lo, UNCLAMPED));
+			return FAIL("bucket(low(%u) = %llu) = %u", b, lo, bucket(lo, UNCLAMPED));
 		if (bucket(hi - 1, UNCLAMPED) != b)
 			return FAIL("bucket(high(%u) - 1 = %llu) = %u", b, hi - 1,
 				    bucket(hi - 1, UNCLAMPED));
@@ -127,8 +126,7 @@ static bool powers_of_two_split_in_8(void)
 		for (j = 0; j < 8; j++) {
 			lo = (1ULL << k) + j * width;
 			b = (k - 2) * 8 + j;
-			if (bucket(lo, UNCLAMPED) != b ||
-			    bucket(lo + width - 1, UNCLAMPED) != b)
+			if (bucket(lo, UNCLAMPED) != b || bucket(lo + width - 1, UNCLAMPED) != b)
 				return FAIL("2^%u + %u/8: bucket(%llu) = %u, bucket(%llu) = %u, "
 					    "want %u",
 					    k, j, lo, bucket(lo, UNCLAMPED), lo + width - 1,
@@ -152,11 +150,9 @@ static bool clamping(unsigned int n, unsigned int bits)
 	if (ps_hist_bucket_high(n - 1) != top)
 		return FAIL("high(%u) = %llu, want 2^%u", n - 1, ps_hist_bucket_high(n - 1), bits);
 	if (bucket(top - 1, n) != n - 1)
-		return FAIL("bucket(2^%u - 1) = %u, want %u", bits, bucket(top - 1, n),
-			    n - 1);
+		return FAIL("bucket(2^%u - 1) = %u, want %u", bits, bucket(top - 1, n), n - 1);
 	if (bucket(ps_hist_bucket_low(n - 1) - 1, n) != n - 2)
-		return FAIL("bucket below the last = %u",
-			    bucket(ps_hist_bucket_low(n - 1) - 1, n));
+		return FAIL("bucket below the last = %u", bucket(ps_hist_bucket_low(n - 1) - 1, n));
 	if (bucket(top, n) != n - 1 || bucket(top * 1000, n) != n - 1 ||
 	    bucket(UINT64_MAX, n) != n - 1)
 		return FAIL("bucket(2^%u) = %u, bucket(UINT64_MAX) = %u, want %u", bits,
@@ -186,9 +182,9 @@ int main(void)
 	check_report(clamping(PS_SEGS_BUCKETS, PS_SEGS_BITS),
 		     "hist: segs histogram covers [0, 1024), clamps 1024..UINT64_MAX to bucket 63",
 		     "%s", why);
-	CHECK_EQ_U64("hist: bucket(1448 B) in the size histogram",
-		     bucket(1448, PS_SIZE_BUCKETS), (10 - 2) * 8 + ((1448 >> 7) & 7));
-	CHECK_EQ_U64("hist: bucket(64 segments) in the segs histogram",
-		     bucket(64, PS_SEGS_BUCKETS), (6 - 2) * 8);
+	CHECK_EQ_U64("hist: bucket(1448 B) in the size histogram", bucket(1448, PS_SIZE_BUCKETS),
+		     (10 - 2) * 8 + ((1448 >> 7) & 7));
+	CHECK_EQ_U64("hist: bucket(64 segments) in the segs histogram", bucket(64, PS_SEGS_BUCKETS),
+		     (6 - 2) * 8);
 	return check_exit_code();
 }
