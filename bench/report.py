@@ -14,8 +14,8 @@ import math
 import os
 import statistics
 
-CONFIGS = ["nothing", "empty_xdp", "noxdp", "counters", "default", "default_tcp", "all", "tcpdump", "bpftrace",
-           "bpftrace_tcp"]
+CONFIGS = ["nothing", "empty_xdp", "noxdp", "counters", "default", "default_tcp", "default_sock", "all",
+           "tcpdump", "bpftrace", "bpftrace_tcp"]
 CONFIG_LABEL = {
     "nothing": "nothing attached",
     "empty_xdp": "empty XDP program (bench/empty.bpf.c)",
@@ -23,12 +23,13 @@ CONFIG_LABEL = {
     "counters": "pathscope counters only (`--features none`)",
     "default": "pathscope default",
     "default_tcp": "pathscope default + tcp (`--features default,tcp`)",
+    "default_sock": "pathscope default + sock (`--features default,sock`)",
     "all": "pathscope `--features all`",
     "tcpdump": "tcpdump -w /dev/null",
     "bpftrace": "bpftrace netsize + nettxlat",
     "bpftrace_tcp": "bpftrace tcp:tcp_probe srtt per flow (bpftrace/tcp_srtt.bt)",
 }
-PS_CONFIGS = ["counters", "default", "default_tcp", "all", "noxdp"]
+PS_CONFIGS = ["counters", "default", "default_tcp", "default_sock", "all", "noxdp"]
 PEERS = ["tcpdump", "bpftrace", "bpftrace_tcp"]
 
 # Maps with one slot per queue (+1 for "other"): PS_PER_QUEUE_MAP in
@@ -393,6 +394,18 @@ def targets(micro, live):
                   "measured": f"tcp adds {fmt(added, 0)} ns (default,tcp {fmt(dt, 0)}, default {fmt(d, 0)}); "
                               f"bpftrace tcp_srtt {fmt(b, 0)} ns per packet",
                   "met": None if added is None or b is None else added <= b, "primary": True})
+    # The opt-in sock feature: what it adds, beside the default.
+    if live and "default_sock" in live and "default" in live:
+        parts = []
+        for wl in ("tcp", "udp"):
+            ds, d = bpf("default_sock", wl), bpf("default", wl)
+            rs = live["default_sock"][wl].get("bpf_runs_per_packet", {}).get("median")
+            rd = live["default"][wl].get("bpf_runs_per_packet", {}).get("median")
+            added = None if ds is None or d is None else ds - d
+            runs = None if rs is None or rd is None else rs - rd
+            parts.append(f"{wl.upper()} +{fmt(added, 0)} ns and +{fmt(runs, 2)} program runs per received packet")
+        t.append({"id": "sock_feature", "target": "feature sock (opt-in): BPF time it adds per received packet, "
+                  "beside the default", "measured": "; ".join(parts), "met": None, "primary": False})
     # 6. Throughput against the empty XDP program.
     if live and "default" in live and "empty_xdp" in live:
         d = live["default"]["tcp"]["gbps"]["median"]
@@ -566,7 +579,7 @@ def markdown(meta, micro, live, mem, tg, sc=None):
         L.append("")
         L.append("| | vs | TCP Gbit/s | TCP CPU/pkt | TCP BPF/pkt | UDP kpps | UDP CPU/pkt | UDP BPF/pkt |")
         L.append("|---|---|---:|---:|---:|---:|---:|---:|")
-        for p in ("default", "default_tcp", "all"):
+        for p in ("default", "default_tcp", "default_sock", "all"):
             for peer in PEERS:
                 if p not in live or peer not in live:
                     continue
