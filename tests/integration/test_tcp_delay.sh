@@ -3,12 +3,12 @@
 # delay: the host's tap dA is joined by the delay line (tests/tools/delayline)
 # to peer 1 at 500 us each way (its frames into dA's RX queue 1), peer 2 at
 # 4900 us each way (queue 2; 2 x 4900 us plus the base sits mid-bucket, in
-# [9437184, 10485760) ns) and peer 3 with no delay (queue 3). Each workload
-# runs through peer 3 first: its median there is that workload's base, and
-# for peers 1 and 2 the reference is twice the delay plus the base. The
+# [9437184, 10485760) ns) and peer 3 with no delay (queue 3). Handshakes run
+# through peer 3 first: their median there is the base, and for peers 1 and
+# 2 their reference is twice the delay plus the base. The
 # host's route to peer 3 carries tcp_usec_ts (tests/tools/usec_ts.py; TCP_INFO
 # confirms it): below 1 ms of RTT, TSvals in ms would let only the first
-# segment of each ms be timed, which skews the base (see README, Known
+# segment of each ms be timed, which skews the medians there (see README, Known
 # limits). pathscope on dA must show, for each peer:
 #   - handshakes: N connections from the host to the peer (SYN out -> SYN-ACK
 #     in) and N from the peer to the host (SYN-ACK out -> ACK in), IPv4 and
@@ -17,9 +17,9 @@
 #   - iperf3 (host -> peer, 10 Mbit/s in writes of 2 segments, so that no
 #     queue builds up in the delay line, whose write() into a tap runs the
 #     receiver's stack: 70 us a frame when busy): the RTT median of the
-#     peer's subnet within max(5%, 100 us) of the reference, and between the
-#     kernel's own min_rtt and srtt of the same flow (ss -tin, read during the
-#     run), 100 us either side;
+#     peer's subnet not below twice the delay, and between the kernel's own
+#     min_rtt and srtt of the same flow (ss -tin, read during the run),
+#     100 us either side;
 #   - sockperf ping-pong --tcp from the host: the RTT median within
 #     max(5%, 100 us) of twice sockperf's median (sockperf reports half the
 #     round trip);
@@ -90,6 +90,15 @@ check_median() {
 		ps_ok "$1: median in [$lo, $hi) ns, reference $3 ns (at most $4 ns away)" ||
 		ps_fail "$1" "median in [$lo, $hi) ns, reference $3 ns: more than $4 ns away"
 }
+# NAME DIST FLOOR: DIST's median bucket does not lie wholly below FLOOR.
+check_floor() {
+	local b lo hi
+	b=$(jq -c '. as $d | [$d.hist[] | select(.low <= $d.p50 and $d.p50 < .high) | .low, .high]' <<<"$2")
+	lo=$(jq '.[0] // -1' <<<"$b") hi=$(jq '.[1] // -1' <<<"$b")
+	[ "$hi" -gt "$3" ] &&
+		ps_ok "$1: median in [$lo, $hi) ns, floor $3 ns" ||
+		ps_fail "$1" "median in [$lo, $hi) ns, wholly below the floor $3 ns"
+}
 # The histogram of the samples added between two stats: AFTER BEFORE (JSON
 # histograms) -> {p50, hist}.
 dist_diff() {
@@ -108,7 +117,7 @@ queue_tcp() { ifjs ".queues[$1].tcp"; }
 out=$(ps_in_a taskset -c 1 ping -4 -n -c 200 -i 0.005 -W 2 "$(ps_peer_ip4 3)")
 echo "# ping's median through peer 3 (no delay): $(grep -o 'time=[0-9.]*' <<<"$out" | cut -d= -f2 | sort -g | sed -n 100p) ms"
 
-# Peer 3 first: its medians are the base of each workload.
+# Peer 3 first: its handshake median is the base of the others.
 declare -A base
 port=7000
 for p in 3 1 2; do
@@ -166,11 +175,13 @@ for p in 3 1 2; do
 	srtt=$(grep -o ' rtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
 	minrtt=$(grep -o 'minrtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
 	echo "# $name: iperf3: $(jq '[.hist[].count] | add' <<<"$rtt") RTT samples, median bucket from $(jq .p50 <<<"$rtt") ns; ss: srtt ${srtt:-?} ns, min_rtt ${minrtt:-?} ns"
-	if [ "$p" = 3 ]; then
-		base[iperf3]=$(jq .p50 <<<"$rtt")
-	else
-		ref=$((d2 + base[iperf3]))
-		check_median "$name: iperf3: RTT median, reference 2 x delay + base" "$rtt" "$ref" "$(tol "$ref" 5 100000)"
+	# Under bulk load the no-delay base is mostly queueing in the delay line
+	# and the stacks (pathscope's median through peer 3 read 164 to 590 us in
+	# six runs, beside a min_rtt of 35 to 72 us), and it does not add to a
+	# delay: no base stands in for it. The delay line sets the floor, the
+	# kernel's own min_rtt and srtt below bracket the median.
+	if [ "$p" != 3 ]; then
+		check_floor "$name: iperf3: RTT median at least 2 x delay (the delay line's floor)" "$rtt" "$d2"
 	fi
 	# The kernel's RTT holds this host's own send and receive paths (which
 	# pathscope's does not) and every segment (pathscope times each write's
