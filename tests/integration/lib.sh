@@ -309,13 +309,16 @@ ps_txq_unpin() {
 # ---- UDP sink ----------------------------------------------------------------
 
 # Wait until a UDP socket listens on PORT in NS (at most 5 s).
-_ps_wait_udp_port() {
-	local i
+# NS PROTO PORT: wait up to 5 s until something listens on PROTO (udp or
+# tcp) PORT in NS.
+_ps_wait_port() {
+	local i flag=-Hnul
+	[ "$2" = tcp ] && flag=-Hntl
 	for i in $(seq 50); do
-		[ -n "$(ip netns exec "$1" ss -Hnul "sport = :$2")" ] && return 0
+		[ -n "$(ip netns exec "$1" ss $flag "sport = :$3")" ] && return 0
 		sleep 0.1
 	done
-	echo "lib.sh: nothing listens on UDP port $2 in $1" >&2
+	echo "lib.sh: nothing listens on ${2^^} port $3 in $1" >&2
 	return 1
 }
 
@@ -325,7 +328,7 @@ ps_sink_start() {
 	[ -z "$PS_SINK_OUT" ] && PS_SINK_OUT=$(mktemp)
 	ip netns exec "$ns" "$UDPSEND" --sink "$port" "$@" >"$PS_SINK_OUT" &
 	PS_SINK_PID=$!
-	_ps_wait_udp_port "$ns" "$port"
+	_ps_wait_port "$ns" udp "$port"
 }
 
 # Wait for PID to end, also from a $(...) subshell, where it is not a child
@@ -361,13 +364,7 @@ ps_sink_stop() {
 ps_iperf3_server() {
 	ip netns exec "$1" timeout -k 2 $((60 * PS_SLOW)) iperf3 -s -1 -p "$2" >/dev/null 2>&1 &
 	PS_IPERF_PID=$!
-	local i
-	for i in $(seq 50); do
-		[ -n "$(ip netns exec "$1" ss -Hntl "sport = :$2")" ] && return 0
-		sleep 0.1
-	done
-	echo "lib.sh: iperf3 does not listen on TCP port $2 in $1" >&2
-	return 1
+	_ps_wait_port "$1" tcp "$2"
 }
 
 ps_iperf3_server_wait() {

@@ -73,7 +73,7 @@ sinks_start() {
 	SINK9=$!
 	ip netns exec "$NS_B" "$UDPSEND" --sink 10 --timeout 30 >"$SINK10_OUT" &
 	SINK10=$!
-	_ps_wait_udp_port "$NS_B" 9 && _ps_wait_udp_port "$NS_B" 10
+	_ps_wait_port "$NS_B" udp 9 && _ps_wait_port "$NS_B" udp 10
 }
 sinks_stop() {
 	ps_wait_quiet 5 >/dev/null
