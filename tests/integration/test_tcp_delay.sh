@@ -18,11 +18,12 @@
 #     queue builds up in the delay line, whose write() into a tap runs the
 #     receiver's stack: 70 us a frame when busy): the RTT median of the
 #     peer's subnet not below twice the delay, and between the kernel's own
-#     min_rtt and srtt of the same flow (ss -tin, read during the run),
-#     100 us either side;
-#   - sockperf ping-pong --tcp from the host: the RTT median within
-#     max(5%, 100 us) of twice sockperf's median (sockperf reports half the
-#     round trip);
+#     min_rtt and highest srtt of the same flow (ss -tin, read 6 times during
+#     the run), 100 us either side;
+#   - sockperf ping-pong --tcp from the host: the RTT median not below twice
+#     the delay, at most max(5%, 100 us) above twice sockperf's median
+#     (sockperf reports half the round trip) and at most max(10%, 300 us)
+#     below it (sockperf's holds the host's own stack, pathscope's does not);
 # and per RX queue, exactly: every handshake and RTT sample of a peer on its
 # own queue, none on queue 0. A server on the host that thinks 3 ms before it
 # answers each request of peer 1 (tests/tools/tcpthink.py) shows a data
@@ -73,23 +74,18 @@ ps_wait_quiet 5
 # REF" means its bucket [LO, HI) reaches within TOL of REF. Means are exact.
 # max(PCT %, FLOOR ns) of REF
 tol() { local t=$(($1 * $2 / 100)); echo $((t > $3 ? t : $3)); }
-# NAME VALUE REF TOL: |VALUE - REF| <= TOL
-check_near() {
-	local d=$(($2 - $3))
-	[ "${d#-}" -le "$4" ] &&
-		ps_ok "$1: $2 ns, reference $3 ns (difference $d ns, at most $4)" ||
-		ps_fail "$1" "$2 ns, reference $3 ns (difference $d ns, more than $4)"
-}
-# NAME DIST REF TOL: DIST is a JSON histogram ({p50, hist}); its median's
-# bucket lies within TOL of REF.
-check_median() {
+# NAME DIST REF BELOW ABOVE: DIST is a JSON histogram ({p50, hist}); its
+# median's bucket meets [REF - BELOW, REF + ABOVE].
+check_window() {
 	local b lo hi
 	b=$(jq -c '. as $d | [$d.hist[] | select(.low <= $d.p50 and $d.p50 < .high) | .low, .high]' <<<"$2")
 	lo=$(jq '.[0] // -1' <<<"$b") hi=$(jq '.[1] // -1' <<<"$b")
-	[ "$lo" -ge 0 ] && [ $((lo - $4)) -le "$3" ] && [ "$3" -lt $((hi + $4)) ] &&
-		ps_ok "$1: median in [$lo, $hi) ns, reference $3 ns (at most $4 ns away)" ||
-		ps_fail "$1" "median in [$lo, $hi) ns, reference $3 ns: more than $4 ns away"
+	[ "$lo" -ge 0 ] && [ "$lo" -le $(($3 + $5)) ] && [ "$hi" -gt $(($3 - $4)) ] &&
+		ps_ok "$1: median in [$lo, $hi) ns, reference $3 ns (at most $4 ns below, $5 ns above)" ||
+		ps_fail "$1" "median in [$lo, $hi) ns, reference $3 ns: more than $4 ns below or $5 ns above"
 }
+# NAME DIST REF TOL: the median's bucket lies within TOL of REF.
+check_median() { check_window "$1" "$2" "$3" "$4" "$4"; }
 # NAME DIST FLOOR: DIST's median bucket does not lie wholly below FLOOR.
 check_floor() {
 	local b lo hi
@@ -164,29 +160,39 @@ for p in 3 1 2; do
 	ps_iperf3_server "$(ps_peer_ns "$p")" 5201 || ps_fail "$name: iperf3 server" "not listening"
 	ip netns exec "$NS_A" taskset -c 1 timeout 30 iperf3 -c "$(ps_peer_ip4 "$p")" -p 5201 -t 4 -b 10M -l 2896 >/dev/null 2>&1 &
 	cli=$!
-	sleep 3
-	# The data connection: of the two to port 5201, the one with more bytes acked.
-	ssline=$(ps_in_a ss -Htin "dport = :5201" | paste - - |
-		awk '{ b = 0; if (match($0, /bytes_acked:[0-9]+/)) b = substr($0, RSTART + 12, RLENGTH - 12) + 0; print b, $0 }' |
-		sort -n | tail -1)
+	# The kernel's srtt of the data connection, read 6 times over the run
+	# (one reading is a moment of an EWMA: it read 551 us once where
+	# pathscope's median of the whole run was 655 us), and its min_rtt.
+	srtts=() minrtt=''
+	sleep 1
+	for _ in 1 2 3 4 5 6; do
+		# The data connection: of the two to port 5201, the one with more bytes acked.
+		ssline=$(ps_in_a ss -Htin "dport = :5201" | paste - - |
+			awk '{ b = 0; if (match($0, /bytes_acked:[0-9]+/)) b = substr($0, RSTART + 12, RLENGTH - 12) + 0; print b, $0 }' |
+			sort -n | tail -1)
+		val=$(grep -o ' rtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
+		[ -n "$val" ] && srtts+=("$val")
+		val=$(grep -o 'minrtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
+		[ -n "$val" ] && minrtt=$val
+		sleep 0.4
+	done
 	wait "$cli" || ps_fail "$name: iperf3" "exit $?"
 	ps_iperf3_server_wait
 	rtt=$(dist_diff "$(peer_entry "$sub4" | jq -c .rtt_ns)" "$before")
-	srtt=$(grep -o ' rtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
-	minrtt=$(grep -o 'minrtt:[0-9.]*' <<<"$ssline" | awk -F: '{ printf "%d", $2 * 1000000 }')
-	echo "# $name: iperf3: $(jq '[.hist[].count] | add' <<<"$rtt") RTT samples, median bucket from $(jq .p50 <<<"$rtt") ns; ss: srtt ${srtt:-?} ns, min_rtt ${minrtt:-?} ns"
+	srtt=$(printf '%s\n' "${srtts[@]:-0}" | sort -n | tail -1)
+	echo "# $name: iperf3: $(jq '[.hist[].count] | add' <<<"$rtt") RTT samples, median bucket from $(jq .p50 <<<"$rtt") ns; ss: srtt ${srtts[*]:-?} ns, min_rtt ${minrtt:-?} ns"
 	# Under bulk load the no-delay base is mostly queueing in the delay line
 	# and the stacks (pathscope's median through peer 3 read 164 to 590 us in
 	# six runs, beside a min_rtt of 35 to 72 us), and it does not add to a
 	# delay: no base stands in for it. The delay line sets the floor, the
-	# kernel's own min_rtt and srtt below bracket the median.
+	# kernel's own min_rtt and highest srtt below bracket the median.
 	if [ "$p" != 3 ]; then
 		check_floor "$name: iperf3: RTT median at least 2 x delay (the delay line's floor)" "$rtt" "$d2"
 	fi
 	# The kernel's RTT holds this host's own send and receive paths (which
 	# pathscope's does not) and every segment (pathscope times each write's
-	# first): its min_rtt and srtt bracket the median.
-	check_median "$name: iperf3: RTT median between the kernel's min_rtt and srtt (ss -tin), 100 us either side" \
+	# first): its min_rtt and highest srtt bracket the median.
+	check_median "$name: iperf3: RTT median between the kernel's min_rtt and highest srtt (ss -tin), 100 us either side" \
 		"$rtt" $(((${minrtt:-0} + ${srtt:-0}) / 2)) $(((${srtt:-0} - ${minrtt:-0}) / 2 + 100000))
 
 	# sockperf ping-pong --tcp, client on the host.
@@ -201,8 +207,17 @@ for p in 3 1 2; do
 	spmed=$(awk '/percentile 50.000 =/ { printf "%d", $NF * 1000 }' <<<"$sp")
 	rtt=$(dist_diff "$(peer_entry "$sub4" | jq -c .rtt_ns)" "$before")
 	echo "# $name: sockperf: median ${spmed:-?} ns (half the round trip); $(jq '[.hist[].count] | add' <<<"$rtt") pathscope RTT samples, median bucket from $(jq .p50 <<<"$rtt") ns"
+	# sockperf's round trip also holds this host's own send and receive
+	# paths and the client's wakeup, which pathscope's (tc egress to XDP)
+	# does not: pathscope's may read less by that, up to max(10%, 300 us)
+	# (a test-asan run under load read 110 us less through peer 1), but not
+	# more than max(5%, 100 us) above. The delay line sets its floor.
 	ref=$((2 * ${spmed:-0}))
-	check_median "$name: sockperf ping-pong: RTT median, reference twice sockperf's median" "$rtt" "$ref" "$(tol "$ref" 5 100000)"
+	check_window "$name: sockperf ping-pong: RTT median, reference twice sockperf's median" "$rtt" "$ref" \
+		"$(tol "$ref" 10 300000)" "$(tol "$ref" 5 100000)"
+	if [ "$p" != 3 ]; then
+		check_floor "$name: sockperf ping-pong: RTT median at least 2 x delay (the delay line's floor)" "$rtt" "$d2"
+	fi
 done
 
 # Per RX queue, exactly: each peer's handshakes (4N, and iperf3's two
