@@ -65,7 +65,11 @@ static __always_inline unsigned int ps_msb64(unsigned long long v)
 		v >>= 8;
 		r += 8;
 	}
-	return r + (ps_msb8[v & 0xff] & 7); /* & 7: a bound the BPF verifier sees */
+	/* Opaque to the compiler: where it can prove v below 256 it would drop
+	 * the & 0xff, while the verifier, which follows another copy of v, cannot
+	 * (a halved RTT was rejected at load so). & 7: a bound the verifier sees. */
+	__asm__ __volatile__("" : "+r"(v));
+	return r + (ps_msb8[v & 0xff] & 7);
 }
 
 /* Bucket of value v in a histogram of nbuckets buckets (clamped). In 64-bit
