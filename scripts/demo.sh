@@ -2,7 +2,8 @@
 # The pathscope demo: a throwaway testbed (two network namespaces joined by a
 # 4-queue veth pair, GRO on), pathscope attached to both ends, about 10 s of
 # traffic (iperf3 TCP, a CE-marked UDP stream, ping), then the per-queue
-# report of each end, with the TCP RTT of the iperf3 flows. Everything is removed at the end, also on Ctrl-C.
+# report of each end, with the TCP RTT of the iperf3 flows. Everything is
+# removed at the end, also on Ctrl-C.
 # Run as root: `make demo` (or `sudo make demo`).
 set -u
 cd "$(dirname "$0")/.."
