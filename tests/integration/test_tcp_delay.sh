@@ -21,9 +21,9 @@
 #     min_rtt and highest srtt of the same flow (ss -tin, read 6 times during
 #     the run), 100 us either side;
 #   - sockperf ping-pong --tcp from the host: the RTT median not below twice
-#     the delay, at most max(5%, 100 us) above twice sockperf's median
-#     (sockperf reports half the round trip) and at most max(10%, 300 us)
-#     below it (sockperf's holds the host's own stack, pathscope's does not);
+#     the delay and at most max(5%, 100 us) above twice sockperf's median
+#     (sockperf reports half the round trip; its round trip also holds the
+#     host's own stack, pathscope's does not);
 # and per RX queue, exactly: every handshake and RTT sample of a peer on its
 # own queue, none on queue 0. A server on the host that thinks 3 ms before it
 # answers each request of peer 1 (tests/tools/tcpthink.py) shows a data
@@ -209,12 +209,13 @@ for p in 3 1 2; do
 	echo "# $name: sockperf: median ${spmed:-?} ns (half the round trip); $(jq '[.hist[].count] | add' <<<"$rtt") pathscope RTT samples, median bucket from $(jq .p50 <<<"$rtt") ns"
 	# sockperf's round trip also holds this host's own send and receive
 	# paths and the client's wakeup, which pathscope's (tc egress to XDP)
-	# does not: pathscope's may read less by that, up to max(10%, 300 us)
-	# (a test-asan run under load read 110 us less through peer 1), but not
-	# more than max(5%, 100 us) above. The delay line sets its floor.
+	# does not, and that share has no bound on a loaded machine (up to
+	# 470 us through peer 1 in a CI run): twice sockperf's median bounds
+	# pathscope's from above (within max(5%, 100 us)), the delay line from
+	# below.
 	ref=$((2 * ${spmed:-0}))
-	check_window "$name: sockperf ping-pong: RTT median, reference twice sockperf's median" "$rtt" "$ref" \
-		"$(tol "$ref" 10 300000)" "$(tol "$ref" 5 100000)"
+	check_window "$name: sockperf ping-pong: RTT median not above twice sockperf's median" "$rtt" "$ref" \
+		"$ref" "$(tol "$ref" 5 100000)"
 	if [ "$p" != 3 ]; then
 		check_floor "$name: sockperf ping-pong: RTT median at least 2 x delay (the delay line's floor)" "$rtt" "$d2"
 	fi
