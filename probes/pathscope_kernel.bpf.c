@@ -19,9 +19,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "pathscope/abi.h"
+#include "pathscope/kread.bpf.h"
 
-const volatile __u32 ps_ifindex = 0;
-const volatile __u32 ps_netns_ino = 0;
 const volatile __u32 ps_nqueues = 1;
 const volatile __u32 ps_rx_queue_base = 0; /* RX queue = queue_mapping - base */
 
@@ -72,6 +71,21 @@ struct {
 	__type(value, __u64);
 } xdp_exceptions SEC(".maps");
 
+/* The NAPI instance and queue this CPU last recorded in napi_queue: a frame
+ * of the same pair (nearly all of them) skips the hash lookup, which cost
+ * about 40 ns per frame (live, bpf_stats). */
+struct ps_napi_queue_seen {
+	__u32 napi_id;
+	__u32 queue;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ps_napi_queue_seen);
+} napi_seen SEC(".maps");
+
 /* The skb between net_dev_start_xmit and net_dev_xmit on this CPU: both fire
  * in xmit_one() with bottom halves off, and after the driver returns the skb
  * may already be freed, so its queue is read before. */
@@ -88,13 +102,6 @@ struct {
 	__type(value, struct ps_xmit_slot);
 } xmit_slot SEC(".maps");
 
-static __always_inline int ps_our_dev(const struct net_device *dev)
-{
-	if (!dev || BPF_CORE_READ(dev, ifindex) != (int)ps_ifindex)
-		return 0;
-	return BPF_CORE_READ(dev, nd_net.net, ns.inum) == ps_netns_ino;
-}
-
 static __always_inline struct ps_kern_qstats *ps_kern_slot(__u32 q)
 {
 	__u32 key = q < ps_nqueues ? q : ps_nqueues;
@@ -110,14 +117,14 @@ static __always_inline __u32 ps_rx_queue(__u16 queue_mapping)
 	return queue_mapping - ps_rx_queue_base;
 }
 
-static __always_inline void ps_napi_polled(struct napi_struct *napi, int work, int budget)
+static __always_inline void ps_napi_polled(struct napi_struct *napi, int work, int budget, int btf)
 {
 	struct ps_napi_stats *s, zero = {};
 	__u32 id;
 
-	if (!ps_our_dev(BPF_CORE_READ(napi, dev)))
+	if (!ps_our_dev(PS_KREAD(btf, napi, dev), btf))
 		return;
-	id = BPF_CORE_READ(napi, napi_id);
+	id = PS_KREAD(btf, napi, napi_id);
 	s = bpf_map_lookup_elem(&napi_stats, &id);
 	if (!s) {
 		bpf_map_update_elem(&napi_stats, &id, &zero, BPF_NOEXIST);
@@ -136,36 +143,47 @@ static __always_inline void ps_napi_polled(struct napi_struct *napi, int work, i
 
 static __always_inline void ps_gro_entry(__u32 napi_id, __u16 queue_mapping)
 {
-	__u32 q = ps_rx_queue(queue_mapping);
+	__u32 q = ps_rx_queue(queue_mapping), zero = 0;
 	struct ps_kern_qstats *s = ps_kern_slot(q);
 	struct ps_napi_queue nq = { .queue = q }, *old;
+	struct ps_napi_queue_seen *seen;
 
 	if (s)
 		s->gro_frames++;
 	if (!napi_id)
 		return;
+	seen = bpf_map_lookup_elem(&napi_seen, &zero);
+	if (!seen || (seen->napi_id == napi_id && seen->queue == q))
+		return;
 	old = bpf_map_lookup_elem(&napi_queue, &napi_id);
-	if (!old || old->queue != q)
-		bpf_map_update_elem(&napi_queue, &napi_id, &nq, BPF_ANY);
+	if (old && old->queue == q) {
+		seen->napi_id = napi_id;
+		seen->queue = q;
+	} else if (!bpf_map_update_elem(&napi_queue, &napi_id, &nq, BPF_ANY)) {
+		seen->napi_id = napi_id;
+		seen->queue = q;
+	}
 }
 
-static __always_inline void ps_stack_entry(const struct sk_buff *skb)
+static __always_inline void ps_stack_entry(const struct sk_buff *skb, int btf)
 {
 	struct skb_shared_info *shinfo;
 	struct ps_kern_qstats *s;
 	__u16 segs;
 
-	s = ps_kern_slot(ps_rx_queue(BPF_CORE_READ(skb, queue_mapping)));
+	s = ps_kern_slot(ps_rx_queue(PS_KREAD(btf, skb, queue_mapping)));
 	if (!s)
 		return;
-	/* skb_shinfo(): end is an offset from head on 64-bit kernels. */
-	shinfo = (void *)(BPF_CORE_READ(skb, head) + BPF_CORE_READ(skb, end));
+	/* skb_shinfo(): end is an offset from head on 64-bit kernels. The
+	 * verifier takes head + end for a number, not a typed pointer: a probe
+	 * read in both kinds of programs. */
+	shinfo = (void *)(PS_KREAD(btf, skb, head) + PS_KREAD(btf, skb, end));
 	segs = BPF_CORE_READ(shinfo, gso_segs);
 	s->stack_skbs++;
 	s->stack_segs += segs > 1 ? segs : 1;
 }
 
-static __always_inline void ps_xmit_started(const struct sk_buff *skb)
+static __always_inline void ps_xmit_started(const struct sk_buff *skb, int btf)
 {
 	struct ps_xmit_slot *x;
 	__u32 zero = 0;
@@ -174,7 +192,7 @@ static __always_inline void ps_xmit_started(const struct sk_buff *skb)
 	if (!x)
 		return;
 	x->skb = (__u64)skb;
-	x->queue = BPF_CORE_READ(skb, queue_mapping);
+	x->queue = PS_KREAD(btf, skb, queue_mapping);
 }
 
 static __always_inline void ps_xmit_done(__u64 skb, int rc, unsigned int len)
@@ -202,20 +220,20 @@ static __always_inline void ps_xmit_done(__u64 skb, int rc, unsigned int len)
 	}
 }
 
-static __always_inline void ps_dropped(struct sk_buff *skb, __u32 reason)
+static __always_inline void ps_dropped(struct sk_buff *skb, __u32 reason, int btf)
 {
 	struct ps_drop_key k = { .reason = reason, .queue = PS_QUEUE_UNKNOWN, .dir = PS_DROP_TX };
 	__u64 one = 1, *n;
 
 	if (reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
 		return; /* not a drop (the kernel traces it as consume_skb) */
-	if (!ps_our_dev(BPF_CORE_READ(skb, dev)))
+	if (!ps_our_dev(PS_KREAD(btf, skb, dev), btf))
 		return;
 	/* An skb that arrived on this interface is an RX drop; its recorded
 	 * queue (if any) is the RX queue. */
-	if (BPF_CORE_READ(skb, skb_iif) == (int)ps_ifindex) {
+	if (PS_KREAD(btf, skb, skb_iif) == (int)ps_ifindex) {
 		k.dir = PS_DROP_RX;
-		k.queue = ps_rx_queue(BPF_CORE_READ(skb, queue_mapping));
+		k.queue = ps_rx_queue(PS_KREAD(btf, skb, queue_mapping));
 	}
 	n = bpf_map_lookup_elem(&drops, &k);
 	if (n) {
@@ -267,31 +285,31 @@ static __always_inline void ps_softirq(unsigned int vec, int entry)
 SEC("tp_btf/napi_poll")
 int BPF_PROG(pathscope_k_napi_poll, struct napi_struct *napi, int work, int budget)
 {
-	ps_napi_polled(napi, work, budget);
+	ps_napi_polled(napi, work, budget, 1);
 	return 0;
 }
 
 SEC("tp_btf/napi_gro_receive_entry")
 int BPF_PROG(pathscope_k_gro_entry, const struct sk_buff *skb)
 {
-	if (ps_our_dev(BPF_CORE_READ(skb, dev)))
-		ps_gro_entry(BPF_CORE_READ(skb, napi_id), BPF_CORE_READ(skb, queue_mapping));
+	if (ps_our_dev(skb->dev, 1))
+		ps_gro_entry(skb->napi_id, skb->queue_mapping);
 	return 0;
 }
 
 SEC("tp_btf/netif_receive_skb")
 int BPF_PROG(pathscope_k_stack, struct sk_buff *skb)
 {
-	if (ps_our_dev(BPF_CORE_READ(skb, dev)))
-		ps_stack_entry(skb);
+	if (ps_our_dev(skb->dev, 1))
+		ps_stack_entry(skb, 1);
 	return 0;
 }
 
 SEC("tp_btf/net_dev_start_xmit")
 int BPF_PROG(pathscope_k_start_xmit, const struct sk_buff *skb, const struct net_device *dev)
 {
-	if (ps_our_dev(dev))
-		ps_xmit_started(skb);
+	if (ps_our_dev(dev, 1))
+		ps_xmit_started(skb, 1);
 	return 0;
 }
 
@@ -306,7 +324,7 @@ int BPF_PROG(pathscope_k_xmit, struct sk_buff *skb, int rc, struct net_device *d
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(pathscope_k_kfree, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
 {
-	ps_dropped(skb, reason);
+	ps_dropped(skb, reason, 1);
 	return 0;
 }
 
@@ -314,7 +332,7 @@ SEC("tp_btf/xdp_exception")
 int BPF_PROG(pathscope_k_xdp_exc, const struct net_device *dev, const struct bpf_prog *xdp,
 	     __u32 act)
 {
-	if (ps_our_dev(dev))
+	if (ps_our_dev(dev, 1))
 		ps_xdp_exception(act);
 	return 0;
 }
@@ -337,7 +355,7 @@ int BPF_PROG(pathscope_k_sirq_exit, unsigned int vec)
 SEC("tracepoint/napi/napi_poll")
 int pathscope_kt_napi_poll(struct trace_event_raw_napi_poll *ctx)
 {
-	ps_napi_polled(ctx->napi, ctx->work, ctx->budget);
+	ps_napi_polled(ctx->napi, ctx->work, ctx->budget, 0);
 	return 0;
 }
 
@@ -346,7 +364,7 @@ int pathscope_kt_gro_entry(struct trace_event_raw_net_dev_rx_verbose_template *c
 {
 	const struct sk_buff *skb = ctx->skbaddr;
 
-	if (ps_our_dev(BPF_CORE_READ(skb, dev)))
+	if (ps_our_dev(BPF_CORE_READ(skb, dev), 0))
 		ps_gro_entry(ctx->napi_id, ctx->queue_mapping);
 	return 0;
 }
@@ -356,8 +374,8 @@ int pathscope_kt_stack(struct trace_event_raw_net_dev_template *ctx)
 {
 	const struct sk_buff *skb = ctx->skbaddr;
 
-	if (ps_our_dev(BPF_CORE_READ(skb, dev)))
-		ps_stack_entry(skb);
+	if (ps_our_dev(BPF_CORE_READ(skb, dev), 0))
+		ps_stack_entry(skb, 0);
 	return 0;
 }
 
@@ -366,8 +384,8 @@ int pathscope_kt_start_xmit(struct trace_event_raw_net_dev_start_xmit *ctx)
 {
 	const struct sk_buff *skb = ctx->skbaddr;
 
-	if (ps_our_dev(BPF_CORE_READ(skb, dev)))
-		ps_xmit_started(skb);
+	if (ps_our_dev(BPF_CORE_READ(skb, dev), 0))
+		ps_xmit_started(skb, 0);
 	return 0;
 }
 
@@ -381,7 +399,7 @@ int pathscope_kt_xmit(struct trace_event_raw_net_dev_xmit *ctx)
 SEC("tracepoint/skb/kfree_skb")
 int pathscope_kt_kfree(struct trace_event_raw_kfree_skb *ctx)
 {
-	ps_dropped(ctx->skbaddr, ctx->reason);
+	ps_dropped(ctx->skbaddr, ctx->reason, 0);
 	return 0;
 }
 

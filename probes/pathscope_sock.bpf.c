@@ -18,15 +18,13 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/abi.h"
+#include "pathscope/kread.bpf.h"
 
 #define PS_AF_INET     2
 #define PS_AF_INET6    10
 #define PS_IPPROTO_TCP 6
 #define PS_IPPROTO_UDP 17
 #define PS_MSG_PEEK    2
-
-const volatile __u32 ps_ifindex = 0;
-const volatile __u32 ps_netns_ino = 0;
 
 /* Taken over from the tc object (bpf_map__reuse_fd). */
 struct {
@@ -111,20 +109,20 @@ static __always_inline void ps_sock_read(const struct ps_sock_key *k, struct ps_
 
 /* The flow of a TCP socket, as tc ingress keys it (this host is local). An
  * IPv6 socket carrying IPv4 (a v4-mapped peer) is keyed as IPv4. */
-static __always_inline int ps_sock_key_of(const struct sock *sk, struct ps_sock_key *k)
+static __always_inline int ps_sock_key_of(const struct sock *sk, struct ps_sock_key *k, int btf)
 {
-	__u16 family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	__u16 family = PS_KREAD(btf, sk, __sk_common.skc_family);
 
 	__builtin_memset(k, 0, sizeof(*k));
 	k->proto = PS_SOCK_TCP;
-	k->lport = bpf_htons(BPF_CORE_READ(sk, __sk_common.skc_num));
-	k->rport = BPF_CORE_READ(sk, __sk_common.skc_dport);
+	k->lport = bpf_htons(PS_KREAD(btf, sk, __sk_common.skc_num));
+	k->rport = PS_KREAD(btf, sk, __sk_common.skc_dport);
 	if (family == PS_AF_INET6) {
-		struct in6_addr daddr = BPF_CORE_READ(sk, __sk_common.skc_v6_daddr);
+		struct in6_addr daddr = PS_KREAD(btf, sk, __sk_common.skc_v6_daddr);
 		__u32 *w = (__u32 *)&daddr;
 
 		if (!(w[0] == 0 && w[1] == 0 && w[2] == bpf_htonl(0xffff))) {
-			struct in6_addr saddr = BPF_CORE_READ(sk, __sk_common.skc_v6_rcv_saddr);
+			struct in6_addr saddr = PS_KREAD(btf, sk, __sk_common.skc_v6_rcv_saddr);
 
 			k->family = 6;
 			__builtin_memcpy(k->laddr, &saddr, 16);
@@ -135,13 +133,21 @@ static __always_inline int ps_sock_key_of(const struct sock *sk, struct ps_sock_
 		return -1;
 	}
 	k->family = 4;
-	*(__be32 *)k->laddr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
-	*(__be32 *)k->raddr = BPF_CORE_READ(sk, __sk_common.skc_daddr);
+	*(__be32 *)k->laddr = PS_KREAD(btf, sk, __sk_common.skc_rcv_saddr);
+	*(__be32 *)k->raddr = PS_KREAD(btf, sk, __sk_common.skc_daddr);
 	return 0;
 }
 
+/* The netns of sk is the attachment's. */
+static __always_inline int ps_our_netns(const struct sock *sk, int btf)
+{
+	if (btf)
+		return sk->__sk_common.skc_net.net->ns.inum == ps_netns_ino;
+	return BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) == ps_netns_ino;
+}
+
 /* skb_copy_datagram_iovec: TCP reads (UDP's are taken at consume_skb). */
-static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len)
+static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len, int btf)
 {
 	struct ps_sock_pending *p;
 	struct ps_sock_key k;
@@ -149,13 +155,12 @@ static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len)
 	__u32 copied;
 	int i;
 
-	if (BPF_CORE_READ(skb, skb_iif) != (int)ps_ifindex)
+	if (PS_KREAD(btf, skb, skb_iif) != (int)ps_ifindex)
 		return;
-	sk = BPF_CORE_READ(skb, sk);
-	if (!sk || BPF_CORE_READ(sk, sk_protocol) != PS_IPPROTO_TCP ||
-	    BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) != ps_netns_ino)
+	sk = PS_KREAD(btf, skb, sk);
+	if (!sk || PS_KREAD(btf, sk, sk_protocol) != PS_IPPROTO_TCP || !ps_our_netns(sk, btf))
 		return;
-	if (ps_sock_key_of(sk, &k))
+	if (ps_sock_key_of(sk, &k, btf))
 		return;
 	p = bpf_map_lookup_elem(&sock_pending, &k);
 	if (!p)
@@ -172,56 +177,50 @@ static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len)
 			ps_sock_read(&k, &p->s[i]);
 }
 
-/* The netns of sk is the attachment's. */
-static __always_inline int ps_our_netns(const struct sock *sk)
-{
-	return BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) == ps_netns_ino;
-}
-
 static __always_inline struct ps_sock_pending *ps_udp_pending(const struct sock *sk,
-							      struct ps_sock_key *k)
+							      struct ps_sock_key *k, int btf)
 {
 	__builtin_memset(k, 0, sizeof(*k));
 	k->proto = PS_SOCK_UDP;
-	k->lport = bpf_htons(BPF_CORE_READ(sk, __sk_common.skc_num));
+	k->lport = bpf_htons(PS_KREAD(btf, sk, __sk_common.skc_num));
 	return bpf_map_lookup_elem(&sock_pending, k);
 }
 
 /* sk_data_ready of a UDP socket: if the sample is the datagram just queued
  * (the queue's tail), note how many datagrams wait up to it. */
-static __always_inline void ps_sock_queued(const struct sock *sk)
+static __always_inline void ps_sock_queued(const struct sock *sk, int btf)
 {
 	struct ps_sock_pending *p;
 	struct ps_sock_key k;
 	struct sk_buff *tail;
 	int i;
 
-	if (!ps_our_netns(sk))
+	if (!ps_our_netns(sk, btf))
 		return;
-	p = ps_udp_pending(sk, &k);
+	p = ps_udp_pending(sk, &k, btf);
 	if (!p)
 		return;
-	tail = BPF_CORE_READ(sk, sk_receive_queue.prev);
+	tail = PS_KREAD(btf, sk, sk_receive_queue.prev);
 #pragma unroll
 	for (i = 0; i < PS_SOCK_INFLIGHT; i++) {
 		if (!p->s[i].ts_ns || p->s[i].sk || p->s[i].skb != (__u64)tail)
 			continue;
-		p->s[i].remaining = BPF_CORE_READ(sk, sk_receive_queue.qlen) +
+		p->s[i].remaining = PS_KREAD(btf, sk, sk_receive_queue.qlen) +
 				    BPF_CORE_READ((struct udp_sock *)sk, reader_queue.qlen);
 		p->s[i].sk = (__u64)sk;
 	}
 }
 
 /* sock_recv_length of a UDP socket: one datagram read (not peeked). */
-static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int flags)
+static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int flags, int btf)
 {
 	struct ps_sock_pending *p;
 	struct ps_sock_key k;
 	int i;
 
-	if (ret < 0 || (flags & PS_MSG_PEEK) || !ps_our_netns(sk))
+	if (ret < 0 || (flags & PS_MSG_PEEK) || !ps_our_netns(sk, btf))
 		return;
-	p = ps_udp_pending(sk, &k);
+	p = ps_udp_pending(sk, &k, btf);
 	if (!p)
 		return;
 		/* Not atomic: two threads reading one UDP socket at the same instant
@@ -236,30 +235,30 @@ static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int
 SEC("tp_btf/skb_copy_datagram_iovec")
 int BPF_PROG(pathscope_sock_copy, const struct sk_buff *skb, int len)
 {
-	ps_sock_copy(skb, len);
+	ps_sock_copy(skb, len, 1);
 	return 0;
 }
 
 SEC("tp_btf/sk_data_ready")
 int BPF_PROG(pathscope_sock_queued, const struct sock *sk)
 {
-	if (BPF_CORE_READ(sk, sk_protocol) == PS_IPPROTO_UDP)
-		ps_sock_queued(sk);
+	if (sk->sk_protocol == PS_IPPROTO_UDP)
+		ps_sock_queued(sk, 1);
 	return 0;
 }
 
 SEC("tp_btf/sock_recv_length")
 int BPF_PROG(pathscope_sock_recv, struct sock *sk, int ret, int flags)
 {
-	if (BPF_CORE_READ(sk, sk_protocol) == PS_IPPROTO_UDP)
-		ps_sock_udp_read(sk, ret, flags);
+	if (sk->sk_protocol == PS_IPPROTO_UDP)
+		ps_sock_udp_read(sk, ret, flags, 1);
 	return 0;
 }
 
 SEC("tracepoint/skb/skb_copy_datagram_iovec")
 int pathscope_sock_tp_copy(struct trace_event_raw_skb_copy_datagram_iovec *ctx)
 {
-	ps_sock_copy(ctx->skbaddr, ctx->len);
+	ps_sock_copy(ctx->skbaddr, ctx->len, 0);
 	return 0;
 }
 
@@ -267,7 +266,7 @@ SEC("tracepoint/sock/sk_data_ready")
 int pathscope_sock_tp_queued(struct trace_event_raw_sk_data_ready *ctx)
 {
 	if (ctx->protocol == PS_IPPROTO_UDP)
-		ps_sock_queued(ctx->skaddr);
+		ps_sock_queued(ctx->skaddr, 0);
 	return 0;
 }
 
@@ -275,7 +274,7 @@ SEC("tracepoint/sock/sock_recv_length")
 int pathscope_sock_tp_recv(struct trace_event_raw_sock_msg_length *ctx)
 {
 	if (ctx->protocol == PS_IPPROTO_UDP)
-		ps_sock_udp_read(ctx->sk, ctx->ret, ctx->flags);
+		ps_sock_udp_read(ctx->sk, ctx->ret, ctx->flags, 0);
 	return 0;
 }
 
