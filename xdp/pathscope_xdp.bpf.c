@@ -78,7 +78,7 @@ int pathscope_xdp(struct xdp_md *ctx)
 		return ps_xdp_next(ctx);
 	if ((ps_features & PS_F_ICMP) && (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
 		ps_xdp_echo(ctx, &pkt, key);
-	if ((ps_features & PS_F_D2S) && ps_d2s_candidate())
+	if ((ps_features & PS_F_D2S) && ps_d2s_candidate(s))
 		ps_xdp_d2s(ctx, &pkt, key);
 	if ((ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_xdp_tcp(ctx, &pkt, key);

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 4
+#define PS_ABI_VERSION 5
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -218,9 +218,9 @@ struct ps_txlat_qstats {
  * Driver-to-stack latency per RX queue: from XDP (driver ingress, before GRO)
  * to tc ingress (after GRO). No metadata rides with the packet (per-packet
  * metadata stops GRO from merging); instead XDP remembers one sampled TCP or
- * UDP packet per CPU, every PS_D2S_EVERY-th one, by flow and sequence, and tc
- * ingress on the same CPU recognises the skb that carries it: the same flow,
- * and for TCP a GRO'd skb whose sequence range covers the sample's.
+ * UDP packet per CPU, taken from every PS_D2S_EVERY-th packet of each queue
+ * on that CPU, by flow and sequence, and tc ingress on the same CPU recognises the skb that carries
+ * it: the same flow, and for TCP a GRO'd skb whose sequence range covers the sample's.
  */
 #define PS_D2S_EVERY	  64
 #define PS_D2S_MAX_AGE_NS (10ULL * 1000000ULL) /* a sample not seen in 10 ms expires */
@@ -240,7 +240,6 @@ struct ps_flow {
 /* The per-CPU sample slot. */
 struct ps_d2s_slot {
 	__u64 ts_ns; /* 0: empty */
-	__u64 tick;  /* packets seen by XDP on this CPU */
 	__u32 queue; /* RX queue slot of the sample */
 	__u32 pad;
 	struct ps_flow flow;

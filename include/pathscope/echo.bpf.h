@@ -55,39 +55,60 @@ struct ps_echo {
 	int request;		/* 1: request, 0: reply */
 };
 
-/* Fill e from an ICMP/ICMPv6 packet parsed into p. rx: the peer is the
- * source (packet arriving), else the destination (packet leaving). */
-static __always_inline int ps_echo_read(void *data, void *data_end, const struct ps_pkt *p, int rx,
-					struct ps_echo *e)
+/* What an ICMP/ICMPv6 packet parsed into p is: 1 an echo request, 0 an echo
+ * reply, -1 neither (or not ICMP, or truncated). */
+static __always_inline int ps_echo_kind(void *data, void *data_end, const struct ps_pkt *p)
+{
+	struct ps_icmphdr *icmp = data + (p->l4_off & PS_MAX_HDR_OFF);
+
+	if ((void *)(icmp + 1) > data_end)
+		return -1;
+	if (p->l4 == PS_L4_ICMP)
+		return icmp->type == PS_ICMP_ECHO_REQUEST ? 1
+		       : icmp->type == PS_ICMP_ECHO_REPLY ? 0
+							  : -1;
+	if (p->l4 == PS_L4_ICMPV6)
+		return icmp->type == PS_ICMPV6_ECHO_REQUEST ? 1
+		       : icmp->type == PS_ICMPV6_ECHO_REPLY ? 0
+							    : -1;
+	return -1;
+}
+
+/* Does a request of direction dir wait? A reply that nobody waits for
+ * leaves here: no key is built and no per-queue or LRU lookup made (make
+ * bench: an ICMP echo reply cost 43 ns above the empty program with them). */
+static __always_inline int ps_echo_awaited(__u32 dir)
+{
+	__u64 *waiting = ps_echo_waiting(dir);
+
+	return waiting && *waiting;
+}
+
+/* Fill e from an echo request (kind 1) or reply (kind 0) parsed into p.
+ * rx: the peer is the source (packet arriving), else the destination
+ * (packet leaving). */
+static __always_inline int ps_echo_read(void *data, void *data_end, const struct ps_pkt *p,
+					int kind, int rx, struct ps_echo *e)
 {
 	struct ps_icmphdr *icmp = data + (p->l4_off & PS_MAX_HDR_OFF);
 	void *l3 = data + (p->l3_off & PS_MAX_HDR_OFF);
-	__u8 type;
 
-	if (p->l4 != PS_L4_ICMP && p->l4 != PS_L4_ICMPV6)
-		return 0;
 	if ((void *)(icmp + 1) > data_end)
 		return 0;
-	type = icmp->type;
 	__builtin_memset(&e->key, 0, sizeof(e->key));
+	e->request = kind;
 	if (p->l4 == PS_L4_ICMP) {
 		struct ps_ipv4hdr *ip = l3;
 
-		if (type != PS_ICMP_ECHO_REQUEST && type != PS_ICMP_ECHO_REPLY)
-			return 0;
 		if ((void *)(ip + 1) > data_end)
 			return 0;
-		e->request = type == PS_ICMP_ECHO_REQUEST;
 		e->key.family = 4;
 		__builtin_memcpy(e->key.peer, rx ? &ip->saddr : &ip->daddr, 4);
 	} else {
 		struct ps_ipv6hdr *ip6 = l3;
 
-		if (type != PS_ICMPV6_ECHO_REQUEST && type != PS_ICMPV6_ECHO_REPLY)
-			return 0;
 		if ((void *)(ip6 + 1) > data_end)
 			return 0;
-		e->request = type == PS_ICMPV6_ECHO_REQUEST;
 		e->key.family = 6;
 		__builtin_memcpy(e->key.peer, rx ? ip6->saddr : ip6->daddr, 16);
 	}
@@ -177,7 +198,11 @@ static __always_inline void ps_echo_rx(void *data, void *data_end, const struct 
 	__u32 q;
 	__u64 rtt;
 
-	if (!ps_echo_read(data, data_end, p, 1, &e))
+	int kind = ps_echo_kind(data, data_end, p);
+
+	if (kind < 0 || (!kind && !ps_echo_awaited(PS_ECHO_OUT)))
+		return;
+	if (!ps_echo_read(data, data_end, p, kind, 1, &e))
 		return;
 	s = ps_echo_slot(slot);
 	if (!s)
@@ -215,7 +240,11 @@ static __always_inline void ps_echo_tx(void *data, void *data_end, const struct 
 	int expired = 0;
 	__u64 resp;
 
-	if (!ps_echo_read(data, data_end, p, 0, &e))
+	int kind = ps_echo_kind(data, data_end, p);
+
+	if (kind < 0 || (!kind && !ps_echo_awaited(PS_ECHO_IN)))
+		return;
+	if (!ps_echo_read(data, data_end, p, kind, 0, &e))
 		return;
 	if (e.request) {
 		e.key.dir = PS_ECHO_OUT;

@@ -47,21 +47,23 @@ static const unsigned char ps_msb8[256] = {
 };
 /* clang-format on */
 
-/* Index of the most significant set bit; v must be non-zero. BPF has no
- * count-leading-zeros instruction: three halvings, then a table. */
-static __always_inline unsigned int ps_msb64(unsigned long long v)
+/* Index of the most significant set bit of v, which must be non-zero and
+ * below 2^bits. BPF has no count-leading-zeros instruction: up to three
+ * halvings, then a table. bits is a constant where it matters (BPF): the
+ * halvings that cannot apply compile to nothing. */
+static __always_inline unsigned int ps_msb_below(unsigned long long v, unsigned int bits)
 {
 	unsigned int r = 0;
 
-	if (v >> 32) {
+	if (bits > 32 && v >> 32) {
 		v >>= 32;
 		r += 32;
 	}
-	if (v >> 16) {
+	if (bits > 16 && v >> 16) {
 		v >>= 16;
 		r += 16;
 	}
-	if (v >> 8) {
+	if (bits > 8 && v >> 8) {
 		v >>= 8;
 		r += 8;
 	}
@@ -72,21 +74,37 @@ static __always_inline unsigned int ps_msb64(unsigned long long v)
 	return r + (ps_msb8[v & 0xff] & 7);
 }
 
+/* Index of the most significant set bit; v must be non-zero. */
+static __always_inline unsigned int ps_msb64(unsigned long long v)
+{
+	return ps_msb_below(v, 64);
+}
+
 /* Bucket of value v in a histogram of nbuckets buckets (clamped). In 64-bit
  * arithmetic throughout: a 32-bit value is zero-extended on each use, and the
- * BPF verifier then loses the clamp's bound between the copies. */
+ * BPF verifier then loses the clamp's bound between the copies.
+ *
+ * v is first clamped to the top of the range the buckets cover, rounded up
+ * to a power of two: the same bucket for every v, and with nbuckets a
+ * constant the msb search is shorter (sizes: two halvings, not three). */
 static __always_inline unsigned long long ps_hist_bucket(unsigned long long v,
 							 unsigned long long nbuckets)
 {
+	unsigned long long bits = (nbuckets + PS_HIST_SUB - 1) / PS_HIST_SUB + PS_HIST_SUB_BITS - 1;
+	unsigned long long top = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
 	unsigned long long msb, b;
 
+	if (v > top)
+		v = top;
 	if (v < 2 * PS_HIST_SUB)
 		b = v;
 	else {
-		msb = ps_msb64(v);
+		msb = ps_msb_below(v, (unsigned int)bits);
 		b = (msb - PS_HIST_SUB_BITS + 1) * PS_HIST_SUB +
 		    ((v >> (msb - PS_HIST_SUB_BITS)) & (PS_HIST_SUB - 1));
 	}
+	/* For an nbuckets not a multiple of PS_HIST_SUB; and the verifier cannot
+	 * follow the arithmetic above to the bound. */
 	return b < nbuckets ? b : nbuckets - 1;
 }
 

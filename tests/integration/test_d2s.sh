@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Driver-to-stack latency (XDP -> tc ingress), sampled 1 in 64 per CPU.
+# Driver-to-stack latency (XDP -> tc ingress), sampled 1 in 64 per RX queue and CPU.
 #
 # 1. A known latency: GRO holds each datagram for a known time. vB's
 #    gro_flush_timeout is 300 us and the sink reads with UDP_GRO, so GRO
@@ -13,8 +13,9 @@
 #    be below 300 us. Its median must be below 400 us (the timer's own
 #    wake-up here is 30-60 us).
 # 2. iperf3 TCP with GRO (no timeout), 3 runs with the feature and 3 without,
-#    alternating: with it, the samples are every 64th packet of each CPU
-#    (floor(packets / 64) - (CPUs - 1) .. floor(packets / 64)), and all of
+#    alternating: with it, the samples are every 64th packet of each RX
+#    queue on each CPU (per queue of n packets: floor(n / 64) - (CPUs - 1) ..
+#    floor(n / 64), summed over the queues), and all of
 #    them are matched in their GRO'd skb (none expired); GRO keeps every
 #    frame; and GRO merges as much with the feature as without it: the
 #    median segments per skb of the 3 runs with it over that of the 3
@@ -91,10 +92,11 @@ for round in 1 2 3; do
 	pkts=$(j "$with" .totals.xdp.total.packets)
 	d=$(j "$with" '.totals.driver_to_stack | [.sampled, .matched, .expired, .latency_ns.count] | @tsv')
 	read -r sampled matched expired hist <<<"$d"
-	lo=$((pkts / 64 - $(nproc) + 1)) hi=$((pkts / 64))
+	read -r lo hi <<<"$(j "$with" "[.queues[].xdp.total.packets / 64 | floor] |
+		[(map([. - $(nproc) + 1, 0] | max) | add), add] | @tsv")"
 	[ "$sampled" -ge "$lo" ] && [ "$sampled" -le "$hi" ] &&
-		ps_ok "iperf3 $round: sampled $sampled of $pkts packets (1 in 64 per CPU: $lo..$hi)" ||
-		ps_fail "iperf3 $round: sampling 1 in 64 per CPU" "sampled $sampled of $pkts (want $lo..$hi)"
+		ps_ok "iperf3 $round: sampled $sampled of $pkts packets (1 in 64 per queue and CPU: $lo..$hi)" ||
+		ps_fail "iperf3 $round: sampling 1 in 64 per queue and CPU" "sampled $sampled of $pkts (want $lo..$hi)"
 	ps_check_eq "iperf3 $round: every sample matched in its GRO'd skb (matched, expired, histogram count)" \
 		"$matched $expired $hist" "$sampled 0 $sampled"
 	ps_check_eq "iperf3 $round: per-queue samples add up" \
