@@ -10,7 +10,7 @@
  * The figure is the median over the rounds.
  *
  * Sampling: with the d2s feature the XDP program takes every PS_D2S_EVERY-th
- * packet of each CPU as a candidate sample. BPF_PROG_TEST_RUN reports only
+ * packet of each RX queue on each CPU as a candidate sample. BPF_PROG_TEST_RUN reports only
  * an average, so the figure includes that share. In this loop a sample,
  * once taken, is never matched (no tc program runs), so it stays pending for
  * PS_D2S_MAX_AGE_NS and the candidates in between do one extra clock read

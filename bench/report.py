@@ -506,7 +506,7 @@ def markdown(meta, micro, live, mem, tg, sc=None):
         L.append("Each figure beside an empty program of the same type, run back to back in each run. "
                  "diff and ratio: median over the runs of (pathscope − empty) and pathscope / empty, "
                  "with the range of the differences. For XDP with d2s (default, all), 1 packet in "
-                 f"{micro['sample_every']} per CPU is a sampling candidate that reads the clock; "
+                 f"{micro['sample_every']} per queue and CPU is a sampling candidate that reads the clock; "
                  "`non-sampled` subtracts that share (the measured clock-read cost / "
                  f"{micro['sample_every']}); the average itself is an upper bound for a non-sampled packet.")
         L.append("")

@@ -242,7 +242,7 @@ LAT = [
      "This host's ACK delay: data in at xdp to its first echo out in a pure ACK, per RX queue "
      "(feature tcp).", ""),
     ("Driver to stack", "pathscope_d2s_latency_seconds",
-     "Sampled TCP/UDP packets (1 in 64 per CPU) from xdp (before GRO) to tc ingress (after GRO), "
+     "Sampled TCP/UDP packets (1 in 64 per RX queue and CPU) from xdp (before GRO) to tc ingress (after GRO), "
      "per RX queue (feature d2s).", ""),
     ("Socket read", "pathscope_sock_read_latency_seconds",
      "Sampled TCP/UDP packets (1 in 64 per CPU) from tc ingress to the application's read, per RX "
