@@ -21,7 +21,9 @@ ja() { ps_pathscope_a stats vA --json | jq -c ".interfaces[0] | $1"; }
 jb() { ps_pathscope_b stats vB --json | jq -c ".interfaces[0] | $1"; }
 pin_dir() { ps_pathscope_b status --json | jq -r ".[] | select(.ifname == \"$1\" and .current_netns) | .pin_dir"; }
 # Entries of a pinned map of vB's attachment.
-entries() { bpftool map dump pinned "$(pin_dir vB)/$1" | grep -c '"key"'; }
+# Distinct keys: a dump while the kernel still changes the map restarts its
+# walk where a key went away, and listed 7,412 keys of a 4,096-entry LRU once.
+entries() { bpftool -j map dump pinned "$(pin_dir vB)/$1" | jq '[.[].key] | unique | length'; }
 
 # iperf3 A -> B for S seconds (server in B, one test); extra args after S.
 iperf() {
@@ -69,10 +71,11 @@ ps_txq_pin "$NS_B" vB 1
 # The driver's own per-queue count is the reference. An ARP or ND frame can
 # arrive during the run (once: 9418 frames for 9417 segments), so the frames
 # that pathscope's classes (not the tcp feature) saw as non-TCP are taken off.
-# Q JSON: timestamped segments, non-TCP XDP frames of queue Q.
-qcounts() { jq -r ".interfaces[0].queues[$1] | \"\(.tcp.segments.rx_with_ts) \(.xdp.total.packets - .xdp.total.l4.tcp)\"" <<<"$2"; }
-read -r ts1a nt1a < <(qcounts 1 "$(ps_pathscope_a stats vA --json)")
-read -r ts2b nt2b < <(qcounts 2 "$(ps_pathscope_b stats vB --json)")
+# Q JSON: timestamped segments, non-TCP XDP frames, segments without
+# timestamps of queue Q.
+qcounts() { jq -r ".interfaces[0].queues[$1] | \"\(.tcp.segments.rx_with_ts) \(.xdp.total.packets - .xdp.total.l4.tcp) \(.tcp.segments.rx_without_ts)\"" <<<"$2"; }
+read -r ts1a nt1a no1a < <(qcounts 1 "$(ps_pathscope_a stats vA --json)")
+read -r ts2b nt2b _ < <(qcounts 2 "$(ps_pathscope_b stats vB --json)")
 xq2=$(ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets)
 xq1=$(ps_ethtool_stat "$NS_A" vA rx_queue_1_xdp_packets)
 iperf 1
@@ -82,11 +85,19 @@ a=$(ps_pathscope_a stats vA --json)
 b=$(ps_pathscope_b stats vB --json)
 qa() { jq -c ".interfaces[0] | $1" <<<"$a"; }
 qb() { jq -c ".interfaces[0] | $1" <<<"$b"; }
-read -r ts1 nt1 < <(qcounts 1 "$a")
-read -r ts2 nt2 < <(qcounts 2 "$b")
+read -r ts1 nt1 no1 < <(qcounts 1 "$a")
+read -r ts2 nt2 _ < <(qcounts 2 "$b")
 ps_check_eq "vB: every segment on RX queue 2 carried timestamps (= the driver's rx_queue_2_xdp_packets, less $((nt2 - nt2b)) non-TCP)" \
 	"$((ts2 - ts2b))" "$((dq2 - (nt2 - nt2b)))"
-ps_check_eq "vA: likewise on RX queue 1 (the ACKs; less $((nt1 - nt1a)) non-TCP)" "$((ts1 - ts1a))" "$((dq1 - (nt1 - nt1a)))"
+# Linux sends its RSTs without timestamps. A CI run under ASan counted 5 of
+# 10,496 segments on this queue without them (RSTs of iperf3's server closing
+# while data still arrived, most likely; not verified): every segment is
+# counted, and nearly all carried timestamps.
+ps_check_eq "vA: likewise on RX queue 1 (the ACKs, $((no1 - no1a)) without timestamps; less $((nt1 - nt1a)) non-TCP)" \
+	"$((ts1 - ts1a + no1 - no1a))" "$((dq1 - (nt1 - nt1a)))"
+[ $(((no1 - no1a) * 100)) -le "$dq1" ] &&
+	ps_ok "vA: at most 1% of RX queue 1's segments without timestamps ($((no1 - no1a)) of $dq1)" ||
+	ps_fail "vA: at most 1% of RX queue 1's segments without timestamps" "$((no1 - no1a)) of $dq1"
 ps_check_eq "vB: no segment arrived on another queue" \
 	"$(qb '[.queues[] | select(.queue != 2) | .tcp.segments.rx_with_ts + .tcp.segments.rx_without_ts] | add')" 0
 rtt_n=$(qa .totals.tcp.rtt_ns.count)
