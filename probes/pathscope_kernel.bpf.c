@@ -156,13 +156,10 @@ static __always_inline void ps_gro_entry(__u32 napi_id, __u16 queue_mapping)
 	if (!seen || (seen->napi_id == napi_id && seen->queue == q))
 		return;
 	old = bpf_map_lookup_elem(&napi_queue, &napi_id);
-	if (old && old->queue == q) {
-		seen->napi_id = napi_id;
-		seen->queue = q;
-	} else if (!bpf_map_update_elem(&napi_queue, &napi_id, &nq, BPF_ANY)) {
-		seen->napi_id = napi_id;
-		seen->queue = q;
-	}
+	if ((!old || old->queue != q) && bpf_map_update_elem(&napi_queue, &napi_id, &nq, BPF_ANY))
+		return; /* the map is full: not recorded, so not remembered */
+	seen->napi_id = napi_id;
+	seen->queue = q;
 }
 
 static __always_inline void ps_stack_entry(const struct sk_buff *skb, int btf)

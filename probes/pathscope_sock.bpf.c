@@ -141,9 +141,7 @@ static __always_inline int ps_sock_key_of(const struct sock *sk, struct ps_sock_
 /* The netns of sk is the attachment's. */
 static __always_inline int ps_our_netns(const struct sock *sk, int btf)
 {
-	if (btf)
-		return sk->__sk_common.skc_net.net->ns.inum == ps_netns_ino;
-	return BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum) == ps_netns_ino;
+	return ps_our_net(PS_KREAD(btf, sk, __sk_common.skc_net.net), btf);
 }
 
 /* skb_copy_datagram_iovec: TCP reads (UDP's are taken at consume_skb). */

@@ -24,15 +24,19 @@
 const volatile __u32 ps_ifindex = 0;
 const volatile __u32 ps_netns_ino = 0;
 
+/* Is net the measured interface's network namespace? */
+static __always_inline int ps_our_net(const struct net *net, int btf)
+{
+	return PS_KREAD(btf, net, ns.inum) == ps_netns_ino;
+}
+
 /* Is dev the measured interface? The ifindex first: other interfaces leave
  * after one load. */
 static __always_inline int ps_our_dev(const struct net_device *dev, int btf)
 {
 	if (!dev || PS_KREAD(btf, dev, ifindex) != (int)ps_ifindex)
 		return 0;
-	if (btf)
-		return dev->nd_net.net->ns.inum == ps_netns_ino;
-	return BPF_CORE_READ(dev, nd_net.net, ns.inum) == ps_netns_ino;
+	return ps_our_net(PS_KREAD(btf, dev, nd_net.net), btf);
 }
 
 #endif /* PATHSCOPE_KREAD_BPF_H */
