@@ -29,8 +29,8 @@ PS_QSTATS_MAP(tce_stats);
 
 /* Count the skb in the slot of queue; returns the slot, or -1 when the queue
  * is not measured. *parsed says whether pkt holds its headers. */
-static __always_inline long ps_tc_count(void *map, struct __sk_buff *skb, __u32 queue,
-					struct ps_pkt *pkt, int *parsed)
+static __always_inline long ps_tc_count(__u32 features, void *map, struct __sk_buff *skb,
+					__u32 queue, struct ps_pkt *pkt, int *parsed)
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
@@ -45,9 +45,9 @@ static __always_inline long ps_tc_count(void *map, struct __sk_buff *skb, __u32 
 	s = bpf_map_lookup_elem(map, &key);
 	if (!s)
 		return -1;
-	*parsed = ps_count(s, data, data_end, skb->len, pkt);
+	*parsed = ps_count(features, s, data, data_end, skb->len, pkt);
 
-	if (ps_features & PS_F_GRO) {
+	if (features & PS_F_GRO) {
 		segs = skb->gso_segs ? skb->gso_segs : 1;
 		if (segs > 1) {
 			s->gso_packets++;
@@ -90,25 +90,26 @@ PS_TC_FEATURE(ps_tc_sock, ps_sock_tc(skb, data, data_end, p, slot))
 SEC("tc")
 int pathscope_tc_ingress(struct __sk_buff *skb)
 {
+	__u32 features = ps_features_now();
 	__u32 qm = skb->queue_mapping;
 	struct ps_pkt pkt;
 	int parsed;
 	long slot;
 
-	slot = ps_tc_count(&tci_stats, skb,
+	slot = ps_tc_count(features, &tci_stats, skb,
 			   qm >= ps_rx_queue_base ? qm - ps_rx_queue_base : PS_QUEUE_UNKNOWN, &pkt,
 			   &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
-	if (ps_match_rx_at_tc && (ps_features & PS_F_ICMP) &&
-	    (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+	if (ps_match_rx_at_tc && (features & PS_F_ICMP) &&
+	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_OUT))
 		ps_tc_echo_rx(skb, &pkt, (__u32)slot);
-	if (ps_match_rx_at_tc && (ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+	if (ps_match_rx_at_tc && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_tc_tcp_rx(skb, &pkt, (__u32)slot);
-	if ((ps_features & PS_F_D2S) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP) &&
+	if ((features & PS_F_D2S) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP) &&
 	    ps_d2s_waiting())
 		ps_tc_d2s(skb, &pkt, (__u32)slot);
-	if ((ps_features & PS_F_SOCK) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP))
+	if ((features & PS_F_SOCK) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP))
 		ps_tc_sock(skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
@@ -139,16 +140,18 @@ static __always_inline __u32 ps_tx_queue(struct __sk_buff *skb)
 SEC("tc")
 int pathscope_tc_egress(struct __sk_buff *skb)
 {
+	__u32 features = ps_features_now();
 	struct ps_pkt pkt;
 	int parsed;
 	long slot;
 
-	slot = ps_tc_count(&tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
+	slot = ps_tc_count(features, &tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
-	if ((ps_features & PS_F_ICMP) && (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+	if ((features & PS_F_ICMP) &&
+	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_IN))
 		ps_tc_echo_tx(skb, &pkt, ps_nqueues);
-	if ((ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+	if ((features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_tc_tcp_tx(skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }

@@ -66,6 +66,7 @@ int pathscope_xdp(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
+	__u32 features = ps_features_now();
 	long idx = ps_queue_index(ctx->rx_queue_index);
 	__u32 key = (__u32)idx;
 	struct ps_qstats *s;
@@ -74,13 +75,13 @@ int pathscope_xdp(struct xdp_md *ctx)
 	if (idx < 0)
 		return ps_xdp_next(ctx);
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
-	if (!s || !ps_count(s, data, data_end, data_end - data, &pkt))
+	if (!s || !ps_count(features, s, data, data_end, data_end - data, &pkt))
 		return ps_xdp_next(ctx);
-	if ((ps_features & PS_F_ICMP) && (pkt.l4 == PS_L4_ICMP || pkt.l4 == PS_L4_ICMPV6))
+	if ((features & PS_F_ICMP) && ps_echo_worth(data, data_end, &pkt, PS_ECHO_OUT))
 		ps_xdp_echo(ctx, &pkt, key);
-	if ((ps_features & PS_F_D2S) && ps_d2s_candidate(s))
+	if ((features & PS_F_D2S) && ps_d2s_candidate(s))
 		ps_xdp_d2s(ctx, &pkt, key);
-	if ((ps_features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+	if ((features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_xdp_tcp(ctx, &pkt, key);
 	return ps_xdp_next(ctx);
 }
