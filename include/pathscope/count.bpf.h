@@ -67,8 +67,8 @@ static __always_inline __u32 ps_features_now(void)
 /* Count one packet or skb of len bytes whose headers are in [data, data_end).
  * Returns 1 when it parsed the headers into *pkt (some feature needs them).
  * features is ps_features_now(). */
-static __always_inline int ps_count(__u32 features, struct ps_qstats *s, void *data,
-				    void *data_end, __u64 len, struct ps_pkt *pkt)
+static __always_inline int ps_count(__u32 features, struct ps_qstats *s, void *data, void *data_end,
+				    __u64 len, struct ps_pkt *pkt)
 {
 	int parsed = 0;
 
