@@ -86,8 +86,9 @@ static __always_inline int ps_echo_awaited(__u32 dir)
  * a reply that a request of direction reply_dir waits for? The programs ask
  * this inline, before the call, so that every other packet, and a reply
  * nobody waits for, costs no call, key or per-queue or LRU lookup (make
- * bench: an ICMP echo reply cost 43 ns above the empty program at XDP when
- * the test was made inside the call, 66 ns before there was a test). */
+ * bench, an ICMP echo reply no request waits for, ns above the empty
+ * program: XDP 66 with no such test, 43 with it inside the call, 33 here;
+ * tc egress 49 -> 25). */
 static __always_inline int ps_echo_worth(void *data, void *data_end, const struct ps_pkt *p,
 					 __u32 reply_dir)
 {
