@@ -79,7 +79,7 @@ const char *const ps_sock_links[PS_SOCK_NLINKS] = { "sock_copy", "sock_queued", 
  * samples and counters of the tc object, which takes the samples. */
 int ps_attach_sock(struct ps_attach_state *st, enum ps_probe_request req)
 {
-	static const char *const shared[] = { "sock_pending", "sock_stats" };
+	static const char *const shared[] = { "sock_pending", "sock_stats", "sock_armed" };
 	struct ps_sock_port_key other = {};
 	struct ps_sock_port_stats *zero;
 	struct ps_meta *m = &st->meta;

@@ -8,9 +8,10 @@
  *   UDP  sock:sk_data_ready finds the sample at the tail of its socket's
  *        queue; sock:sock_recv_length counts the reads down to it
  * The tracepoints fire for every read and socket wakeup of the host: the
- * first tests are the protocol and the skb's arrival interface or the
- * socket's network namespace. tp_btf and classic tracepoint programs do the
- * same; the loader loads one set.
+ * first tests are the protocol, then the skb's arrival interface (TCP) or
+ * whether a sample can wait on the skb or socket at all (UDP, sock_armed:
+ * one array load), then the socket's network namespace. tp_btf and classic
+ * tracepoint programs do the same; the loader loads one set.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -19,6 +20,7 @@
 #include <bpf/bpf_endian.h>
 #include "pathscope/abi.h"
 #include "pathscope/kread.bpf.h"
+#include "pathscope/sock_armed.bpf.h"
 
 #define PS_AF_INET     2
 #define PS_AF_INET6    10
@@ -144,7 +146,7 @@ static __always_inline int ps_our_netns(const struct sock *sk, int btf)
 	return ps_our_net(PS_KREAD(btf, sk, __sk_common.skc_net.net), btf);
 }
 
-/* skb_copy_datagram_iovec: TCP reads (UDP's are taken at consume_skb). */
+/* skb_copy_datagram_iovec: TCP reads (UDP's are counted at sock_recv_length). */
 static __always_inline void ps_sock_copy(const struct sk_buff *skb, int len, int btf)
 {
 	struct ps_sock_pending *p;
@@ -193,12 +195,12 @@ static __always_inline void ps_sock_queued(const struct sock *sk, int btf)
 	struct sk_buff *tail;
 	int i;
 
-	if (!ps_our_netns(sk, btf))
+	tail = PS_KREAD(btf, sk, sk_receive_queue.prev);
+	if (!ps_sock_armed(tail) || !ps_our_netns(sk, btf))
 		return;
 	p = ps_udp_pending(sk, &k, btf);
 	if (!p)
 		return;
-	tail = PS_KREAD(btf, sk, sk_receive_queue.prev);
 #pragma unroll
 	for (i = 0; i < PS_SOCK_INFLIGHT; i++) {
 		if (!p->s[i].ts_ns || p->s[i].sk || p->s[i].skb != (__u64)tail)
@@ -206,6 +208,8 @@ static __always_inline void ps_sock_queued(const struct sock *sk, int btf)
 		p->s[i].remaining = PS_KREAD(btf, sk, sk_receive_queue.qlen) +
 				    BPF_CORE_READ((struct udp_sock *)sk, reader_queue.qlen);
 		p->s[i].sk = (__u64)sk;
+		ps_sock_arm(tail, -1); /* now waiting on its socket */
+		ps_sock_arm(sk, 1);
 	}
 }
 
@@ -216,7 +220,7 @@ static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int
 	struct ps_sock_key k;
 	int i;
 
-	if (ret < 0 || (flags & PS_MSG_PEEK) || !ps_our_netns(sk, btf))
+	if (ret < 0 || (flags & PS_MSG_PEEK) || !ps_sock_armed(sk) || !ps_our_netns(sk, btf))
 		return;
 	p = ps_udp_pending(sk, &k, btf);
 	if (!p)
@@ -226,8 +230,10 @@ static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int
 #pragma unroll
 	for (i = 0; i < PS_SOCK_INFLIGHT; i++)
 		if (p->s[i].ts_ns && p->s[i].sk == (__u64)sk && p->s[i].remaining &&
-		    --p->s[i].remaining == 0)
+		    --p->s[i].remaining == 0) {
 			ps_sock_read(&k, &p->s[i]);
+			ps_sock_arm(sk, -1);
+		}
 }
 
 SEC("tp_btf/skb_copy_datagram_iovec")

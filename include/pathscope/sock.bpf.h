@@ -10,6 +10,7 @@
 #define PATHSCOPE_SOCK_BPF_H
 
 #include "count.bpf.h"
+#include "sock_armed.bpf.h"
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
@@ -40,7 +41,7 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 	struct ps_sock_key k = {};
 	struct ps_flow f;
 	__u32 zero = 0;
-	__u64 *tick, now;
+	__u64 *tick, now, kskb;
 
 	if (p->l4 != PS_L4_TCP && p->l4 != PS_L4_UDP)
 		return;
@@ -61,14 +62,17 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 		k.proto = PS_SOCK_UDP; /* keyed by the local port alone */
 	}
 	now = bpf_ktime_get_ns();
+	kskb = (__u64)bpf_cast_to_kern_ctx(skb);
 	ps = bpf_map_lookup_elem(&sock_stats, &slot);
 	old = bpf_map_lookup_elem(&sock_pending, &k);
 	if (!old) { /* the flow's first: a new entry */
 		v.s[0].ts_ns = now;
-		v.s[0].skb = (__u64)bpf_cast_to_kern_ctx(skb);
+		v.s[0].skb = kskb;
 		v.s[0].seq = f.seq;
 		v.s[0].queue = slot;
 		bpf_map_update_elem(&sock_pending, &k, &v, BPF_ANY);
+		if (k.proto == PS_SOCK_UDP)
+			ps_sock_arm((void *)kskb, 1);
 		if (ps && k.proto < PS_SOCK_PROTOS)
 			ps->sampled[k.proto]++;
 		return;
@@ -92,7 +96,11 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 		return;
 	}
 	e = &old->s[i & (PS_SOCK_INFLIGHT - 1)];
-	e->skb = (__u64)bpf_cast_to_kern_ctx(skb);
+	if (k.proto == PS_SOCK_UDP && e->ts_ns) /* an expired sample gives up its slot */
+		ps_sock_arm((void *)(e->sk ? e->sk : e->skb), -1);
+	if (k.proto == PS_SOCK_UDP)
+		ps_sock_arm((void *)kskb, 1);
+	e->skb = kskb;
 	e->sk = 0;
 	e->remaining = 0;
 	e->seq = f.seq;

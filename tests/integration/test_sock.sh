@@ -4,7 +4,8 @@
 # while a sender sends 1000 messages/s must show a median within 15% of
 # 10 ms and a maximum within the schedule's own measured slack, and not below
 # the driver-to-stack latency of its queue (check's latency line); an eager
-# reader a median under 100 us. Samples add up, a reader that never reads
+# reader a median under 100 us, every UDP sample read and the early-exit
+# filter's counts back at zero. Samples add up, a reader that never reads
 # leaves only expired samples, flows steered to a queue and two ports are
 # counted there exactly, delivery is unchanged, and classic tracepoints do
 # the same. The latency budget view shows every stage with samples, in the
@@ -12,7 +13,7 @@
 . "$(dirname "$0")/lib.sh"
 ps_require_root sock
 ps_require_file sock "$PATHSCOPE"
-ps_require_cmd sock python3 jq ping
+ps_require_cmd sock python3 jq ping bpftool
 SOCKLOAD=$PS_ROOT/tests/tools/sockload.py
 
 ps_testbed_create 4 || { ps_fail sock "testbed setup failed"; ps_done; }
@@ -40,6 +41,16 @@ load() {
 	wait "$pid" || ps_fail "reader $proto $port" "exit $? $(cat "$err")"
 	cat "$out"
 	rm -f "$out" "$err"
+}
+# The sum of sock_armed's counters (include/pathscope/sock_armed.bpf.h).
+armed_sum() {
+	local dir prog m
+	dir=$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .pin_dir')
+	prog=$(bpftool -j link show pinned "$dir/sock_recv" | jq -r .prog_id)
+	for m in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
+		[ "$(bpftool -j map show id "$m" | jq -r .name)" = sock_armed ] &&
+			bpftool -j map dump id "$m" | jq '[.[].formatted.value] | add'
+	done
 }
 # The socket_ports entry of PROTO/PORT.
 port_entry() { jb "[.socket_ports[] | select(.proto == \"$1\" and .port == $2)][0]"; }
@@ -120,6 +131,12 @@ ps_check_eq "per queue: queue 2 has all of them" \
 ps_check_eq "per port: udp/7201 and tcp/7202 hold their protocol's reads, no other port any" \
 	"$(sj '[.socket_ports[] | select(.reads > 0) | "\(.proto)/\(.port)=\(.reads)"] | sort')" \
 	"$(sj '["tcp/7202=\(.totals.socket.tcp.matched)", "udp/7201=\(.totals.socket.udp.matched)"]')"
+# The UDP probes leave early unless sock_armed counts a sample behind the
+# skb's or socket's slot: a count that missed an arm would lose samples (they
+# expire), one that missed a disarm would stay above zero with none waiting.
+ps_check_eq "eager UDP reader: every sample read, none expired or pending" \
+	"$(sj '.totals.socket.udp | [.sampled == .matched, .sampled > 0, .expired, .pending]')" "[true,true,0,0]"
+ps_check_eq "sock_armed: no sample waits, every slot back at 0" "$(armed_sum)" 0
 
 # ---- a reader that never reads: samples expire, one in flight at most
 attach_b --features default,sock
