@@ -10,7 +10,8 @@
  *   net:net_dev_xmit            the driver's return code per TX queue
  *   skb:kfree_skb               drops by the kernel's reason
  *   xdp:xdp_exception           XDP errors per action
- *   irq:softirq_entry/exit      NET_RX and NET_TX softirq time per CPU
+ *   irq:softirq_entry/exit      NET_RX and NET_TX softirq runs per CPU, and
+ *                               their time from 1 run in PS_SIRQ_EVERY
  * As in the txlat probes, two sets of programs do the same: tp_btf (typed
  * arguments) and classic tracepoints; the loader loads one of them.
  */
@@ -266,14 +267,17 @@ static __always_inline void ps_softirq(unsigned int vec, int entry)
 	c = bpf_map_lookup_elem(&softirq, &zero);
 	if (!c)
 		return;
-	now = bpf_ktime_get_ns();
 	if (entry) {
-		c->entry_ns[i] = now;
+		if (c->count[i]++ % PS_SIRQ_EVERY == 0)
+			c->entry_ns[i] = bpf_ktime_get_ns();
 		return;
 	}
-	if (c->entry_ns[i] && now >= c->entry_ns[i]) { /* attached mid-softirq: no entry */
-		c->count[i]++;
-		c->time_ns[i] += now - c->entry_ns[i];
+	if (!c->entry_ns[i]) /* not timed, or attached mid-softirq */
+		return;
+	now = bpf_ktime_get_ns();
+	if (now >= c->entry_ns[i]) {
+		c->timed[i]++;
+		c->time_ns[i] += (now - c->entry_ns[i]) * PS_SIRQ_EVERY;
 	}
 	c->entry_ns[i] = 0;
 }

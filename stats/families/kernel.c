@@ -269,8 +269,10 @@ json_object *ps_kernel_json(const struct ps_snapshot *c)
 		ps_json_add_u64(e, "cpu", i);
 		ps_json_add_u64(e, "net_rx_count", s->count[PS_SIRQ_NET_RX]);
 		ps_json_add_u64(e, "net_rx_ns", s->time_ns[PS_SIRQ_NET_RX]);
+		ps_json_add_u64(e, "net_rx_timed", s->timed[PS_SIRQ_NET_RX]);
 		ps_json_add_u64(e, "net_tx_count", s->count[PS_SIRQ_NET_TX]);
 		ps_json_add_u64(e, "net_tx_ns", s->time_ns[PS_SIRQ_NET_TX]);
+		ps_json_add_u64(e, "net_tx_timed", s->timed[PS_SIRQ_NET_TX]);
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "softirq", a);
@@ -371,12 +373,13 @@ static void lists_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 			ps_prom_sample_u1(p, &l, "action", xdp_action_names[a],
 					  snaps[i].kern->xdp_exc[a]);
 	}
+	_Static_assert(PS_SIRQ_EVERY == 8, "the HELP text below says 1 run in 8");
 	/* pass 0: time, pass 1: runs */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 0)
 			ps_prom_family(p, "pathscope_softirq_seconds_total", "counter",
 				       "NET_RX/NET_TX softirq time per CPU (all devices of the "
-				       "CPU).");
+				       "CPU), estimated from 1 run in 8.");
 		else
 			ps_prom_family(p, "pathscope_softirq_runs_total", "counter",
 				       "NET_RX/NET_TX softirq runs per CPU (all devices of the "

@@ -9,6 +9,8 @@
 #     they report equals the frames sent; frames into GRO and packets into
 #     the stack likewise;
 #   - net_dev_xmit counts per TX queue equal what was sent;
+#   - NET_RX softirq runs lie within /proc/softirqs' count read around our
+#     snapshots, and 1 run in 8 per CPU is timed;
 #   - check: agreement on a clean workload, and a difference of exactly the
 #     frames that bypass the qdisc layer (AF_PACKET PACKET_QDISC_BYPASS), which
 #     tc egress and net_dev_xmit never see but the driver counts.
@@ -35,6 +37,9 @@ js() { ps_pathscope_b stats vB --json; }
 drops() { jq --arg r "$2" '[.interfaces[0].kernel.drops[] | select(.direction == "rx" and ($r == "" or .reason == $r)) | .count] | add // 0' <<<"$1"; }
 kq() { jq ".interfaces[0].queues[$2].kernel.$3" <<<"$1"; }
 napi_work() { jq "[.interfaces[0].kernel.napi[] | select(.queue == $2) | .work] | add // 0" <<<"$1"; }
+# NET_RX softirq runs of all CPUs: the kernel's count, then ours from stats JSON $1.
+netrx() { awk '$1 == "NET_RX:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
+sirq_runs() { jq '[.interfaces[0].kernel.softirq[].net_rx_count] | add' <<<"$1"; }
 napi_queues() { jq -c '[.interfaces[0].kernel.napi[].queue] | unique' <<<"$1"; }
 
 no_socket=$(bpftool btf dump file /sys/kernel/btf/vmlinux format c | awk '$1 == "SKB_DROP_REASON_NO_SOCKET" { gsub(",", "", $3); print $3 }')
@@ -92,9 +97,23 @@ for mode in tp_btf tracepoint; do
 	done
 	ps_txq_unpin "$NS_A" vA
 	ps_check_eq "$mode: NAPI instances of vB serve queues 0 and 1" "$(napi_queues "$j1")" "[0,1]"
-	sirq=$(jq '[.interfaces[0].kernel.softirq[].net_rx_count] | add' <<<"$j1")
-	[ "$sirq" -gt 0 ] && ps_ok "$mode: NET_RX softirq runs counted ($sirq)" ||
-		ps_fail "$mode: NET_RX softirq runs counted" "$sirq"
+
+	# NET_RX softirq runs: the kernel's own count (/proc/softirqs, bumped
+	# beside the tracepoint) read before and after each of our snapshots
+	# brackets ours exactly; 1 run in 8 of each CPU is timed, the 1st, 9th, ...
+	# (one may be in progress).
+	p0a=$(netrx) j0=$(js) p0b=$(netrx)
+	ps_sink_start "$NS_B" 9000 --expect 200 --timeout 10
+	ps_in_a "$UDPSEND" -n 200 "$PS_IP4_B" 9000 || ps_fail "$mode: udpsend to the sink" "exit $?"
+	ps_sink_wait >/dev/null
+	p1a=$(netrx) j1=$(js) p1b=$(netrx)
+	sirq=$(($(sirq_runs "$j1") - $(sirq_runs "$j0")))
+	[ "$sirq" -ge $((p1a - p0b)) ] && [ "$sirq" -le $((p1b - p0a)) ] && [ "$sirq" -gt 0 ] &&
+		ps_ok "$mode: NET_RX softirq runs $sirq, within /proc/softirqs' [$((p1a - p0b)), $((p1b - p0a))]" ||
+		ps_fail "$mode: NET_RX softirq runs within /proc/softirqs' bracket" "$sirq not in [$((p1a - p0b)), $((p1b - p0a))]"
+	ps_check_eq "$mode: per CPU and vector, runs timed = 1 in 8 (ceil(runs / 8), or 1 less while one runs)" \
+		"$(jq '[.interfaces[0].kernel.softirq[] | [[.net_rx_count, .net_rx_timed], [.net_tx_count, .net_tx_timed]][] |
+			((.[0] + 7) / 8 | floor) as $w | .[1] == $w or .[1] == $w - 1] | all' <<<"$j1")" true
 
 	# TX: pings from B leave vB; net_dev_xmit on the queue XPS picks.
 	ps_txq_pin "$NS_B" vB 1

@@ -246,7 +246,9 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->softirq[0].count[PS_SIRQ_NET_RX] = 40 * k;
 	d->softirq[0].time_ns[PS_SIRQ_NET_RX] = 1200000 * k;
 	d->softirq[1].count[PS_SIRQ_NET_TX] = 3 * k;
+	d->softirq[0].timed[PS_SIRQ_NET_RX] = 5 * k;
 	d->softirq[1].time_ns[PS_SIRQ_NET_TX] = 4500 * k;
+	d->softirq[1].timed[PS_SIRQ_NET_TX] = 1 * k;
 	d->kern.softirq = d->softirq;
 	d->kern.ncpus = 2;
 	d->kern.xdp_exc[0] = 25 * k;
