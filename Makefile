@@ -40,7 +40,7 @@ help:
 	@echo "make test-asan  the whole suite against a clang ASan+UBSan build (build-asan/)"
 	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
 	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
-	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~18 min)"
+	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~17 min)"
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
 	@echo "make deb        pathscope_<version>_<arch>.deb (dpkg-buildpackage), then apt-get install ./pathscope_*.deb"
 	@echo "make format     clang-format every C source and header"
