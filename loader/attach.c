@@ -68,7 +68,8 @@ static const struct {
 	{ "tcp_flows", PS_F_TCP },     { "tcp_halfopen", PS_F_TCP }, { "tcp_stats", PS_F_TCP },
 	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },    { "sock_tick", PS_F_SOCK },
 	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },  { "sock_hist", PS_F_SOCK },
-	{ "sock_ports", PS_F_SOCK },   { "sock_armed", PS_F_SOCK },  { "sock_addr", PS_F_SOCK },
+	{ "tcp_seen", PS_F_TCP },      { "sock_ports", PS_F_SOCK },  { "sock_armed", PS_F_SOCK },
+	{ "sock_addr", PS_F_SOCK },
 };
 
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)

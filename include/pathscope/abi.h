@@ -292,6 +292,22 @@ struct ps_tcp_flow_key {
 	__u8 raddr[16];
 };
 
+/* Per slot of a flow hash and direction (tcp.bpf.h's tcp_seen), the TSval
+ * and TSecr of the segment the last lookup of its flow was for. A segment
+ * carrying the same pair as its flow's last look in its direction has
+ * nothing to do there. Arriving: no new echo for the RTT sample (same TSecr)
+ * and no new arrival for the host response (same TSval). Leaving: no new
+ * echo of a sampled arrival (same TSecr) and no new TSval to sample. It
+ * skips the tcp_flows lookup, a 40-byte key hashed per segment. Two flows
+ * sharing a slot only cost lookups. */
+#define PS_TCP_SEEN_SLOTS 4096
+struct ps_tcp_seen {
+	__u32 flow; /* the flow's hash, all 32 bits */
+	__u32 tsval;
+	__u32 tsecr;
+	__u32 pad;
+};
+
 enum ps_tcp_hs_state {
 	PS_TCP_HS_NONE,
 	PS_TCP_HS_SYN_SENT,    /* client: waiting for the SYN-ACK */

@@ -51,6 +51,14 @@ struct {
 } tcp_peers SEC(".maps");
 
 /* One TCP segment, as the latency matching needs it. */
+/* The RX path's last (TSval, TSecr) per flow-hash slot (abi.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PS_TCP_SEEN_SLOTS);
+	__type(key, __u32);
+	__type(value, struct ps_tcp_seen);
+} tcp_seen SEC(".maps");
+
 struct ps_tcp_seg {
 	struct ps_tcp_flow_key key;
 	__u32 seq, ack_seq;
@@ -105,6 +113,52 @@ static __always_inline int ps_tcp_seg_read(void *data, void *data_end, const str
 }
 
 /* Is TSval a later than b, modulo 2^32 (RFC 7323)? */
+/* The key's words folded and mixed: a cheap hash, not tcp_flows' own. */
+static __always_inline __u32 ps_tcp_flow_hash(const struct ps_tcp_flow_key *k)
+{
+	const __u32 *w = (const __u32 *)k;
+	__u32 h = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < (int)(sizeof(*k) / 4); i++)
+		h ^= w[i];
+	h ^= h >> 15;
+	h *= 0x2c1b3c6d;
+	return h ^ (h >> 12);
+}
+
+/* g's slot in tcp_seen, one per direction (tc ingress and egress share the
+ * tc object's map), and in *h the hash that must match; NULL without TS. */
+static __always_inline struct ps_tcp_seen *ps_tcp_seen_slot(const struct ps_tcp_seg *g, int rx,
+							    __u32 *h)
+{
+	__u32 k;
+
+	if (g->ts != PS_TS_FOUND)
+		return 0;
+	*h = ps_tcp_flow_hash(&g->key) ^ (rx ? 0 : 0x9e3779b9);
+	k = *h & (PS_TCP_SEEN_SLOTS - 1);
+	return bpf_map_lookup_elem(&tcp_seen, &k);
+}
+
+/* Did the last look at g's flow in this direction carry g's pair? */
+static __always_inline int ps_tcp_seen_same(const struct ps_tcp_seen *e, __u32 h,
+					    const struct ps_tcp_seg *g)
+{
+	return e && e->flow == h && e->tsval == g->tsval && e->tsecr == g->tsecr;
+}
+
+static __always_inline void ps_tcp_seen_note(struct ps_tcp_seen *e, __u32 h,
+					     const struct ps_tcp_seg *g)
+{
+	if (e) {
+		e->flow = h;
+		e->tsval = g->tsval;
+		e->tsecr = g->tsecr;
+	}
+}
+
 static __always_inline int ps_ts_after(__u32 a, __u32 b)
 {
 	return (__s32)(a - b) > 0;
@@ -260,9 +314,11 @@ static __always_inline void ps_tcp_rtt(const struct ps_tcp_seg *g, __u64 rtt, __
 static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct ps_pkt *p,
 				      __u32 slot)
 {
+	struct ps_tcp_seen *seen;
 	struct ps_tcp_qstats *s;
 	struct ps_tcp_flow *f;
 	struct ps_tcp_seg g;
+	__u32 h = 0;
 	__u64 now;
 
 	if (!ps_tcp_seg_read(data, data_end, p, 1, &g))
@@ -274,6 +330,9 @@ static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct p
 			ps_tcp_hs_reply(&g, PS_TCP_HS_SYN_SENT, slot, s);
 		return;
 	}
+	seen = ps_tcp_seen_slot(&g, 1, &h);
+	if (ps_tcp_seen_same(seen, h, &g))
+		return; /* nothing new for the RTT or the response sample */
 	f = bpf_map_lookup_elem(&tcp_flows, &g.key);
 	if (!f) { /* perhaps the (pure) ACK of a SYN-ACK this host sent */
 		if ((g.flags & PS_TCP_ACK) && !g.has_data && !(g.flags & PS_TCP_FIN))
@@ -282,6 +341,7 @@ static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct p
 	}
 	if (g.ts != PS_TS_FOUND)
 		return;
+	ps_tcp_seen_note(seen, h, &g); /* what follows leaves nothing for the same pair */
 	/* Network RTT: the echo of the segment this host sampled. */
 	if (f->out_ns) {
 		if (g.tsecr == f->out_tsval) {
@@ -358,8 +418,10 @@ static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct p
 {
 	struct ps_tcp_flow fresh = {};
 	struct ps_tcp_qstats *s, *in;
+	struct ps_tcp_seen *seen;
 	struct ps_tcp_flow *f;
 	struct ps_tcp_seg g;
+	__u32 h = 0;
 	__u64 now;
 
 	if (!ps_tcp_seg_read(data, data_end, p, 0, &g))
@@ -370,6 +432,9 @@ static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct p
 		ps_tcp_hs_start(&g, s);
 		return;
 	}
+	seen = ps_tcp_seen_slot(&g, 0, &h);
+	if (ps_tcp_seen_same(seen, h, &g))
+		return; /* no new echo of an arrival, no new TSval to sample */
 	f = bpf_map_lookup_elem(&tcp_flows, &g.key);
 	if (!f) { /* the flow's first segment since its handshake (or attach) */
 		bpf_map_update_elem(&tcp_flows, &g.key, &fresh, BPF_NOEXIST);
@@ -379,6 +444,7 @@ static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct p
 	}
 	if (g.ts != PS_TS_FOUND)
 		return;
+	ps_tcp_seen_note(seen, h, &g);
 	/* Host response: this host's first echo of the sampled arrival. */
 	if (f->in_ns) {
 		if (g.tsecr == f->in_tsval) {

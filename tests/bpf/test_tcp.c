@@ -451,6 +451,65 @@ static void test_response(void)
 		 .hist = { 1 }, .peer_rtt = 1));
 }
 
+/* tcp_seen: each direction skips the flow lookup for a segment carrying its
+ * flow's last (TSval, TSecr) there. Arriving, a new TSecr alone must still
+ * reach the RTT sample and a new TSval alone the host response sample;
+ * leaving, a new TSecr alone the response echo and a new TSval the RTT
+ * sample. */
+static bool seen_holds(__u32 tsval, __u32 tsecr)
+{
+	struct ps_tcp_seen v;
+	__u32 k;
+
+	for (k = 0; k < PS_TCP_SEEN_SLOTS; k++)
+		if (bpf_map_lookup_elem(bpf_map__fd(xdp->maps.tcp_seen), &k, &v) == 0 &&
+		    v.tsval == tsval && v.tsecr == tsecr)
+			return true;
+	return false;
+}
+
+static void test_seen(void)
+{
+	const __u16 p = 40003;
+
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(100, 50), DATA(10) });
+	begin();
+	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 90) });
+	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 90) });
+	expect("seen: one pair twice, echoing an older TSval: nothing", W(C([F(rx_ts)] = 2)));
+	check_report(seen_holds(60, 90), "seen: the RX path remembers the flow's last pair",
+		     "no slot holds TSval 60, TSecr 90");
+	begin();
+	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 100) });
+	expect("seen: the same TSval with a new TSecr, the sample's echo: an RTT",
+	       W(C([F(rx_ts)] = 1, [F(rtt_matched)] = 1), .hist = { 1 }, .peer_rtt = 1));
+	begin();
+	rx(&(struct seg){ .lport = p, .flags = ACK, TS(61, 100), DATA(20) });
+	expect("seen: a new TSval with the same TSecr, data: a response sample",
+	       W(C([F(rx_ts)] = 1, [F(resp_taken)] = 1)));
+	begin();
+	rx(&(struct seg){ .lport = p, .flags = ACK, TS(61, 100), DATA(20) });
+	expect("seen: that pair again: nothing", W(C([F(rx_ts)] = 1)));
+
+	/* Leaving: the same, for the response echo and the RTT sample. */
+	begin();
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(100, 60) });
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(100, 60) });
+	expect("seen: out, one pair twice, echoing an older arrival: nothing",
+	       W(C([F(tx_ts)] = 2)));
+	begin();
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(100, 61) });
+	expect("seen: out, the same TSval echoing the sampled arrival: an ACK delay",
+	       W(C([F(tx_ts)] = 1, [F(resp_ack)] = 1), .hist = { 0, 0, 0, 1 }, .peer_ack = 1));
+	begin();
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(101, 61), DATA(10) });
+	expect("seen: out, a new TSval with the same TSecr, data: an RTT sample",
+	       W(C([F(tx_ts)] = 1, [F(rtt_taken)] = 1)));
+	begin();
+	tx(&(struct seg){ .lport = p, .flags = ACK, TS(101, 61), DATA(10) });
+	expect("seen: out, that pair again: nothing", W(C([F(tx_ts)] = 1)));
+}
+
 static void test_handshake(void)
 {
 	struct ps_tcp_flow f;
@@ -560,7 +619,7 @@ static void test_peer_subnets(void)
 			if (k.family == 4) {
 				n4++;
 				ok4 = k.prefix == 24 && k.addr[0] == 10 && k.addr[3] == 0 &&
-				      ps.rtt_count == 6;
+				      ps.rtt_count == 7;
 			} else if (k.family == 6) {
 				n6++;
 				ok6 = k.prefix == 48 && k.addr[0] == 0xfd && k.addr[15] == 0 &&
@@ -571,7 +630,7 @@ static void test_peer_subnets(void)
 		}
 		prev = &k;
 	}
-	check_report(n4 == 1 && ok4, "peers: 10.0.0.2 counted in 10.0.0.0/24 (6 RTTs)",
+	check_report(n4 == 1 && ok4, "peers: 10.0.0.2 counted in 10.0.0.0/24 (7 RTTs)",
 		     "%d IPv4 entries", n4);
 	check_report(n6 == 1 && ok6, "peers: fd00::2 counted in fd00::/48 (1 RTT)",
 		     "%d IPv6 entries", n6);
@@ -648,6 +707,7 @@ int main(void)
 	test_rtt();
 	test_wrap();
 	test_response();
+	test_seen();
 	test_handshake();
 	test_layouts();
 	test_ipv6();

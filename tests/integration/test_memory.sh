@@ -41,7 +41,7 @@ maps_json() {
 declare -A FEATURE_OF=(
 	[echo_pending]=icmp [echo_stats]=icmp [echo_waiting]=icmp [echo_peers]=icmp
 	[d2s_slot]=d2s [d2s_stats]=d2s
-	[tcp_flows]=tcp [tcp_halfopen]=tcp [tcp_stats]=tcp [tcp_hist]=tcp [tcp_peers]=tcp
+	[tcp_flows]=tcp [tcp_seen]=tcp [tcp_halfopen]=tcp [tcp_stats]=tcp [tcp_hist]=tcp [tcp_peers]=tcp
 	[sock_tick]=sock [sock_pending]=sock [sock_stats]=sock [sock_hist]=sock [sock_ports]=sock [sock_armed]=sock [sock_addr]=sock
 )
 PER_QUEUE=" xdp_stats tci_stats tce_stats echo_stats d2s_stats tcp_stats tcp_hist sock_stats sock_hist txlat_stats kern_stats "
