@@ -96,10 +96,11 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 		return;
 	}
 	e = &old->s[i & (PS_SOCK_INFLIGHT - 1)];
-	if (k.proto == PS_SOCK_UDP && e->ts_ns) /* an expired sample gives up its slot */
-		ps_sock_arm((void *)(e->sk ? e->sk : e->skb), -1);
-	if (k.proto == PS_SOCK_UDP)
+	if (k.proto == PS_SOCK_UDP) {
+		if (e->ts_ns) /* an expired sample gives up its slot */
+			ps_sock_arm((void *)(e->sk ? e->sk : e->skb), -1);
 		ps_sock_arm((void *)kskb, 1);
+	}
 	e->skb = kskb;
 	e->sk = 0;
 	e->remaining = 0;

@@ -50,8 +50,7 @@ struct {
 	__type(value, struct ps_tcp_peer_stats);
 } tcp_peers SEC(".maps");
 
-/* One TCP segment, as the latency matching needs it. */
-/* The RX path's last (TSval, TSecr) per flow-hash slot (abi.h). */
+/* Each direction's last (TSval, TSecr) per flow-hash slot (abi.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, PS_TCP_SEEN_SLOTS);
@@ -59,6 +58,7 @@ struct {
 	__type(value, struct ps_tcp_seen);
 } tcp_seen SEC(".maps");
 
+/* One TCP segment, as the latency matching needs it. */
 struct ps_tcp_seg {
 	struct ps_tcp_flow_key key;
 	__u32 seq, ack_seq;
@@ -112,7 +112,6 @@ static __always_inline int ps_tcp_seg_read(void *data, void *data_end, const str
 	return 1;
 }
 
-/* Is TSval a later than b, modulo 2^32 (RFC 7323)? */
 /* The key's words folded and mixed: a cheap hash, not tcp_flows' own. */
 static __always_inline __u32 ps_tcp_flow_hash(const struct ps_tcp_flow_key *k)
 {
@@ -159,6 +158,7 @@ static __always_inline void ps_tcp_seen_note(struct ps_tcp_seen *e, __u32 h,
 	}
 }
 
+/* Is TSval a later than b, modulo 2^32 (RFC 7323)? */
 static __always_inline int ps_ts_after(__u32 a, __u32 b)
 {
 	return (__s32)(a - b) > 0;
