@@ -10,7 +10,8 @@
 #     the stack likewise;
 #   - net_dev_xmit counts per TX queue equal what was sent;
 #   - NET_RX softirq runs lie within /proc/softirqs' count read around our
-#     snapshots, and 1 run in 8 per CPU is timed;
+#     snapshots, 1 run in 8 per CPU is timed, and the time estimated from
+#     them is within 25% of /proc/stat's softirq time under a UDP flood;
 #   - check: agreement on a clean workload, and a difference of exactly the
 #     frames that bypass the qdisc layer (AF_PACKET PACKET_QDISC_BYPASS), which
 #     tc egress and net_dev_xmit never see but the driver counts.
@@ -21,7 +22,7 @@ ps_require_root kernel_path
 ps_require_file kernel_path "$PATHSCOPE"
 ps_require_file kernel_path "$UDPSEND"
 ps_require_file kernel_path "$RAWSEND"
-ps_require_cmd kernel_path bpftool jq
+ps_require_cmd kernel_path bpftool jq iperf3
 
 ps_testbed_create 2 || { ps_fail kernel_path "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
@@ -40,6 +41,10 @@ napi_work() { jq "[.interfaces[0].kernel.napi[] | select(.queue == $2) | .work] 
 # NET_RX softirq runs of all CPUs: the kernel's count, then ours from stats JSON $1.
 netrx() { awk '$1 == "NET_RX:" { s = 0; for (i = 2; i <= NF; i++) s += $i; print s }' /proc/softirqs; }
 sirq_runs() { jq '[.interfaces[0].kernel.softirq[].net_rx_count] | add' <<<"$1"; }
+# NET_RX + NET_TX softirq ns of all CPUs from stats JSON $1; the kernel's
+# softirq time of all CPUs in ms (/proc/stat, USER_HZ ticks).
+sirq_ns() { jq '[.interfaces[0].kernel.softirq[] | .net_rx_ns + .net_tx_ns] | add' <<<"$1"; }
+stat_softirq_ms() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print int($8 * 1000 / hz) }' /proc/stat; }
 napi_queues() { jq -c '[.interfaces[0].kernel.napi[].queue] | unique' <<<"$1"; }
 
 no_socket=$(bpftool btf dump file /sys/kernel/btf/vmlinux format c | awk '$1 == "SKB_DROP_REASON_NO_SOCKET" { gsub(",", "", $3); print $3 }')
@@ -111,6 +116,22 @@ for mode in tp_btf tracepoint; do
 	[ "$sirq" -ge $((p1a - p0b)) ] && [ "$sirq" -le $((p1b - p0a)) ] && [ "$sirq" -gt 0 ] &&
 		ps_ok "$mode: NET_RX softirq runs $sirq, within /proc/softirqs' [$((p1a - p0b)), $((p1b - p0a))]" ||
 		ps_fail "$mode: NET_RX softirq runs within /proc/softirqs' bracket" "$sirq not in [$((p1a - p0b)), $((p1b - p0a))]"
+	# Their time, estimated from 1 run in 8, against the kernel's own
+	# softirq time (/proc/stat, all vectors, tick-sampled at HZ) over a 2 s
+	# UDP flood in which NET_RX and NET_TX are nearly all of it (1,575 to
+	# 1,785 ms each way, within 5%, in three trial runs): within 25%.
+	ip netns exec "$NS_B" timeout 20 iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
+	srv=$!
+	sleep 0.3
+	t0=$(sirq_ns "$(js)") k0=$(stat_softirq_ms)
+	ps_in_a timeout 20 iperf3 -c "$PS_IP4_B" -p 5299 -u -l 64 -b 0 -t 2 >/dev/null 2>&1 ||
+		ps_fail "$mode: iperf3 UDP flood" "exit $?"
+	t1=$(sirq_ns "$(js)") k1=$(stat_softirq_ms)
+	wait "$srv"
+	ours=$(((t1 - t0) / 1000000)) kern=$((k1 - k0))
+	awk -v a="$ours" -v b="$kern" 'BEGIN { exit !(b > 200 && a >= 0.75 * b && a <= 1.25 * b) }' &&
+		ps_ok "$mode: NET_RX+NET_TX softirq time $ours ms, /proc/stat's softirq time $kern ms (within 25%)" ||
+		ps_fail "$mode: softirq time within 25% of /proc/stat's" "$ours ms against $kern ms"
 	ps_check_eq "$mode: per CPU and vector, runs timed = 1 in 8 (ceil(runs / 8), or 1 less while one runs)" \
 		"$(jq '[.interfaces[0].kernel.softirq[] | [[.net_rx_count, .net_rx_timed], [.net_tx_count, .net_tx_timed]][] |
 			((.[0] + 7) / 8 | floor) as $w | .[1] == $w or .[1] == $w - 1] | all' <<<"$j1")" true
