@@ -30,6 +30,12 @@ static const char attach_help[] =
 			    "address's\n"
 			    "                         first V4 (IPv4) or V6 (IPv6) bits (default "
 			    "24,48)\n"
+			    "  --tcp-rx tc|xdp        tcp: match arriving segments at tc ingress "
+			    "after GRO,\n"
+			    "                         once per skb (default), or at XDP, every "
+			    "frame: the\n"
+			    "                         driver's arrival time, at a higher cost per "
+			    "packet\n"
 			    "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat, "
 			    "kernel and sock\n"
 			    "                         (default: tp_btf where the kernel has it, "
@@ -71,6 +77,7 @@ int ps_cmd_attach(int argc, char **argv)
 		{ "xdp-chain", no_argument, NULL, 'C' },
 		{ "xdp-join", required_argument, NULL, 'J' },
 		{ "peer-prefix", required_argument, NULL, 'R' },
+		{ "tcp-rx", required_argument, NULL, 'H' },
 		{},
 	};
 	static const struct ps_cmd cmd = { "attach", attach_help, "q:f:", opts };
@@ -131,6 +138,12 @@ int ps_cmd_attach(int argc, char **argv)
 		case 'J':
 			o.xdp_join = optarg;
 			break;
+		case 'H':
+			if (strcmp(optarg, "xdp") == 0)
+				o.tcp_rx_xdp = true;
+			else if (strcmp(optarg, "tc") != 0)
+				return ps_error("bad --tcp-rx '%s' (tc or xdp)", optarg), 2;
+			break;
 		case 'R':
 			if (ps_parse_prefixes(optarg, &o.peer_prefix4, &o.peer_prefix6))
 				return ps_error("bad --peer-prefix '%s' (V4,V6: 0..32,0..128, e.g. "
@@ -147,6 +160,10 @@ int ps_cmd_attach(int argc, char **argv)
 		return ps_error("attach: --no-xdp and --no-tc leave nothing to attach"), 2;
 	if (o.no_tc && (o.features & PS_F_SOCK))
 		return ps_error("attach: feature sock samples at tc ingress: not with --no-tc"), 2;
+	if (o.no_tc && (o.features & PS_F_TCP))
+		return ps_error("attach: feature tcp samples at tc egress: not with --no-tc"), 2;
+	if (o.tcp_rx_xdp && (o.no_xdp || !(o.features & PS_F_TCP)))
+		return ps_error("attach: --tcp-rx xdp needs feature tcp and the XDP program"), 2;
 	if ((o.xdp_chain || o.xdp_join) && (o.no_xdp || o.xdp_mode != PS_XDP_REQ_AUTO))
 		return ps_error(
 			   "attach: --xdp-chain and --xdp-join take the XDP mode of the program "

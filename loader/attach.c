@@ -266,6 +266,8 @@ int ps_attach(const struct ps_attach_opts *o)
 	m->tx_sample_every = o->tx_sample_every > 1 ? o->tx_sample_every : 1;
 	m->tcp_prefix4 = (__u8)(o->peer_prefix_set ? o->peer_prefix4 : PS_TCP_PREFIX4);
 	m->tcp_prefix6 = (__u8)(o->peer_prefix_set ? o->peer_prefix6 : PS_TCP_PREFIX6);
+	if (o->tcp_rx_xdp)
+		m->flags |= PS_META_TCP_RX_XDP;
 	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
 	 * record RX queue + 1 (skb_record_rx_queue). */
 	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;

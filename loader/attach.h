@@ -25,6 +25,7 @@ struct ps_attach_opts {
 	unsigned int tc_prio;
 	enum ps_probe_request probe_mode;
 	unsigned int tx_sample_every; /* txlat: time 1 in N skbs; 0 or 1: all */
+	bool tcp_rx_xdp;	      /* tcp: match arriving segments at XDP, not tc ingress */
 	bool peer_prefix_set;	      /* tcp: peer subnet prefix lengths given */
 	unsigned int peer_prefix4;    /* 0..32 (default PS_TCP_PREFIX4) */
 	unsigned int peer_prefix6;    /* 0..128 (default PS_TCP_PREFIX6) */

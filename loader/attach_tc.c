@@ -97,6 +97,8 @@ int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req)
 	PS_SET_HOOK_RODATA(st->tc->rodata, m);
 	st->tc->rodata->ps_rx_queue_base = m->rx_queue_base;
 	st->tc->rodata->ps_match_rx_at_tc = m->xdp_mode == PS_XDP_NONE;
+	st->tc->rodata->ps_tcp_rx_at_tc =
+	    m->xdp_mode == PS_XDP_NONE || !(m->flags & PS_META_TCP_RX_XDP);
 	ps_size_queue_maps(st->tc->obj, m);
 	if (st->xdp && m->xdp_mode != PS_XDP_NONE) {
 		err = share_maps(st->tc, st->xdp);

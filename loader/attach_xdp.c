@@ -157,6 +157,9 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 		return ps_error("cannot open the XDP program: %s", strerror(errno));
 	PS_SET_HOOK_RODATA(st->xdp->rodata, m);
 	ps_size_queue_maps(st->xdp->obj, m);
+	st->xdp->rodata->ps_tcp_rx_at_xdp = !!(m->flags & PS_META_TCP_RX_XDP);
+	if (!(m->flags & PS_META_TCP_RX_XDP)) /* only the RX matching uses XDP's copy */
+		bpf_map__set_max_entries(st->xdp->maps.tcp_seen, 1);
 
 	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
 		return attach_xdp_chained(st);

@@ -7,8 +7,9 @@
 
 #include "pathscope/abi.h"
 
-#define PS_META_FLAGS_KNOWN \
-	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS | PS_META_ATTACHING)
+#define PS_META_FLAGS_KNOWN                                                     \
+	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS | \
+	 PS_META_ATTACHING | PS_META_TCP_RX_XDP)
 
 static int terminated(const char *s, size_t size)
 {

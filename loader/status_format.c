@@ -64,6 +64,12 @@ json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char
 	json_object_object_add(o, "xdp_prog_id", json_object_new_int64(m->xdp_prog_id));
 	json_object_object_add(o, "tc_mode", json_object_new_string(ps_tc_mode_name(m->tc_mode)));
 	json_object_object_add(o, "features", json_object_new_string(w.feats));
+	/* where arriving TCP segments are matched; null without feature tcp */
+	json_object_object_add(o, "tcp_rx",
+			       !(m->features & PS_F_TCP) ? NULL
+			       : (m->flags & PS_META_TCP_RX_XDP) && m->xdp_mode != PS_XDP_NONE
+				   ? json_object_new_string("xdp")
+				   : json_object_new_string("tc"));
 	json_object_object_add(o, "queues", json_object_new_string(w.queues));
 	json_object_object_add(o, "nqueues", json_object_new_int64(m->nqueues));
 	/* null: the driver reports no channels */

@@ -21,8 +21,14 @@
 const volatile __u32 ps_rx_queue_base = 1;
 
 /* Without the XDP program, tc ingress does its share of the matching of
- * ICMP echoes and TCP segments. */
+ * ICMP echoes. */
 const volatile __u32 ps_match_rx_at_tc = 0;
+
+/* tc ingress matches arriving TCP segments (attach --tcp-rx tc, the
+ * default): GRO merges only segments whose options are identical, so one run
+ * per skb sees every (TSval, TSecr) pair the frames carried, at a 32nd of
+ * the runs of a bulk flow at XDP. 0: XDP matches them (--tcp-rx xdp). */
+const volatile __u32 ps_tcp_rx_at_tc = 1;
 
 PS_QSTATS_MAP(tci_stats);
 PS_QSTATS_MAP(tce_stats);
@@ -82,8 +88,8 @@ static __always_inline long ps_tc_count(__u32 features, void *map, struct __sk_b
 
 PS_TC_FEATURE(ps_tc_echo_rx, ps_echo_rx(data, data_end, p, slot))
 PS_TC_FEATURE(ps_tc_echo_tx, ps_echo_tx(data, data_end, p, slot))
-PS_TC_FEATURE(ps_tc_tcp_rx, ps_tcp_rx(data, data_end, p, slot))
-PS_TC_FEATURE(ps_tc_tcp_tx, ps_tcp_tx(data, data_end, p, slot))
+PS_TC_FEATURE(ps_tc_tcp_rx, ps_tcp_rx(data, data_end, p, slot, skb->gso_segs ?: 1))
+PS_TC_FEATURE(ps_tc_tcp_tx, ps_tcp_tx(data, data_end, p, slot, skb->gso_segs ?: 1))
 PS_TC_FEATURE(ps_tc_d2s, ps_d2s_tc(data, data_end, p, skb->len))
 PS_TC_FEATURE(ps_tc_sock, ps_sock_tc(skb, data, data_end, p, slot))
 
@@ -104,7 +110,7 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 	if (ps_match_rx_at_tc && (features & PS_F_ICMP) &&
 	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_OUT))
 		ps_tc_echo_rx(skb, &pkt, (__u32)slot);
-	if (ps_match_rx_at_tc && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+	if (ps_tcp_rx_at_tc && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_tc_tcp_rx(skb, &pkt, (__u32)slot);
 	if ((features & PS_F_D2S) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP) &&
 	    ps_d2s_waiting())

@@ -59,7 +59,12 @@ static __always_inline int ps_xdp_next(struct xdp_md *ctx)
 
 PS_XDP_FEATURE(ps_xdp_echo, ps_echo_rx(data, data_end, p, slot))
 PS_XDP_FEATURE(ps_xdp_d2s, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
-PS_XDP_FEATURE(ps_xdp_tcp, ps_tcp_rx(data, data_end, p, slot))
+PS_XDP_FEATURE(ps_xdp_tcp, ps_tcp_rx(data, data_end, p, slot, 1))
+
+/* Arriving TCP segments are matched here only with attach --tcp-rx xdp:
+ * every frame then pays for the timestamp option's read and the tcp_seen
+ * check. By default tc ingress matches them after GRO, once per skb. */
+const volatile __u32 ps_tcp_rx_at_xdp = 0;
 
 SEC("xdp")
 int pathscope_xdp(struct xdp_md *ctx)
@@ -81,7 +86,7 @@ int pathscope_xdp(struct xdp_md *ctx)
 		ps_xdp_echo(ctx, &pkt, key);
 	if ((features & PS_F_D2S) && ps_d2s_candidate(s))
 		ps_xdp_d2s(ctx, &pkt, key);
-	if ((features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
+	if (ps_tcp_rx_at_xdp && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		ps_xdp_tcp(ctx, &pkt, key);
 	return ps_xdp_next(ctx);
 }

@@ -298,7 +298,7 @@ struct ps_tcp_flow_key {
  * nothing to do there. Arriving: no new echo for the RTT sample (same TSecr)
  * and no new arrival for the host response (same TSval). Leaving: no new
  * echo of a sampled arrival (same TSecr) and no new TSval to sample. It
- * skips the tcp_flows lookup, a 40-byte key hashed per segment. Two flows
+ * skips the tcp_flows lookup, a 40-byte key hashed per skb. Two flows
  * sharing a slot only cost lookups. */
 #define PS_TCP_SEEN_SLOTS 4096
 struct ps_tcp_seen {
@@ -329,8 +329,10 @@ struct ps_tcp_flow {
 	__u32 hs_retrans; /* retransmissions of the SYN or SYN-ACK */
 };
 
-/* Per queue, per CPU: what each TCP segment costs a counter. Arrivals count
- * in their RX queue (XDP), departures in their TX queue (tc egress). */
+/* Per queue, per CPU: what each TCP skb costs a counter, which counts its
+ * segments (GRO and GSO: gso_segs). Arrivals count in their RX queue (tc
+ * ingress, or XDP with --tcp-rx xdp), departures in their TX queue (tc
+ * egress). opt_bad counts skbs. */
 struct ps_tcp_qstats {
 	__u64 rx_ts;	    /* segments received with the timestamp option */
 	__u64 rx_no_ts;	    /* ... without it (such flows cannot be measured) */

@@ -20,6 +20,7 @@ enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 #define PS_META_NO_COMPLETION  (1U << 1) /* the driver hands skbs on (veth): no TX completion */
 #define PS_META_TRACEPOINTS    (1U << 2) /* txlat probes on classic tracepoints, not tp_btf */
 #define PS_META_ATTACHING      (1U << 3) /* attach in progress by loader_pid (or killed) */
+#define PS_META_TCP_RX_XDP     (1U << 4) /* tcp: XDP matches arriving segments, not tc ingress */
 
 struct ps_meta {
 	__u32 abi_version;

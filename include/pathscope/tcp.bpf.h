@@ -2,13 +2,15 @@
 /*
  * Passive TCP latency in the datapath (BPF only; see abi.h): network RTT and
  * this host's response time from the timestamp option, and the handshake
- * RTT. XDP (or tc ingress without XDP) calls ps_tcp_rx() for each arriving
- * TCP segment, tc egress calls ps_tcp_tx() for each departing one; the
- * loader makes both objects share the maps.
+ * RTT. tc ingress (after GRO: one run per GRO skb), or XDP with attach
+ * --tcp-rx xdp, calls ps_tcp_rx() for each arriving TCP skb, tc egress calls
+ * ps_tcp_tx() for each departing one; the loader makes both objects share
+ * the maps.
  *
- * Cost: a segment that takes or matches no sample costs the timestamp
- * option's read, one flow lookup and its counters. Flow state is created at
- * tc egress only, so nothing a remote host sends can grow the flow maps.
+ * Cost: an skb that takes or matches no sample costs the timestamp option's
+ * read, its counter and one tcp_seen load (a flow lookup when its pair is
+ * new). Flow state is created at tc egress only, so nothing a remote host
+ * sends can grow the flow maps.
  */
 #ifndef PATHSCOPE_TCP_BPF_H
 #define PATHSCOPE_TCP_BPF_H
@@ -217,23 +219,25 @@ static __always_inline struct ps_tcp_peer_stats *ps_tcp_peer(const struct ps_tcp
 	return bpf_map_lookup_elem(&tcp_peers, &pk);
 }
 
-/* Count a segment with or without the timestamp option. */
+/* Count segs segments (a GRO or GSO skb's) with or without the timestamp
+ * option: GRO merges only segments with identical options, and GSO copies
+ * the header to each. */
 static __always_inline void ps_tcp_count(struct ps_tcp_qstats *s, const struct ps_tcp_seg *g,
-					 int rx)
+					 int rx, __u32 segs)
 {
 	if (!s)
 		return;
 	if (g->ts == PS_TS_FOUND) {
 		if (rx)
-			s->rx_ts++;
+			s->rx_ts += segs;
 		else
-			s->tx_ts++;
+			s->tx_ts += segs;
 		return;
 	}
 	if (rx)
-		s->rx_no_ts++;
+		s->rx_no_ts += segs;
 	else
-		s->tx_no_ts++;
+		s->tx_no_ts += segs;
 	if (g->ts == PS_TS_BAD)
 		s->opt_bad++;
 }
@@ -260,7 +264,7 @@ static __always_inline void ps_tcp_hs_start(const struct ps_tcp_seg *g, struct p
 	bpf_map_update_elem(&tcp_halfopen, &g->key, &v, BPF_ANY);
 }
 
-/* XDP: the reply that completes the handshake timed in h (the SYN-ACK for
+/* Arrival: the reply that completes the handshake timed in h (the SYN-ACK for
  * a client, the ACK of the SYN-ACK for a server), in RX queue slot. */
 static __always_inline void ps_tcp_hs_reply(const struct ps_tcp_seg *g, __u32 want, __u32 slot,
 					    struct ps_tcp_qstats *s)
@@ -288,7 +292,7 @@ static __always_inline void ps_tcp_hs_reply(const struct ps_tcp_seg *g, __u32 wa
 	}
 }
 
-/* ---- arrivals: XDP, or tc ingress without XDP ---------------------------------- */
+/* ---- arrivals: tc ingress, or XDP (--tcp-rx xdp) ------------------------------ */
 
 static __always_inline void ps_tcp_rtt(const struct ps_tcp_seg *g, __u64 rtt, __u32 slot,
 				       struct ps_tcp_qstats *s)
@@ -310,9 +314,9 @@ static __always_inline void ps_tcp_rtt(const struct ps_tcp_seg *g, __u64 rtt, __
 	}
 }
 
-/* A TCP segment arriving on RX queue slot `slot`. */
+/* A TCP segment (segs of them after GRO) arriving on RX queue slot `slot`. */
 static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct ps_pkt *p,
-				      __u32 slot)
+				      __u32 slot, __u32 segs)
 {
 	struct ps_tcp_seen *seen;
 	struct ps_tcp_qstats *s;
@@ -324,7 +328,7 @@ static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct p
 	if (!ps_tcp_seg_read(data, data_end, p, 1, &g))
 		return;
 	s = ps_tcp_slot(slot);
-	ps_tcp_count(s, &g, 1);
+	ps_tcp_count(s, &g, 1, segs);
 	if (g.flags & PS_TCP_SYN) {
 		if (g.flags & PS_TCP_ACK) /* the SYN-ACK to a SYN this host sent */
 			ps_tcp_hs_reply(&g, PS_TCP_HS_SYN_SENT, slot, s);
@@ -412,9 +416,9 @@ static __always_inline void ps_tcp_response(const struct ps_tcp_seg *g, struct p
 	}
 }
 
-/* A TCP segment leaving on TX queue slot `slot`. */
+/* A TCP segment (segs of them before GSO) leaving on TX queue slot `slot`. */
 static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct ps_pkt *p,
-				      __u32 slot)
+				      __u32 slot, __u32 segs)
 {
 	struct ps_tcp_flow fresh = {};
 	struct ps_tcp_qstats *s, *in;
@@ -427,7 +431,7 @@ static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct p
 	if (!ps_tcp_seg_read(data, data_end, p, 0, &g))
 		return;
 	s = ps_tcp_slot(slot);
-	ps_tcp_count(s, &g, 0);
+	ps_tcp_count(s, &g, 0, segs);
 	if (g.flags & PS_TCP_SYN) {
 		ps_tcp_hs_start(&g, s);
 		return;

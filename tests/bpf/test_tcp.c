@@ -2,8 +2,9 @@
 /*
  * The TCP latency feature (include/pathscope/tcp.bpf.h) on crafted segments
  * through BPF_PROG_TEST_RUN: departures through the tc egress program,
- * arrivals through the XDP program, the two objects sharing their TCP maps
- * as the loader makes them. Each case checks the exact deltas of every
+ * arrivals through tc ingress (attach's default, --tcp-rx tc) in one pass and
+ * through the XDP program (--tcp-rx xdp) in another, the two objects sharing
+ * their TCP maps as the loader makes them. Each case checks the exact deltas of every
  * counter (summed over queues and CPUs), of the four histograms and of the
  * peer subnets, and the flow state where it matters.
  *
@@ -61,6 +62,20 @@ struct seg {
 static struct pathscope_xdp *xdp;
 static struct pathscope_tc *tc;
 static int ncpus;
+
+/* The pass: arrivals matched at XDP (--tcp-rx xdp) or at tc ingress. */
+static bool rx_at_xdp;
+
+/* A check's name, with its pass. */
+static const char *named(const char *name)
+{
+	static char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s: %s", rx_at_xdp ? "rx at xdp" : "rx at tc", name);
+	return buf;
+}
+
+#define check(ok, name, ...) check_report(ok, named(name), __VA_ARGS__)
 
 static void wr32(__u8 *p, __u32 v)
 {
@@ -161,7 +176,14 @@ static void build(struct frame *f, const struct seg *g)
 	fix_lengths(f);
 }
 
-/* Run one segment through tc egress (leaving) or XDP (arriving). */
+/* The program that matches arrivals in this pass. */
+static int rx_prog_fd(void)
+{
+	return rx_at_xdp ? bpf_program__fd(xdp->progs.pathscope_xdp)
+			 : bpf_program__fd(tc->progs.pathscope_tc_ingress);
+}
+
+/* Run one segment through tc egress (leaving) or the RX program (arriving). */
 static int run(const struct seg *g)
 {
 	struct frame f;
@@ -172,8 +194,7 @@ static int run(const struct seg *g)
 	o.data_in = f.b;
 	o.data_size_in = f.len;
 	o.repeat = 1;
-	fd = g->rx ? bpf_program__fd(xdp->progs.pathscope_xdp)
-		   : bpf_program__fd(tc->progs.pathscope_tc_egress);
+	fd = g->rx ? rx_prog_fd() : bpf_program__fd(tc->progs.pathscope_tc_egress);
 	err = bpf_prog_test_run_opts(fd, &o);
 	if (err)
 		return -errno;
@@ -290,7 +311,7 @@ static void expect(const char *name, const struct want *w)
 			      (unsigned long long)(after.peer_ack - before.peer_ack),
 			      (unsigned long long)w->peer_rtt, (unsigned long long)w->peer_hs,
 			      (unsigned long long)w->peer_data, (unsigned long long)w->peer_ack);
-	check_report(n == 0, name, "%s", why);
+	check(n == 0, name, "%s", why);
 }
 
 #define W(...) (&(struct want){ __VA_ARGS__ })
@@ -332,7 +353,7 @@ static void tx(const struct seg *g)
 	s.rx = 0;
 	v = run(&s);
 	if (v != -1)
-		check_report(0, "tc egress verdict", "got %d, want -1 (TC_ACT_UNSPEC)", v);
+		check(0, "tc egress verdict", "got %d, want -1 (TC_ACT_UNSPEC)", v);
 }
 
 static void rx(const struct seg *g)
@@ -342,8 +363,9 @@ static void rx(const struct seg *g)
 
 	s.rx = 1;
 	v = run(&s);
-	if (v != 2)
-		check_report(0, "xdp verdict", "got %d, want 2 (XDP_PASS)", v);
+	if (v != (rx_at_xdp ? 2 : -1))
+		check(0, "rx verdict", "got %d, want %d (XDP_PASS or TC_ACT_UNSPEC)", v,
+		      rx_at_xdp ? 2 : -1);
 }
 
 #define FIN	 0x01 /* TCP flags */
@@ -362,9 +384,8 @@ static void test_rtt(void)
 	tx(&(struct seg){ .flags = ACK, TS(1000, 1), DATA(100) });
 	expect("data out with a new TSval: a sample taken (the flow created at egress)",
 	       W(C([F(tx_ts)] = 1, [F(rtt_taken)] = 1)));
-	check_report(flow_get(0, 0, &f, false) && f.out_tsval == 1000 && f.out_ns &&
-			 f.last_out == 1000,
-		     "flow state holds the sample", "out_tsval %u", f.out_tsval);
+	check(flow_get(0, 0, &f, false) && f.out_tsval == 1000 && f.out_ns && f.last_out == 1000,
+	      "flow state holds the sample", "out_tsval %u", f.out_tsval);
 	begin();
 	tx(&(struct seg){ .flags = ACK, TS(1000, 1), DATA(100) });
 	tx(&(struct seg){ .flags = ACK, TS(1001, 1), DATA(100) });
@@ -377,10 +398,9 @@ static void test_rtt(void)
 	rx(&(struct seg){ .flags = ACK, TS(7001, 1000) });
 	expect("a pure ACK echoing it: an RTT, in its RX queue and its peer /24",
 	       W(C([F(rx_ts)] = 1, [F(rtt_matched)] = 1), .hist = { 1 }, .peer_rtt = 1));
-	check_report(flow_get(0, 0, &f, false) && f.out_ns == 0 && f.in_ns == 0,
-		     "the sample is gone; a pure ACK arriving takes no response sample",
-		     "out_ns %llu in_ns %llu", (unsigned long long)f.out_ns,
-		     (unsigned long long)f.in_ns);
+	check(flow_get(0, 0, &f, false) && f.out_ns == 0 && f.in_ns == 0,
+	      "the sample is gone; a pure ACK arriving takes no response sample",
+	      "out_ns %llu in_ns %llu", (unsigned long long)f.out_ns, (unsigned long long)f.in_ns);
 	begin();
 	rx(&(struct seg){ .flags = ACK, TS(7002, 1000) });
 	expect("a second echo of the same TSval: nothing", W(C([F(rx_ts)] = 1)));
@@ -424,8 +444,7 @@ static void test_response(void)
 	rx(&(struct seg){ .lport = p, .flags = ACK, TS(500, 1), DATA(50) });
 	expect("data arriving on a flow this host never sent on: no state, no sample",
 	       W(C([F(rx_ts)] = 1)));
-	check_report(!flow_get(0, p, &f, false), "arrivals create no flow state",
-		     "a flow entry exists");
+	check(!flow_get(0, p, &f, false), "arrivals create no flow state", "a flow entry exists");
 	tx(&(struct seg){ .lport = p, .flags = ACK, TS(10, 500) });
 	begin();
 	rx(&(struct seg){ .lport = p, .flags = ACK, TS(501, 10), DATA(50) });
@@ -462,7 +481,9 @@ static bool seen_holds(__u32 tsval, __u32 tsecr)
 	__u32 k;
 
 	for (k = 0; k < PS_TCP_SEEN_SLOTS; k++)
-		if (bpf_map_lookup_elem(bpf_map__fd(xdp->maps.tcp_seen), &k, &v) == 0 &&
+		if (bpf_map_lookup_elem(rx_at_xdp ? bpf_map__fd(xdp->maps.tcp_seen)
+						  : bpf_map__fd(tc->maps.tcp_seen),
+					&k, &v) == 0 &&
 		    v.tsval == tsval && v.tsecr == tsecr)
 			return true;
 	return false;
@@ -477,8 +498,8 @@ static void test_seen(void)
 	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 90) });
 	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 90) });
 	expect("seen: one pair twice, echoing an older TSval: nothing", W(C([F(rx_ts)] = 2)));
-	check_report(seen_holds(60, 90), "seen: the RX path remembers the flow's last pair",
-		     "no slot holds TSval 60, TSecr 90");
+	check(seen_holds(60, 90), "seen: the RX path remembers the flow's last pair",
+	      "no slot holds TSval 60, TSecr 90");
 	begin();
 	rx(&(struct seg){ .lport = p, .flags = ACK, TS(60, 100) });
 	expect("seen: the same TSval with a new TSecr, the sample's echo: an RTT",
@@ -520,10 +541,9 @@ static void test_handshake(void)
 	expect("client: SYN out, SYN-ACK in: a handshake RTT",
 	       W(C([F(tx_ts)] = 1, [F(rx_ts)] = 1, [F(hs_timed)] = 1), .hist = { 0, 1 },
 		 .peer_hs = 1));
-	check_report(flow_get(0, 41000, &f, true) && f.hs_state == PS_TCP_HS_DONE,
-		     "the half-open entry is done", "state %u", f.hs_state);
-	check_report(!flow_get(0, 41000, &f, false), "no established entry before the ACK",
-		     "present");
+	check(flow_get(0, 41000, &f, true) && f.hs_state == PS_TCP_HS_DONE,
+	      "the half-open entry is done", "state %u", f.hs_state);
+	check(!flow_get(0, 41000, &f, false), "no established entry before the ACK", "present");
 	begin();
 	rx(&(struct seg){ .lport = 41000, .flags = SYN | ACK, .seq = 900, .ack = 101, TS(61, 20) });
 	expect("the SYN-ACK again: not timed twice", W(C([F(rx_ts)] = 1)));
@@ -630,12 +650,10 @@ static void test_peer_subnets(void)
 		}
 		prev = &k;
 	}
-	check_report(n4 == 1 && ok4, "peers: 10.0.0.2 counted in 10.0.0.0/24 (7 RTTs)",
-		     "%d IPv4 entries", n4);
-	check_report(n6 == 1 && ok6, "peers: fd00::2 counted in fd00::/48 (1 RTT)",
-		     "%d IPv6 entries", n6);
-	check_report(other == 0, "peers: no \"other\" entry until 128 subnets", "%d other entries",
-		     other);
+	check(n4 == 1 && ok4, "peers: 10.0.0.2 counted in 10.0.0.0/24 (7 RTTs)", "%d IPv4 entries",
+	      n4);
+	check(n6 == 1 && ok6, "peers: fd00::2 counted in fd00::/48 (1 RTT)", "%d IPv6 entries", n6);
+	check(other == 0, "peers: no \"other\" entry until 128 subnets", "%d other entries", other);
 }
 
 static void test_not_tcp(void)
@@ -651,7 +669,7 @@ static void test_not_tcp(void)
 	o.data_in = f.b;
 	o.data_size_in = f.len;
 	begin();
-	bpf_prog_test_run_opts(bpf_program__fd(xdp->progs.pathscope_xdp), &o);
+	bpf_prog_test_run_opts(rx_prog_fd(), &o);
 	bpf_prog_test_run_opts(bpf_program__fd(tc->progs.pathscope_tc_egress), &o);
 	expect("UDP: no TCP counter moves", W(C(0)));
 	/* A TCP header cut before its options end: the parser classes it
@@ -662,11 +680,30 @@ static void test_not_tcp(void)
 	fix_lengths(&f);
 	o.data_size_in = f.len;
 	begin();
-	bpf_prog_test_run_opts(bpf_program__fd(xdp->progs.pathscope_xdp), &o);
+	bpf_prog_test_run_opts(rx_prog_fd(), &o);
 	expect("a TCP header cut short: not read", W(C(0)));
 }
 
-static int load(void)
+/* The hook that does not match arrivals in this pass leaves them alone. */
+static void test_other_hook(void)
+{
+	struct seg g = { .rx = 1, .lport = 40000, .flags = ACK, TS(70, 100), DATA(20) };
+	struct frame f;
+	LIBBPF_OPTS(bpf_test_run_opts, o);
+
+	build(&f, &g);
+	o.data_in = f.b;
+	o.data_size_in = f.len;
+	begin();
+	bpf_prog_test_run_opts(rx_at_xdp ? bpf_program__fd(tc->progs.pathscope_tc_ingress)
+					 : bpf_program__fd(xdp->progs.pathscope_xdp),
+			       &o);
+	expect(rx_at_xdp ? "tc ingress leaves arriving segments to XDP"
+			 : "XDP leaves arriving segments to tc ingress",
+	       W(C(0)));
+}
+
+static int load(bool at_xdp)
 {
 	static const char *const shared[] = { "tcp_flows", "tcp_halfopen", "tcp_stats", "tcp_hist",
 					      "tcp_peers" };
@@ -679,6 +716,8 @@ static int load(void)
 		return -1;
 	xdp->rodata->ps_features = PS_F_TCP;
 	tc->rodata->ps_features = PS_F_TCP;
+	xdp->rodata->ps_tcp_rx_at_xdp = at_xdp;
+	tc->rodata->ps_tcp_rx_at_tc = !at_xdp;
 	err = pathscope_xdp__load(xdp);
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
 		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(tc->obj, shared[i]),
@@ -699,21 +738,27 @@ int main(void)
 {
 	libbpf_set_print(quiet);
 	ncpus = libbpf_num_possible_cpus();
-	if (geteuid() != 0 || load()) {
-		check_skip("tcp: BPF_PROG_TEST_RUN",
-			   geteuid() ? "needs root" : "cannot load the programs");
-		return check_exit_code();
+	for (int pass = 0; pass < 2; pass++) {
+		rx_at_xdp = pass == 1; /* tc ingress first: attach's default */
+		if (geteuid() != 0 || load(rx_at_xdp)) {
+			check_skip("tcp: BPF_PROG_TEST_RUN",
+				   geteuid() ? "needs root" : "cannot load the programs");
+			return check_exit_code();
+		}
+		test_rtt();
+		test_wrap();
+		test_response();
+		test_seen();
+		test_handshake();
+		test_layouts();
+		test_ipv6();
+		test_peer_subnets();
+		test_not_tcp();
+		test_other_hook();
+		pathscope_tc__destroy(tc);
+		pathscope_xdp__destroy(xdp);
+		tc = NULL;
+		xdp = NULL;
 	}
-	test_rtt();
-	test_wrap();
-	test_response();
-	test_seen();
-	test_handshake();
-	test_layouts();
-	test_ipv6();
-	test_peer_subnets();
-	test_not_tcp();
-	pathscope_tc__destroy(tc);
-	pathscope_xdp__destroy(xdp);
 	return check_exit_code();
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # TCP latency (feature tcp) on a veth pair, where what is asserted is exact:
 # flows steered to known queues are counted in those queues and no other,
-# every segment's timestamp option is counted against the driver's own
-# per-queue XDP counter, N handshakes are N on both ends and per peer subnet,
-# a flow without timestamps has handshakes and no RTT, a SYN flood leaves the
-# flow map holding only the live flows (which keep getting RTTs), and
-# --no-xdp matches at tc ingress. Latency values against independent
+# every segment's timestamp option is counted (at tc ingress, after GRO)
+# against the driver's own per-queue XDP counter and every segment sent
+# against the kernel's own TCP counters, N handshakes are N on both ends and
+# per peer subnet, a flow without timestamps has handshakes and no RTT, a SYN
+# flood leaves the flow map holding only the live flows (which keep getting
+# RTTs), --no-xdp matches at tc ingress, --tcp-rx xdp at XDP. Latency values against independent
 # references (a delay line, ss -tin, sockperf) are in test_tcp_delay.sh.
 . "$(dirname "$0")/lib.sh"
 ps_require_root tcp
@@ -60,9 +61,27 @@ for _ in range(int(sys.argv[3])):
 	wait "$srv"
 }
 
+# Segments this namespace's TCP sent: new ones (OutSegs) and retransmitted.
+out_segs_a() {
+	ps_in_a awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) c[$i] = i; h = 1 }
+		else print $c["OutSegs"] + $c["RetransSegs"] }' /proc/net/snmp
+}
+status_a() { ps_pathscope_a status --json | jq -r ".[] | select(.current_netns and .ifname == \"vA\") | $1"; }
+
+# Bad input: one line, exit 2, nothing attached.
+for bad in "--tcp-rx xdp --no-xdp --features default,tcp" "--tcp-rx xdp" "--tcp-rx sometimes --features default,tcp" \
+	"--no-tc --features default,tcp"; do
+	# shellcheck disable=SC2086 # the options are words
+	err=$(ps_pathscope_a attach vA $bad 2>&1)
+	rc=$?
+	ps_check_eq "attach $bad: exit 2, one line, nothing attached" \
+		"$rc $(wc -l <<<"$err") $(ps_pathscope_a status --json | jq 'length')" "2 1 0"
+done
+
 ps_pathscope_a attach vA --features default,tcp || ps_fail "attach vA" "exit $?"
 ps_pathscope_b attach vB --features default,tcp || ps_fail "attach vB" "exit $?"
 ps_check_eq "default,tcp: the tcp feature is on (off by default: test_memory)" "$(ja '.features | split(",") | index("tcp") != null')" true
+ps_check_eq "status: arrivals matched at tc ingress by default" "$(status_a .tcp_rx)" tc
 ps_wait_quiet 5
 
 # ---- per queue: A sends on TX queue 2 (-> B's RX queue 2), B on 1 (-> A's RX queue 1)
@@ -78,7 +97,10 @@ read -r ts1a nt1a no1a < <(qcounts 1 "$(ps_pathscope_a stats vA --json)")
 read -r ts2b nt2b _ < <(qcounts 2 "$(ps_pathscope_b stats vB --json)")
 xq2=$(ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets)
 xq1=$(ps_ethtool_stat "$NS_A" vA rx_queue_1_xdp_packets)
+tx0=$(ja '.totals.tcp.segments | .tx_with_ts + .tx_without_ts')
+os0=$(out_segs_a)
 iperf 1
+os1=$(out_segs_a)
 dq2=$(($(ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets) - xq2))
 dq1=$(($(ps_ethtool_stat "$NS_A" vA rx_queue_1_xdp_packets) - xq1))
 a=$(ps_pathscope_a stats vA --json)
@@ -98,6 +120,8 @@ ps_check_eq "vA: likewise on RX queue 1 (the ACKs, $((no1 - no1a)) without times
 [ $(((no1 - no1a) * 100)) -le "$dq1" ] &&
 	ps_ok "vA: at most 1% of RX queue 1's segments without timestamps ($((no1 - no1a)) of $dq1)" ||
 	ps_fail "vA: at most 1% of RX queue 1's segments without timestamps" "$((no1 - no1a)) of $dq1"
+ps_check_eq "vA: every segment sent counted at tc egress, GSO skbs by their segments (= OutSegs + RetransSegs, $((os1 - os0)))" \
+	"$(($(qa '.totals.tcp.segments | .tx_with_ts + .tx_without_ts') - tx0))" "$((os1 - os0))"
 ps_check_eq "vB: no segment arrived on another queue" \
 	"$(qb '[.queues[] | select(.queue != 2) | .tcp.segments.rx_with_ts + .tcp.segments.rx_without_ts] | add')" 0
 rtt_n=$(qa .totals.tcp.rtt_ns.count)
@@ -194,4 +218,21 @@ iperf 1
 n=$(ja .totals.tcp.rtt_ns.count)
 [ "$n" -gt 100 ] && ps_ok "--no-xdp: $n RTTs matched at tc ingress" || ps_fail "--no-xdp: RTTs" "$n"
 ps_check_eq "--no-xdp: matched samples per queue add up" "$(ja '[.queues[].tcp.rtt_ns.count] | add')" "$n"
+
+# ---- --tcp-rx xdp: XDP matches the arrivals, every frame
+ps_pathscope_a detach vA >/dev/null
+ps_pathscope_a attach vA --features default,tcp --tcp-rx xdp || ps_fail "attach vA --tcp-rx xdp" "exit $?"
+ps_check_eq "--tcp-rx xdp: status says so" "$(status_a .tcp_rx)" xdp
+ps_txq_pin "$NS_B" vB 1
+xq1=$(ps_ethtool_stat "$NS_A" vA rx_queue_1_xdp_packets)
+read -r ts1a nt1a no1a < <(qcounts 1 "$(ps_pathscope_a stats vA --json)")
+iperf 1
+dq1=$(($(ps_ethtool_stat "$NS_A" vA rx_queue_1_xdp_packets) - xq1))
+read -r ts1 nt1 no1 < <(qcounts 1 "$(ps_pathscope_a stats vA --json)")
+ps_txq_unpin "$NS_B" vB
+ps_check_eq "--tcp-rx xdp: every frame on RX queue 1 counted ($((no1 - no1a)) without timestamps; less $((nt1 - nt1a)) non-TCP)" \
+	"$((ts1 - ts1a + no1 - no1a))" "$((dq1 - (nt1 - nt1a)))"
+n=$(ja .totals.tcp.rtt_ns.count)
+[ "$n" -gt 100 ] && ps_ok "--tcp-rx xdp: $n RTTs matched at XDP" || ps_fail "--tcp-rx xdp: RTTs" "$n"
+ps_check_eq "--tcp-rx xdp: every RTT in RX queue 1" "$(ja '.queues[1].tcp.rtt_ns.count')" "$n"
 ps_done
