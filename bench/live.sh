@@ -20,10 +20,11 @@
 # Environment: PS_BENCH_BUILD (build dir, default build), PS_BENCH_RUNS (5),
 # PS_BENCH_TCP_S (5; iperf3 -t, after a 1 s -O warm-up), PS_BENCH_UDP_S (3),
 # PS_BENCH_STATS_S (2; each stats-on run), PS_BENCH_QUEUES (4),
-# PS_BENCH_CONFIGS (nothing empty_xdp counters default default_tcp default_sock
-# all tcpdump bpftrace bpftrace_tcp: empty_xdp = the empty XDP program of
-# bench/empty.bpf.c, the fair throughput baseline on veth; default_tcp and
-# default_sock = default plus the opt-in tcp or sock feature; bpftrace_tcp = bpftrace/tcp_srtt.bt,
+# PS_BENCH_CONFIGS (nothing empty_xdp counters default default_tcp
+# default_tcp_xdp default_sock all tcpdump bpftrace bpftrace_tcp: empty_xdp =
+# the empty XDP program of bench/empty.bpf.c, the fair throughput baseline on
+# veth; default_tcp and default_sock = default plus the opt-in tcp or sock
+# feature; default_tcp_xdp = default_tcp matching arrivals at XDP (--tcp-rx xdp); bpftrace_tcp = bpftrace/tcp_srtt.bt,
 # tcp:tcp_probe's srtt per flow, its peer; also available: noxdp = pathscope
 # default with --no-xdp).
 set -u
@@ -39,7 +40,7 @@ TCP_S=${PS_BENCH_TCP_S:-5}
 UDP_S=${PS_BENCH_UDP_S:-3}
 STATS_S=${PS_BENCH_STATS_S:-2}
 NQ=${PS_BENCH_QUEUES:-4}
-read -r -a CONFIGS <<<"${PS_BENCH_CONFIGS:-nothing empty_xdp counters default default_tcp default_sock all tcpdump bpftrace bpftrace_tcp}"
+read -r -a CONFIGS <<<"${PS_BENCH_CONFIGS:-nothing empty_xdp counters default default_tcp default_tcp_xdp default_sock all tcpdump bpftrace bpftrace_tcp}"
 HZ=$(getconf CLK_TCK)
 
 TMP=$(mktemp -d /tmp/psbench.XXXXXX)
@@ -153,7 +154,7 @@ run_one() {
 	}
 	sysctl -q -w kernel.bpf_stats_enabled="$stats"
 	sleep 0.2
-	[ "$stats" = 0 ] && [ "$wl" = tcp ] && case $cfg in counters | default | default_tcp | default_sock | all | noxdp) s0=$(ps_counts) ;; esac
+	[ "$stats" = 0 ] && [ "$wl" = tcp ] && case $cfg in counters | default | default_tcp | default_tcp_xdp | default_sock | all | noxdp) s0=$(ps_counts) ;; esac
 	b0=$(bpf_now)
 	p0=$(rx_packets)
 	c0=$(cpu_now)
@@ -248,12 +249,14 @@ config_up() {
 	PROG_IDS='[]'
 	case $1 in
 	nothing) ;;
-	counters | default | default_tcp | default_sock | all)
+	counters | default | default_tcp | default_tcp_xdp | default_sock | all)
 		local feat=$1
 		[ "$feat" = counters ] && feat=none
+		local more=()
 		[ "$feat" = default_tcp ] && feat=default,tcp
+		[ "$feat" = default_tcp_xdp ] && feat=default,tcp more=(--tcp-rx xdp)
 		[ "$feat" = default_sock ] && feat=default,sock
-		ps_pathscope_b attach vB --features "$feat" >/dev/null || return 1
+		ps_pathscope_b attach vB --features "$feat" "${more[@]}" >/dev/null || return 1
 		ATTACHED=1
 		pathscope_prog_ids >"$TMP/prog_ids" || return 1
 		PROG_IDS=$(cat "$TMP/prog_ids")
@@ -300,7 +303,7 @@ config_up() {
 config_alive() {
 	local pid
 	case $1 in
-	counters | default | default_tcp | default_sock | all | noxdp)
+	counters | default | default_tcp | default_tcp_xdp | default_sock | all | noxdp)
 		# Every program still loaded (a detach frees them) and still attached
 		# by our pins.
 		[ -d "$PIN_DIR" ] && bpftool -j prog show | jq -e --argjson ids "$PROG_IDS" \
@@ -316,7 +319,7 @@ config_alive() {
 config_down() {
 	local pid
 	case $1 in
-	counters | default | default_tcp | default_sock | all | noxdp)
+	counters | default | default_tcp | default_tcp_xdp | default_sock | all | noxdp)
 		ps_pathscope_b detach vB >/dev/null 2>&1
 		ATTACHED=
 		;;

@@ -14,7 +14,7 @@ import math
 import os
 import statistics
 
-CONFIGS = ["nothing", "empty_xdp", "noxdp", "counters", "default", "default_tcp", "default_sock", "all",
+CONFIGS = ["nothing", "empty_xdp", "noxdp", "counters", "default", "default_tcp", "default_tcp_xdp", "default_sock", "all",
            "tcpdump", "bpftrace", "bpftrace_tcp"]
 CONFIG_LABEL = {
     "nothing": "nothing attached",
@@ -23,13 +23,14 @@ CONFIG_LABEL = {
     "counters": "pathscope counters only (`--features none`)",
     "default": "pathscope default",
     "default_tcp": "pathscope default + tcp (`--features default,tcp`)",
+    "default_tcp_xdp": "pathscope default + tcp matched at XDP (`--features default,tcp --tcp-rx xdp`)",
     "default_sock": "pathscope default + sock (`--features default,sock`)",
     "all": "pathscope `--features all`",
     "tcpdump": "tcpdump -w /dev/null",
     "bpftrace": "bpftrace netsize + nettxlat",
     "bpftrace_tcp": "bpftrace tcp:tcp_probe srtt per flow (bpftrace/tcp_srtt.bt)",
 }
-PS_CONFIGS = ["counters", "default", "default_tcp", "default_sock", "all", "noxdp"]
+PS_CONFIGS = ["counters", "default", "default_tcp", "default_tcp_xdp", "default_sock", "all", "noxdp"]
 PEERS = ["tcpdump", "bpftrace", "bpftrace_tcp"]
 
 # Maps with one slot per queue (+1 for "other"): PS_PER_QUEUE_MAP in
@@ -392,7 +393,9 @@ def targets(micro, live):
         t.append({"id": "tcp_vs_bpftrace_tcp",
                   "target": "feature tcp: BPF time per TCP packet it adds, beside bpftrace tcp:tcp_probe srtt per flow",
                   "measured": f"tcp adds {fmt(added, 0)} ns (default,tcp {fmt(dt, 0)}, default {fmt(d, 0)}); "
-                              f"bpftrace tcp_srtt {fmt(b, 0)} ns per packet",
+                              f"bpftrace tcp_srtt {fmt(b, 0)} ns per packet"
+                              + (f"; with --tcp-rx xdp it adds {fmt(dx - d, 0)} ns"
+                                 if (dx := bpf("default_tcp_xdp", "tcp")) is not None and d is not None else ""),
                   "met": None if added is None or b is None else added <= b, "primary": True})
     # The opt-in sock feature: what it adds, beside the default.
     if live and "default_sock" in live and "default" in live:
@@ -579,7 +582,7 @@ def markdown(meta, micro, live, mem, tg, sc=None):
         L.append("")
         L.append("| | vs | TCP Gbit/s | TCP CPU/pkt | TCP BPF/pkt | UDP kpps | UDP CPU/pkt | UDP BPF/pkt |")
         L.append("|---|---|---:|---:|---:|---:|---:|---:|")
-        for p in ("default", "default_tcp", "default_sock", "all"):
+        for p in ("default", "default_tcp", "default_tcp_xdp", "default_sock", "all"):
             for peer in PEERS:
                 if p not in live or peer not in live:
                     continue
