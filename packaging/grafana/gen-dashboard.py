@@ -231,15 +231,15 @@ LAT = [
      "the request (feature icmp).", ""),
     ("TCP RTT", "pathscope_tcp_rtt_seconds",
      "Network RTT from the timestamp option: a data segment out at tc egress to the echo of its "
-     "TSval in at xdp, per RX queue of the echo (feature tcp).", ""),
+     "TSval in at tc ingress (xdp with attach --tcp-rx xdp), per RX queue of the echo (feature tcp).", ""),
     ("TCP handshake RTT", "pathscope_tcp_handshake_seconds",
      "SYN out to SYN-ACK in, SYN-ACK out to the handshake's ACK in, per RX queue of the reply "
      "(feature tcp).", ""),
     ("TCP response", "pathscope_tcp_response_seconds",
-     "This host's response time: data in at xdp to its first echo out at tc egress carrying data, "
+     "This host's response time: data in at tc ingress (or xdp) to its first echo out at tc egress carrying data, "
      "per RX queue (feature tcp).", ""),
     ("TCP ACK delay", "pathscope_tcp_ack_delay_seconds",
-     "This host's ACK delay: data in at xdp to its first echo out in a pure ACK, per RX queue "
+     "This host's ACK delay: data in at tc ingress (or xdp) to its first echo out in a pure ACK, per RX queue "
      "(feature tcp).", ""),
     ("Driver to stack", "pathscope_d2s_latency_seconds",
      "Sampled TCP/UDP packets (1 in 64 per RX queue and CPU) from xdp (before GRO) to tc ingress (after GRO), "

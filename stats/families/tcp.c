@@ -19,6 +19,12 @@ bool ps_tcp_on(const struct ps_snapshot *s)
 	return s->tcp && s->tcp_hist && (s->meta.features & PS_F_TCP);
 }
 
+/* Where arrivals are matched (attach --tcp-rx), as the table names it. */
+static const char *ps_tcp_rx_hook(const struct ps_meta *m)
+{
+	return (m->flags & PS_META_TCP_RX_XDP) && m->xdp_mode != PS_XDP_NONE ? "XDP" : "tc ingress";
+}
+
 bool ps_tcp_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	static const struct ps_tcp_qstats zero;
@@ -121,9 +127,11 @@ void ps_tcp_table(FILE *out, const struct ps_report *r)
 
 	if (!ps_tcp_on(s))
 		return;
-	fprintf(out, "TCP: RTT = data out (tc egress) to the echo of its TSval in (XDP), by RX "
-		     "queue of the echo; HS = handshake;\n     RESP / ACKD = data in (XDP) to "
-		     "this host's first echo out (tc egress), with data / a pure ACK\n");
+	fprintf(out,
+		"TCP: RTT = data out (tc egress) to the echo of its TSval in (%s), by RX "
+		"queue of the echo; HS = handshake;\n     RESP / ACKD = data in (%s) to "
+		"this host's first echo out (tc egress), with data / a pure ACK\n",
+		ps_tcp_rx_hook(&s->meta), ps_tcp_rx_hook(&s->meta));
 	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %6s %8s %8s %7s %8s %8s %7s %8s %8s %9s %8s\n",
 		"QUEUE", "RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "HS_N",
 		"HS_P50", "HS_P99", "RESP_N", "RESP_P50", "RESP_P99", "ACKD_N", "ACKD_P50",
@@ -371,7 +379,8 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		ps_prom_slot_fn fn;
 	} hists[] = {
 		{ "pathscope_tcp_rtt_seconds",
-		  "TCP network RTT, data out (tc egress) to the echo of its TSval in (xdp), per "
+		  "TCP network RTT, data out (tc egress) to the echo of its TSval in (tc ingress, "
+		  "or xdp with attach --tcp-rx xdp), per "
 		  "RX queue of the echo; _sum is estimated from bucket midpoints.",
 		  rtt_hist },
 		{ "pathscope_tcp_handshake_seconds",
@@ -379,11 +388,13 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		  "queue of the reply; _sum is estimated from bucket midpoints.",
 		  hs_hist },
 		{ "pathscope_tcp_response_seconds",
-		  "This host's TCP response time, data in (xdp) to its first echo out (tc "
+		  "This host's TCP response time, data in (tc ingress or xdp) to its first echo "
+		  "out (tc "
 		  "egress) carrying data, per RX queue; _sum is estimated from bucket midpoints.",
 		  resp_hist },
 		{ "pathscope_tcp_ack_delay_seconds",
-		  "This host's TCP ACK delay, data in (xdp) to its first echo out (tc egress) "
+		  "This host's TCP ACK delay, data in (tc ingress or xdp) to its first echo out "
+		  "(tc egress) "
 		  "in a pure ACK, per RX queue; _sum is estimated from bucket midpoints.",
 		  ackd_hist },
 	};
@@ -391,7 +402,8 @@ void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 
 	ps_prom_family(p, "pathscope_tcp_segments_total", "counter",
 		       "TCP segments with and without the timestamp option, per RX queue (rx, "
-		       "xdp) and TX queue (tx, tc egress); flows without it have no RTT.");
+		       "tc ingress or xdp) and TX queue (tx, tc egress); flows without it have no "
+		       "RTT.");
 	ps_prom_each_slot(p, s, n, &tcp_slots, 0, segments);
 	ps_prom_slot_counters(p, s, n, &tcp_slots, counters, PS_ARRAY_SIZE(counters));
 	for (i = 0; i < PS_ARRAY_SIZE(hists); i++) {
