@@ -30,17 +30,23 @@ static const char serve_help[] =
     "                      per queue what differs between queues (packets, bytes,\n"
     "                      CE marks, drops, matched and expired samples), the rest\n"
     "                      (histograms, classes, ECN, ...) per interface and hook;\n"
-    "                      1,176 series for 64 queues with the default features.\n"
+    "                      1,015 series for 64 queues with the default features.\n"
     "                      queue: every family per queue, as stats --json has it\n"
-    "                      (26,136). stats and --jsonl always have every queue\n"
+    "                      (17,911). stats and --jsonl always have every queue\n"
     "  --queue-detail LIST\n"
     "                      with --detail interface, the features whose families\n"
     "                      go per queue all the same (names as for --features)\n"
+    "  --native-histograms\n"
+    "                      to a scraper that asks for the protobuf format (Prometheus\n"
+    "                      with --enable-feature=native-histograms), answer in it,\n"
+    "                      each histogram a native one (one series, 16 buckets per\n"
+    "                      power of two) beside its classic buckets; text otherwise\n"
     "examples:\n"
     "  pathscope serve eth1\n"
     "  pathscope serve eth1 eth2 --listen [::1]:9464 --features default,kernel\n"
     "  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
     "  pathscope serve eth1 --queue-detail d2s,tcp     # these latencies per queue\n"
+    "  pathscope serve eth1 --detail queue --native-histograms\n"
     "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
     "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
     "CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n";
@@ -66,6 +72,7 @@ int ps_cmd_serve(int argc, char **argv)
 		{ "queues", required_argument, NULL, 'q' },
 		{ "detail", required_argument, NULL, 'd' },
 		{ "queue-detail", required_argument, NULL, 'Q' },
+		{ "native-histograms", no_argument, NULL, 'N' },
 		{},
 	};
 	static const struct ps_cmd cmd = { "serve", serve_help, NULL, opts };
@@ -113,6 +120,9 @@ int ps_cmd_serve(int argc, char **argv)
 		case 'Q':
 			if (ps_features_parse(optarg, &families))
 				return 2;
+			break;
+		case 'N':
+			o.native_histograms = true;
 			break;
 		}
 	}

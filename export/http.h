@@ -7,9 +7,13 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
+#include <stdbool.h>
+
 /* A route handler: sets *body (malloc'd; freed by the server), *len and
- * *ctype, and returns the HTTP status. Runs on the server's thread. */
-typedef int (*ps_http_fn)(void *ctx, char **body, size_t *len, const char **ctype);
+ * *ctype, and returns the HTTP status. accept: the request's Accept header,
+ * or NULL. Runs on the server's thread. */
+typedef int (*ps_http_fn)(void *ctx, const char *accept, char **body, size_t *len,
+			  const char **ctype);
 
 struct ps_http_route {
 	const char *path; /* exact match, e.g. "/metrics" */
@@ -17,6 +21,13 @@ struct ps_http_route {
 };
 
 struct ps_http;
+
+/* Does an Accept header ask for the media type `type` with the parameters
+ * `params` ("key=value" pairs separated by ';'; values compared as given,
+ * keys and the type in any case) with a q above 0 and at least the q it gives
+ * text/plain? Only a range naming that type counts, not a wildcard (which
+ * text/plain matches as well). NULL accept: no. */
+bool ps_http_accept_prefers(const char *accept, const char *type, const char *params);
 
 /* Parse "A.B.C.D:PORT" or "[IPV6]:PORT" (numeric, port 1..65535). */
 int ps_http_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len);

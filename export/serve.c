@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lib/names.h"
+#include "stats/format/prom_pb.h"
 #include "stats/prog_stats.h"
 #include "stats/render.h"
 #include "stats/report.h"
@@ -44,7 +45,8 @@ struct served {
 struct serve {
 	struct served ifc[MAX_IFACES];
 	int n;
-	__u32 queue_detail; /* --detail, --queue-detail */
+	__u32 queue_detail;	/* --detail, --queue-detail */
+	bool native_histograms; /* --native-histograms */
 	pthread_mutex_t lock;
 	/* JSON lines (main thread only) */
 	const char *jsonl_path;
@@ -55,7 +57,11 @@ struct serve {
 
 /* ---- HTTP routes (server thread) ------------------------------------------ */
 
-static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
+/* The protobuf exposition, as Prometheus asks for it with native histograms on. */
+#define PB_TYPE	  "application/vnd.google.protobuf"
+#define PB_PARAMS "proto=io.prometheus.client.MetricFamily;encoding=delimited"
+
+static int metrics(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
 {
 	struct serve *sv = ctx;
 	struct ps_snapshot *snaps = calloc(MAX_IFACES, sizeof(*snaps));
@@ -67,6 +73,8 @@ static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
 		.ifaces = ifs,
 		.nifaces = sv->n,
 		.queue_detail = sv->queue_detail,
+		.protobuf =
+		    sv->native_histograms && ps_http_accept_prefers(accept, PB_TYPE, PB_PARAMS),
 	};
 	char dir[256], why[HEALTH_REASON_LEN];
 	FILE *f;
@@ -91,8 +99,8 @@ static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
 	}
 	f = open_memstream(body, len);
 	if (f) {
-		ps_render_prom(f, snaps, n, &x);
-		if (fclose(f)) {
+		rc = ps_render_prom(f, snaps, n, &x);
+		if (fclose(f) || rc) {
 			free(*body);
 			*body = NULL;
 		}
@@ -103,17 +111,18 @@ static int metrics(void *ctx, char **body, size_t *len, const char **ctype)
 out:
 	free(snaps);
 	free(progs);
-	*ctype = PS_PROM_CONTENT_TYPE;
+	*ctype = x.protobuf ? PS_PROM_PB_CONTENT_TYPE : PS_PROM_CONTENT_TYPE;
 	return 200;
 }
 
-static int healthz(void *ctx, char **body, size_t *len, const char **ctype)
+static int healthz(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
 {
 	struct serve *sv = ctx;
 	char dir[256], why[HEALTH_REASON_LEN];
 	FILE *f = open_memstream(body, len);
 	int i, bad = 0;
 
+	(void)accept;
 	if (!f) {
 		*body = NULL;
 		return 500;
@@ -300,6 +309,7 @@ int ps_serve(const struct ps_serve_opts *o)
 		snprintf(sv.ifc[sv.n++].ifname, IF_NAMESIZE, "%s", o->ifaces[i]);
 	sv.jsonl_path = o->jsonl;
 	sv.queue_detail = o->queue_detail;
+	sv.native_histograms = o->native_histograms;
 	fd = ps_http_listen(&o->addr, o->addrlen);
 	if (fd < 0)
 		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;

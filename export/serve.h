@@ -25,6 +25,7 @@ struct ps_serve_opts {
 	double interval;	      /* seconds between JSON lines */
 	bool keep;		      /* leave the interfaces attached on exit */
 	__u32 queue_detail;	      /* PS_F_* exported per queue in /metrics (--detail) */
+	bool native_histograms;	      /* protobuf with native histograms, to who asks */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
 };
 

@@ -6,12 +6,14 @@
 # build-essential, dpkg-dev, debhelper, lintian: make deb and test_package;
 # mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
 # test_dashboard; systemd: systemd-analyze verify of the units; sockperf:
-# test_tcp_rtt, netperf's stand-in in Debian.)
+# test_tcp_rtt, netperf's stand-in in Debian; libprotobuf-c-dev, protobuf-c-compiler:
+# serve's protobuf exposition.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
 PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
+	libprotobuf-c-dev protobuf-c-compiler
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd

@@ -54,10 +54,14 @@ struct ps_prom_extra {
 	 * and expired samples); the others per interface and hook. 0: serve's
 	 * default (--detail interface), PS_F_ALL: --detail queue. */
 	__u32 queue_detail;
+	/* The protobuf exposition with native histograms (serve
+	 * --native-histograms, to a scraper that asks for it), not the text. */
+	bool protobuf;
 };
 
-/* Write one exposition of n snapshots; extra may be NULL (detail 0). */
-void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
-		    const struct ps_prom_extra *extra);
+/* Write one exposition of n snapshots; extra may be NULL (detail 0, text).
+ * 0, or -1 if the protobuf writer failed (memory). */
+int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
+		   const struct ps_prom_extra *extra);
 
 #endif /* PATHSCOPE_RENDER_H */

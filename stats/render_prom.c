@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Prometheus text format 0.0.4: the build and the interfaces, each family's
- * metrics (stats/families/), then pathscope's own BPF run time. Each metric
- * family is written as one group (HELP and TYPE once, then its samples for
- * every interface), as the format requires, and only when it has samples.
- * Per queue or per interface: as extra->queue_detail says (stats/format/prom.h).
+ * Prometheus text format 0.0.4 (or the protobuf exposition, prom_pb.h): the build and the
+ * interfaces, each family's metrics (stats/families/), then pathscope's own BPF run time. Each
+ * metric family is written as one group (HELP and TYPE once, then its samples for every interface),
+ * as the format requires, and only when it has samples. Per queue or per interface: as
+ * extra->queue_detail says (stats/format/prom.h).
  */
 #include "stats/render.h"
 
@@ -12,6 +12,7 @@
 #include "lib/queues.h"
 #include "stats/families/families.h"
 #include "stats/format/prom.h"
+#include "stats/format/prom_pb.h"
 
 /* ---- interfaces, build, BPF run time -------------------------------------- */
 
@@ -109,13 +110,16 @@ static void bpf_families(struct ps_prom *p, const struct ps_prom_extra *x)
 	}
 }
 
-void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
-		    const struct ps_prom_extra *extra)
+int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
+		   const struct ps_prom_extra *extra)
 {
 	struct ps_prom p = { .out = out, .queue_detail = extra ? extra->queue_detail : 0 };
 	struct ps_lbl l;
 	char abi[16];
+	int rc = 0;
 
+	if (extra && extra->protobuf && !(p.pb = ps_prom_pb_new(out)))
+		return -1;
 	ps_prom_family(&p, "pathscope_build_info", "gauge",
 		       "pathscope's version and map ABI; always 1.");
 	ps_lbl_reset(&l);
@@ -133,5 +137,8 @@ void ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 	ps_txlat_prom(&p, snaps, n);
 	ps_kernel_prom(&p, snaps, n);
 	bpf_families(&p, extra);
+	if (p.pb)
+		rc = ps_prom_pb_end(p.pb);
 	fflush(out);
+	return rc;
 }

@@ -7,6 +7,7 @@
 #include "lib/names.h"
 #include "lib/queues.h"
 #include "pathscope/hist.h"
+#include "stats/format/prom_pb.h"
 
 const struct ps_prom_edges ps_prom_lat_edges = { 10, PS_LAT_BITS - 1, true }; /* ~1 us .. ~34 s */
 
@@ -47,6 +48,21 @@ void ps_lbl_reset(struct ps_lbl *l)
 {
 	l->n = 0;
 	l->s[0] = '\0';
+	l->rn = 0;
+	l->npairs = 0;
+}
+
+/* The raw pair, whole or not at all. */
+static void lbl_raw(struct ps_lbl *l, const char *key, const char *val)
+{
+	size_t kl = strlen(key) + 1, vl = strlen(val) + 1;
+
+	if (l->rn + kl + vl > sizeof(l->raw))
+		return;
+	memcpy(l->raw + l->rn, key, kl);
+	memcpy(l->raw + l->rn + kl, val, vl);
+	l->rn += kl + vl;
+	l->npairs++;
 }
 
 static void lbl_put(struct ps_lbl *l, char c)
@@ -59,6 +75,7 @@ static void lbl_put(struct ps_lbl *l, char c)
 
 void ps_lbl_add(struct ps_lbl *l, const char *key, const char *val)
 {
+	lbl_raw(l, key, val);
 	if (l->n)
 		lbl_put(l, ',');
 	for (; *key; key++)
@@ -111,6 +128,8 @@ void ps_prom_family(struct ps_prom *p, const char *name, const char *type, const
 	p->type = type;
 	p->help = help;
 	p->header_done = false;
+	if (p->pb)
+		ps_prom_pb_family(p->pb, name, type, help);
 }
 
 static void header(struct ps_prom *p)
@@ -135,6 +154,10 @@ static void header(struct ps_prom *p)
 void ps_prom_sample(struct ps_prom *p, const char *suffix, const struct ps_lbl *l,
 		    const char *value)
 {
+	if (p->pb) {
+		ps_prom_pb_sample(p->pb, suffix, l, value);
+		return;
+	}
 	header(p);
 	fprintf(p->out, "%s%s", p->name, suffix);
 	if (l && l->n)
@@ -191,6 +214,10 @@ void ps_prom_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b, 
 	unsigned int i = 0, k, idx;
 	ps_u128 cum = 0;
 
+	if (p->pb) {
+		ps_prom_pb_hist(p->pb, base, b, n, e, sum);
+		return;
+	}
 	for (k = e->k0; k <= e->k1; k++) {
 		idx = ps_hist_bucket(1ULL << k, n);
 		while (i < idx)

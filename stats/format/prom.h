@@ -33,9 +33,13 @@
 
 typedef unsigned __int128 ps_u128; /* cumulative counts of UINT64_MAX buckets */
 
-/* The exposition being written and the family being written in it. */
+struct ps_prom_pb;
+
+/* The exposition being written and the family being written in it: the
+ * text format on out, or the protobuf one when pb is set (prom_pb.h). */
 struct ps_prom {
 	FILE *out;
+	struct ps_prom_pb *pb;
 	const char *name, *type, *help;
 	bool header_done;
 	__u32 queue_detail; /* PS_F_* whose families go per queue (0: all per interface) */
@@ -44,10 +48,14 @@ struct ps_prom {
 /* Are the families of feature f per queue in this exposition? */
 bool ps_prom_per_queue(const struct ps_prom *p, __u32 feature);
 
-/* A label set, already escaped: a="x",b="y" */
+/* A label set: escaped for the text format (a="x",b="y"), and as raw
+ * pairs for the protobuf one (a\0x\0b\0y\0, npairs of them). */
 struct ps_lbl {
 	char s[768];
 	size_t n;
+	char raw[768];
+	size_t rn;
+	unsigned int npairs;
 };
 
 void ps_lbl_reset(struct ps_lbl *l);

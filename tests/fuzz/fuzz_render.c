@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: the renderers (table, histograms, JSON, Prometheus) on any
- * counter contents, as a reader of pinned maps could find them: the input
- * fills the meta and every per-queue map of a snapshot byte for byte. */
+/* libFuzzer: the renderers (table, histograms, JSON, Prometheus text and
+ * protobuf) on any counter contents, as a reader of pinned maps could find
+ * them: the input fills the meta and every per-queue map of a snapshot byte
+ * for byte. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct ps_prom_extra x = { .bpf_stats_enabled = -1,
 					   .queue_detail = s.meta.features }; /* per queue */
 
+		ps_render_prom(out, &s, 1, &x);
+		x.protobuf = true; /* serve --native-histograms */
 		ps_render_prom(out, &s, 1, &x);
 	}
 	fclose(out);

@@ -100,7 +100,8 @@ int main(void)
 	};
 	static const struct ps_prom_iface ifaces[] = { { "veth0", true }, { "lb\"1", false } };
 	/* serve's default detail (per interface), and --detail queue */
-	struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2, 0 };
+	struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2, 0,
+				       false };
 	struct ps_snapshot cur[2];
 	struct ps_report first[2], window[2];
 	char *text = NULL;
