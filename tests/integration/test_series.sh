@@ -8,11 +8,16 @@
 # sample lines of /metrics are counted (idle interface: the peer families
 # hold only their "other" entry), promtool check metrics accepts it, and the
 # families carrying a queue label are the ones the level says. Prints the
-# counts (README's table).
+# counts (README's table). With --native-histograms (Prometheus' Accept
+# header: the protobuf exposition), at both levels: the series Prometheus
+# stores (tests/promdump --series) are those of the text with every histogram
+# one series instead of its buckets, _sum and _count, exactly.
 . "$(dirname "$0")/lib.sh"
 ps_require_root series
 ps_require_file series "$PATHSCOPE"
 ps_require_cmd series curl promtool
+ps_require_file series "$PS_BIN/tests/promdump"
+PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,text/plain;version=0.0.4;q=0.5'
 
 NQ=64
 ps_testbed_create $NQ || {
@@ -26,7 +31,7 @@ ps_at_exit 'kill "$SERVE_PID" 2>/dev/null; _ps_reap "$SERVE_PID"; ps_pathscope_b
 in_b() { ip netns exec "$NS_B" "$@"; }
 
 # serve vB at a detail level (the arguments), adopting the attachment; writes
-# its /metrics to FILE.
+# its /metrics to FILE (with ACCEPT set: asked for with that Accept header).
 scrape() {
 	local file=$1 i
 	shift
@@ -37,7 +42,7 @@ scrape() {
 		[ "$(in_b curl -s -o /dev/null -w '%{http_code}' "$URL/healthz")" = 200 ] && break
 		sleep 0.1
 	done
-	in_b curl -s --max-time 10 "$URL/metrics" >"$file"
+	in_b curl -s --max-time 10 ${ACCEPT:+-H "Accept: $ACCEPT"} "$URL/metrics" >"$file"
 	kill -TERM "$SERVE_PID"
 	_ps_reap "$SERVE_PID"
 	SERVE_PID=
@@ -48,6 +53,14 @@ count() { grep -vc '^#' "$1"; }
 queue_families() {
 	grep -E '^pathscope_[a-z0-9_]+\{[^}]*\bqueue=' "$1" | sed -E 's/\{.*//; s/_(bucket|sum|count)$//' |
 		sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+# The series of a text exposition with each histogram as one (native) series.
+native_expected() {
+	awk '/^# TYPE .* histogram$/ { h[$3] = 1; next } /^#/ { next }
+		{ n++; name = $1; sub(/\{.*/, "", name)
+		  if (match(name, /_(bucket|sum|count)$/) && (substr(name, 1, RSTART - 1) in h)) {
+			n--; if (substr(name, RSTART) == "_count") n++ } }
+		END { print n }' "$1"
 }
 lint() {
 	local out rc=0
@@ -63,8 +76,15 @@ for feat in default all; do
 	}
 	scrape "$TMP/$feat-interface"
 	scrape "$TMP/$feat-queue" --detail queue
+	ACCEPT=$PB_ACCEPT scrape "$TMP/$feat-interface.pb" --native-histograms
+	ACCEPT=$PB_ACCEPT scrape "$TMP/$feat-queue.pb" --detail queue --native-histograms
 	N[$feat/interface]=$(count "$TMP/$feat-interface")
 	N[$feat/queue]=$(count "$TMP/$feat-queue")
+	for lvl in interface queue; do
+		N[$feat/$lvl/native]=$("$PS_BIN/tests/promdump" --series <"$TMP/$feat-$lvl.pb")
+		ps_check_eq "$feat features, --detail $lvl --native-histograms: the text's series, each histogram one (${N[$feat/$lvl/native]})" \
+			"${N[$feat/$lvl/native]}" "$(native_expected "$TMP/$feat-$lvl")"
+	done
 	lint "$feat features, --detail interface" "$TMP/$feat-interface"
 	lint "$feat features, --detail queue" "$TMP/$feat-queue"
 	if [ "$feat" = default ]; then
@@ -75,9 +95,9 @@ for feat in default all; do
 	ps_pathscope_b detach vB || ps_fail "detach vB" "exit $?"
 done
 
-echo "# $NQ-queue veth, idle: series of /metrics"
+echo "# $NQ-queue veth, idle: series of /metrics (text; with --native-histograms)"
 for k in "default/interface" "default/d2s" "default/queue" "all/interface" "all/queue"; do
-	printf '#   %-20s %6s\n' "${k/\// }" "${N[$k]:-?}"
+	printf '#   %-20s %6s %6s\n' "${k/\// }" "${N[$k]:-?}" "${N[$k/native]:--}"
 done
 
 ps_check_eq "default features, --detail interface: at most 1500 series for $NQ queues (${N[default/interface]})" \
