@@ -288,7 +288,8 @@ def scrape_summary(sc):
     for lv in sc["levels"]:
         n = lv["scrapes"]
         w = [x * 1000 for x in lv.get("wall_s") or []]
-        rows.append({"level": lv["level"], "scrapes": n, "series": lv["series"],
+        rows.append({"level": lv["level"], "format": lv.get("format", "text"), "scrapes": n,
+                     "series": lv["series"],
                      "body_bytes": lv["body_bytes"],
                      "cpu_ms_per_scrape": lv["cpu_ns_total"] / n / 1e6,
                      "cpu_ms_per_scrape_ticks": lv["cpu_ticks_total"] * 1000 / sc.get("clk_tck", 100) / n,
@@ -315,7 +316,8 @@ def scrape_target(sc):
                   "measured": f"{n:,} series (idle; each ICMP peer adds 31, each TCP peer subnet 35)",
                   "met": n <= SERIES_BOUND, "primary": True})
     worst = max(sc["rows"], key=lambda r: r["cpu_ms_per_scrape"])
-    parts = [f"--detail {r['level']} {fmt(r['cpu_ms_per_scrape'], 1)} ms ({r['series']:,} series, "
+    parts = [f"--detail {r['level']}{' --native-histograms' if r['format'] == 'native' else ''} "
+             f"{fmt(r['cpu_ms_per_scrape'], 1)} ms ({r['series']:,} series, "
              f"{r['body_bytes'] / 2**20:.1f} MiB)" for r in sc["rows"]]
     return t + [{"id": "scrape_cpu",
              "target": f"serve: CPU time of one scrape of {sc['interfaces']} interfaces x {sc['queues']} queues, "
@@ -448,16 +450,20 @@ def scrape_markdown(sc):
     L = [f"## Scrape: serve's /metrics, {sc['interfaces']} interfaces x {sc['queues']} queues, every feature", ""]
     L.append(f"`bench/scrape.sh`: two veth pairs of {sc['queues']} RX and TX queues, pathscope attached to one end "
              "of each with `--features all` and a little traffic (raw UDP, TCP and ICMP frames), serve "
-             "adopting both at each detail level and scraped one scrape at a time over loopback. CPU time = "
+             "adopting both at each detail level, in the text format and in the protobuf one with native "
+             "histograms (`--native-histograms`, Prometheus' Accept header; series = its metrics, one "
+             "Prometheus series each), and scraped one scrape at a time over loopback. CPU time = "
              "the serve process's on-CPU time (every thread's schedstat) over the scrapes; heap = valgrind "
              "(memcheck's total heap usage, 11 scrapes minus 1, per scrape; massif's peak, startup included).")
     L.append("")
-    L.append("| detail | series | body | CPU ms/scrape | wall ms median [max] | RSS before → after (high-water) KiB "
-             "| allocations/scrape | allocated/scrape | peak heap |")
-    L.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    L.append("| detail | format | series | body | CPU ms/scrape | wall ms median [max] | RSS before → after "
+             "(high-water) KiB | allocations/scrape | allocated/scrape | peak heap |")
+    L.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in sc["rows"]:
         mib = lambda b: "n/a" if b is None else f"{b / 2**20:.1f} MiB"
-        L.append(f"| {r['level']} | {r['series']:,} | {mib(r['body_bytes'])} | {fmt(r['cpu_ms_per_scrape'], 2)} "
+        fmt_name = "protobuf, native histograms" if r["format"] == "native" else "text"
+        L.append(f"| {r['level']} | {fmt_name} | {r['series']:,} | {mib(r['body_bytes'])} "
+                 f"| {fmt(r['cpu_ms_per_scrape'], 2)} "
                  f"(ticks {fmt(r['cpu_ms_per_scrape_ticks'], 1)}) | {fmt(r['wall_ms_median'], 1)} "
                  f"[{fmt(r['wall_ms_max'], 1)}] | {r['rss_kib_before']:,} → {r['rss_kib_after']:,} "
                  f"({r['hwm_kib']:,}) | {r['allocs_per_scrape'] if r['allocs_per_scrape'] is not None else 'n/a'} "

@@ -30,7 +30,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 bash "$BENCH_DIR/deps.sh" || exit 1
-for f in "$BUILD_DIR/pathscope" "$BUILD_DIR/bench/micro" "$BUILD_DIR/bench/empty.bpf.o"; do
+for f in "$BUILD_DIR/pathscope" "$BUILD_DIR/bench/micro" "$BUILD_DIR/bench/empty.bpf.o" "$BUILD_DIR/tests/promdump"; do
 	[ -e "$f" ] || {
 		echo "bench: $f is missing: run 'make bench' (or make the bench targets)" >&2
 		exit 1

@@ -5,13 +5,16 @@
 # queues; pathscope attached to s0 and s2 with --features all; a little
 # traffic on each (UDP, TCP, pings) so that the histograms and peers have
 # samples. Then, for each detail level (serve --detail interface, the
-# default, and queue), serve adopts both attachments (--keep) and is scraped
+# default, and queue), in the text format and in the protobuf one with native
+# histograms (serve --native-histograms, scraped with Prometheus' Accept
+# header), serve adopts both attachments (--keep) and is scraped
 # PS_BENCH_SCRAPES times (default 100) after 5 warm-up scrapes, one at a time:
 #   - CPU time per scrape: the serve process's on-CPU time over the scrapes
 #     (the sum of /proc/PID/task/*/schedstat, ns; utime+stime as a check),
 #     divided by the scrapes;
 #   - wall time per scrape: curl's time_total (median, max), loopback;
-#   - the body's size and sample lines (series);
+#   - the body's size and its series (sample lines; protobuf: the series
+#     Prometheus stores for it, a native histogram one, by tests/promdump);
 #   - resident memory before the scrapes, after them, and its high-water mark;
 #   - with valgrind: heap allocations per scrape (memcheck's total heap usage
 #     with 11 scrapes minus with 1, over 10) and the peak heap (massif).
@@ -25,6 +28,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${PS_BENCH_BUILD:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 PATHSCOPE=$BUILD_DIR/pathscope
+PROMDUMP=$BUILD_DIR/tests/promdump
+PB_ACCEPT='application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,application/openmetrics-text;version=1.0.0;q=0.8,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 NQ=${PS_BENCH_SCRAPE_QUEUES:-64}
 SCRAPES=${PS_BENCH_SCRAPES:-100}
 NS=psbenchS-$$
@@ -105,11 +110,14 @@ task_ns() { # on-CPU ns of every thread of $1
 ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
 kib() { awk -v k="$2" '$1 == k":" { print $2 }' /proc/"$1"/status; }
 
-start_serve() { # LOG LEVEL [WRAPPER...]: serve s0 s2 --detail LEVEL in the background
-	local log=$1 level=$2 i
-	shift 2
+# LOG LEVEL FORMAT [WRAPPER...]: serve s0 s2 --detail LEVEL in the background
+# (FORMAT native: with --native-histograms)
+start_serve() {
+	local log=$1 level=$2 format=$3 i more=()
+	shift 3
+	[ "$format" = native ] && more=(--native-histograms)
 	nsenter --net="/var/run/netns/$NS" "$@" "$PATHSCOPE" serve s0 s2 --listen "127.0.0.1:$PORT" \
-		--keep --detail "$level" >"$log.out" 2>"$log.err" &
+		--keep --detail "$level" "${more[@]}" >"$log.out" 2>"$log.err" &
 	SERVE=$!
 	for i in $(seq 600); do
 		[ "$(in_ns curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && return 0
@@ -126,16 +134,17 @@ stop_serve() {
 	wait "$SERVE" 2>/dev/null
 	SERVE=
 }
-curl_n() { # N: scrape N times one after another; one time_total per line
-	in_ns curl -s -o /dev/null -w '%{time_total}\n' "$URL?[1-$1]"
+curl_n() { # N FORMAT: scrape N times one after another; one time_total per line
+	in_ns curl -s -o /dev/null -w '%{time_total}\n' -H "Accept: $(accept "$2")" "$URL?[1-$1]"
 }
+accept() { [ "$1" = native ] && echo "$PB_ACCEPT" || echo '*/*'; }
 
 # heap usage of serve under memcheck with N scrapes: "allocs bytes"
 heap_usage() {
-	local level=$1 n=$2 log=$TMP/vg-$1-$2
-	start_serve "$log" "$level" valgrind --tool=memcheck --leak-check=no --log-file="$log.vg" ||
+	local level=$1 format=$2 n=$3 log=$TMP/vg-$1-$2-$3
+	start_serve "$log" "$level" "$format" valgrind --tool=memcheck --leak-check=no --log-file="$log.vg" ||
 		return 1
-	curl_n "$n" >/dev/null
+	curl_n "$n" "$format" >/dev/null
 	stop_serve
 	sed -n 's/.*total heap usage: \([0-9,]*\) allocs, [0-9,]* frees, \([0-9,]*\) bytes allocated.*/\1 \2/p' \
 		"$log.vg" | tr -d ,
@@ -144,39 +153,45 @@ heap_usage() {
 first=1
 echo "{\"queues\": $NQ, \"interfaces\": 2, \"features\": \"all\", \"scrapes\": $SCRAPES," \
 	"\"online_cpus\": $(nproc), \"clk_tck\": $(getconf CLK_TCK), \"levels\": [" >"$OUT"
-for level in interface queue; do
-	start_serve "$TMP/serve-$level" "$level" || exit 1
-	curl_n 5 >/dev/null
-	in_ns curl -s "$URL" >"$TMP/body-$level"
+for lf in "interface text" "queue text" "interface native" "queue native"; do
+	read -r level format <<<"$lf"
+	start_serve "$TMP/serve-$level-$format" "$level" "$format" || exit 1
+	curl_n 5 "$format" >/dev/null
+	in_ns curl -s -H "Accept: $(accept "$format")" "$URL" >"$TMP/body-$level-$format"
+	if [ "$format" = native ]; then
+		series=$("$PROMDUMP" --series <"$TMP/body-$level-$format") || exit 1
+	else
+		series=$(grep -vc '^#' "$TMP/body-$level-$format")
+	fi
 	rss0=$(kib "$SERVE" VmRSS) ns0=$(task_ns "$SERVE") t0=$(ticks "$SERVE")
-	curl_n "$SCRAPES" >"$TMP/times-$level"
+	curl_n "$SCRAPES" "$format" >"$TMP/times-$level-$format"
 	ns1=$(task_ns "$SERVE") t1=$(ticks "$SERVE") rss1=$(kib "$SERVE" VmRSS) hwm=$(kib "$SERVE" VmHWM)
 	stop_serve
 	allocs=null abytes=null peak=null
 	if command -v valgrind >/dev/null; then
-		read -r a1 b1 < <(heap_usage "$level" 1)
-		read -r a11 b11 < <(heap_usage "$level" 11)
+		read -r a1 b1 < <(heap_usage "$level" "$format" 1)
+		read -r a11 b11 < <(heap_usage "$level" "$format" 11)
 		if [ -n "${a1:-}" ] && [ -n "${a11:-}" ]; then
 			allocs=$(((a11 - a1) / 10)) abytes=$(((b11 - b1) / 10))
 		fi
-		start_serve "$TMP/massif-$level" "$level" valgrind --tool=massif \
-			--massif-out-file="$TMP/massif-$level.out" && {
-			curl_n 3 >/dev/null
+		start_serve "$TMP/massif-$level-$format" "$level" "$format" valgrind --tool=massif \
+			--massif-out-file="$TMP/massif-$level-$format.out" && {
+			curl_n 3 "$format" >/dev/null
 			stop_serve
 			peak=$(awk -F= '/^mem_heap_B=/ { h = $2 } /^mem_heap_extra_B=/ { if (h + $2 > m) m = h + $2 } END { print m + 0 }' \
-				"$TMP/massif-$level.out")
+				"$TMP/massif-$level-$format.out")
 		}
 	fi
 	[ $first = 1 ] || echo ',' >>"$OUT"
 	first=0
-	jq -n -c --arg level "$level" --argjson n "$SCRAPES" \
-		--argjson series "$(grep -vc '^#' "$TMP/body-$level")" \
-		--argjson bytes "$(wc -c <"$TMP/body-$level")" \
+	jq -n -c --arg level "$level" --arg format "$format" --argjson n "$SCRAPES" \
+		--argjson series "$series" \
+		--argjson bytes "$(wc -c <"$TMP/body-$level-$format")" \
 		--argjson cpu_ns "$((ns1 - ns0))" --argjson ticks "$((t1 - t0))" \
 		--argjson rss0 "$rss0" --argjson rss1 "$rss1" --argjson hwm "$hwm" \
 		--argjson allocs "$allocs" --argjson abytes "$abytes" --argjson peak "$peak" \
-		--slurpfile times <(jq -R 'tonumber' "$TMP/times-$level" | jq -s .) \
-		'{level: $level, scrapes: $n, series: $series, body_bytes: $bytes,
+		--slurpfile times <(jq -R 'tonumber' "$TMP/times-$level-$format" | jq -s .) \
+		'{level: $level, format: $format, scrapes: $n, series: $series, body_bytes: $bytes,
 		  cpu_ns_total: $cpu_ns, cpu_ticks_total: $ticks, cpu_ms_per_scrape: ($cpu_ns / $n / 1e6),
 		  wall_s: $times[0], rss_kib_before: $rss0, rss_kib_after: $rss1, hwm_kib: $hwm,
 		  allocs_per_scrape: $allocs, alloc_bytes_per_scrape: $abytes, peak_heap_bytes: $peak}' >>"$OUT"
