@@ -451,8 +451,8 @@ def scrape_markdown(sc):
     L.append(f"`bench/scrape.sh`: two veth pairs of {sc['queues']} RX and TX queues, pathscope attached to one end "
              "of each with `--features all` and a little traffic (raw UDP, TCP and ICMP frames), serve "
              "adopting both at each detail level, in the text format and in the protobuf one with native "
-             "histograms (`--native-histograms`, Prometheus' Accept header; series = its metrics, one "
-             "Prometheus series each), and scraped one scrape at a time over loopback. CPU time = "
+             "histograms (`--native-histograms`, Prometheus' Accept header; series = those Prometheus stores, "
+             "a native histogram one), and scraped one scrape at a time over loopback. CPU time = "
              "the serve process's on-CPU time (every thread's schedstat) over the scrapes; heap = valgrind "
              "(memcheck's total heap usage, 11 scrapes minus 1, per scrape; massif's peak, startup included).")
     L.append("")

@@ -22,8 +22,10 @@ typedef Io__Prometheus__Client__Histogram pb_hist;
 typedef Io__Prometheus__Client__Bucket pb_bucket;
 typedef Io__Prometheus__Client__BucketSpan pb_span;
 
-/* ---- arena: everything of one family, freed at once ------------------------ */
+/* ---- arena: everything of one family, emptied at once ----------------------- */
 
+/* Chunks in the order they were made; emptied (not freed) after each family,
+ * so that a scrape allocates them once. */
 struct chunk {
 	struct chunk *next;
 	size_t used, cap;
@@ -35,7 +37,7 @@ struct chunk {
 struct ps_prom_pb {
 	FILE *out;
 	bool failed;
-	struct chunk *chunks;
+	struct chunk *first, *last, *cur; /* cur: where allocation goes on */
 	pb_family fam;
 	size_t cap;	    /* of fam.metric */
 	unsigned char *buf; /* packed family */
@@ -44,23 +46,30 @@ struct ps_prom_pb {
 
 static void *alloc(struct ps_prom_pb *pb, size_t n)
 {
-	struct chunk *c = pb->chunks;
 	size_t a = alignof(max_align_t), cap;
+	struct chunk *c;
 	void *p;
 
 	n = (n + a - 1) / a * a;
-	if (!c || c->cap - c->used < n) {
+	while (pb->cur && pb->cur->cap - pb->cur->used < n)
+		pb->cur = pb->cur->next;
+	if (!pb->cur) {
 		cap = n > CHUNK_MIN ? n : CHUNK_MIN;
 		c = malloc(sizeof(*c) + cap);
 		if (!c) {
 			pb->failed = true;
 			return NULL;
 		}
-		c->next = pb->chunks;
+		c->next = NULL;
 		c->used = 0;
 		c->cap = cap;
-		pb->chunks = c;
+		if (pb->last)
+			pb->last->next = c;
+		else
+			pb->first = c;
+		pb->last = pb->cur = c;
 	}
+	c = pb->cur;
 	p = c->data + c->used;
 	c->used += n;
 	memset(p, 0, n);
@@ -77,15 +86,24 @@ static char *dup_str(struct ps_prom_pb *pb, const char *s)
 	return d;
 }
 
+static void arena_empty(struct ps_prom_pb *pb)
+{
+	struct chunk *c;
+
+	for (c = pb->first; c; c = c->next)
+		c->used = 0;
+	pb->cur = pb->first;
+}
+
 static void arena_free(struct ps_prom_pb *pb)
 {
 	struct chunk *c, *next;
 
-	for (c = pb->chunks; c; c = next) {
+	for (c = pb->first; c; c = next) {
 		next = c->next;
 		free(c);
 	}
-	pb->chunks = NULL;
+	pb->first = pb->last = pb->cur = NULL;
 }
 
 /* ---- families and metrics ------------------------------------------------ */
@@ -138,10 +156,9 @@ static void flush(struct ps_prom_pb *pb)
 			pb->failed = true;
 	}
 out:
-	free(pb->fam.metric);
-	io__prometheus__client__metric_family__init(&pb->fam);
-	pb->cap = 0;
-	arena_free(pb);
+	pb->fam.n_metric = 0; /* the metric array stays for the next family */
+	pb->fam.name = pb->fam.help = NULL;
+	arena_empty(pb);
 }
 
 static Io__Prometheus__Client__MetricType type_of(const char *type)
@@ -420,6 +437,8 @@ int ps_prom_pb_end(struct ps_prom_pb *pb)
 		return -1;
 	flush(pb);
 	rc = pb->failed || ferror(pb->out) ? -1 : 0;
+	arena_free(pb);
+	free(pb->fam.metric);
 	free(pb->buf);
 	free(pb);
 	return rc;
