@@ -13,11 +13,21 @@
 #      reads to every program run, so it stays off for 1 and 2.)
 # Every measurement appends one JSON object to OUT.jsonl.
 #
+# Then the throughput targets' own phase ("pairs"): the empty XDP program (A)
+# and pathscope's default (B) in PS_BENCH_PAIRS pairs (default 20), in ABBA
+# order (pair 1 A then B, pair 2 B then A, ...), each set up afresh and run
+# for iperf3 TCP and the UDP flood of PS_BENCH_PAIR_S seconds (default 3),
+# bpf_stats off. Runs of one configuration back to back read 5% apart here
+# (sigma, 3 s runs), and so do the rounds' medians: the target is judged on the
+# median of the pairs' ratios B/A, which a drift of the host over a pair or the
+# order within it does not move.
+#
 # The receiver side is observed: pathscope and tcpdump on vB in namespace B;
 # bpftrace is global (it cannot attach per namespace), so it also sees the
 # sender's packets and everything else on the host.
 #
 # Environment: PS_BENCH_BUILD (build dir, default build), PS_BENCH_RUNS (5),
+# PS_BENCH_PAIRS (20), PS_BENCH_PAIR_S (3),
 # PS_BENCH_TCP_S (5; iperf3 -t, after a 1 s -O warm-up), PS_BENCH_UDP_S (3),
 # PS_BENCH_STATS_S (2; each stats-on run), PS_BENCH_QUEUES (4),
 # PS_BENCH_CONFIGS (nothing empty_xdp counters default default_tcp
@@ -41,6 +51,9 @@ UDP_S=${PS_BENCH_UDP_S:-3}
 STATS_S=${PS_BENCH_STATS_S:-2}
 NQ=${PS_BENCH_QUEUES:-4}
 read -r -a CONFIGS <<<"${PS_BENCH_CONFIGS:-nothing empty_xdp counters default default_tcp default_tcp_xdp default_sock all tcpdump bpftrace bpftrace_tcp}"
+PAIRS=${PS_BENCH_PAIRS:-20}
+PAIR_S=${PS_BENCH_PAIR_S:-3}
+PHASE=rounds # or pairs: written into every measurement
 HZ=$(getconf CLK_TCK)
 
 TMP=$(mktemp -d /tmp/psbench.XXXXXX)
@@ -88,6 +101,16 @@ cpu_now() {
 	local _ user nice system idle iowait irq softirq steal
 	read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
 	echo "$((user + nice + system + irq + softirq)) $((idle + iowait)) $steal"
+}
+
+# Busy jiffies of each CPU, one line: "b0 b1 ...".
+cpu_each_now() {
+	awk '/^cpu[0-9]/ { printf "%s%d", (n++ ? " " : ""), $2 + $3 + $4 + $7 + $8 } END { print "" }' /proc/stat
+}
+# The most busy jiffies any one CPU spent between two cpu_each_now lines.
+cpu_busiest() {
+	awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) if (y[i] - x[i] > m) m = y[i] - x[i]; print m + 0 }'
 }
 
 rx_packets() { ps_stat "$NS_B" vB rx_packets; }
@@ -142,7 +165,7 @@ wait_tcp_port() {
 run_one() {
 	local round=$1 cfg=$2 wl=$3 stats=$4 secs=$5
 	local port srv rc=0 ping_pid='' c0 c1 p0 p1 b0 b1 s0='' s1='' t0 t1 ping_js=null ps_js=null res
-	local ping_n c0b c0i c0s c1b c1i c1s b0n b0c b1n b1c nprogs
+	local ping_n c0b c0i c0s c1b c1i c1s b0n b0c b1n b1c nprogs e0 e1
 
 	[ "$wl" = tcp ] && port=5201 || port=5202
 	ip netns exec "$NS_B" timeout -k 2 $((secs + 20)) iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
@@ -157,6 +180,7 @@ run_one() {
 	[ "$stats" = 0 ] && [ "$wl" = tcp ] && case $cfg in counters | default | default_tcp | default_tcp_xdp | default_sock | all | noxdp) s0=$(ps_counts) ;; esac
 	b0=$(bpf_now)
 	p0=$(rx_packets)
+	e0=$(cpu_each_now)
 	c0=$(cpu_now)
 	t0=$(date +%s.%N)
 	if [ "$wl" = tcp ]; then
@@ -176,6 +200,7 @@ run_one() {
 	fi
 	t1=$(date +%s.%N)
 	c1=$(cpu_now)
+	e1=$(cpu_each_now)
 	p1=$(rx_packets)
 	b1=$(bpf_now)
 	[ -n "${s0:-}" ] && s1=$(ps_counts)
@@ -222,11 +247,13 @@ run_one() {
 		--argjson seconds "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
 		--argjson packets $((p1 - p0)) --argjson hz "$HZ" \
 		--argjson busy $((c1b - c0b)) --argjson idle $((c1i - c0i)) --argjson steal $((c1s - c0s)) \
+		--argjson busiest "$(cpu_busiest "$e0" "$e1")" \
 		--argjson progs "$PROG_IDS" --argjson nprogs "${nprogs:-0}" \
 		--argjson run_ns $((b1n - b0n)) --argjson run_cnt $((b1c - b0c)) \
 		--argjson res "$res" --argjson ping "$ping_js" --argjson pathscope "$ps_js" \
-		'{round: $round, config: $config, workload: $workload, bpf_stats: $bpf_stats, seconds: $seconds,
-		  packets: $packets, cpu: {hz: $hz, busy: $busy, idle: $idle, steal: $steal},
+		--arg phase "$PHASE" \
+		'{phase: $phase, round: $round, config: $config, workload: $workload, bpf_stats: $bpf_stats, seconds: $seconds,
+		  packets: $packets, cpu: {hz: $hz, busy: $busy, idle: $idle, steal: $steal, busiest_cpu_busy: $busiest},
 		  bpf: {prog_ids: $progs, nprogs: $nprogs, run_time_ns: $run_ns, run_cnt: $run_cnt},
 		  ping: $ping, pathscope: $pathscope} + $res' >>"$OUT"
 }
@@ -367,6 +394,24 @@ for round in $(seq "$RUNS"); do
 			# shellcheck disable=SC2086 # spec is three words
 			run_one "$round" "$cfg" $spec
 		done
+		config_down "$cfg"
+	done
+done
+
+# The pairs (see the top): A = empty_xdp, B = default, in ABBA order.
+PHASE=pairs
+for pair in $(seq "$PAIRS"); do
+	order=(empty_xdp default)
+	[ $((pair % 2)) = 0 ] && order=(default empty_xdp)
+	for cfg in "${order[@]}"; do
+		log "pair $pair/$PAIRS: $cfg"
+		if ! config_up "$cfg"; then
+			log "cannot set up $cfg"
+			config_down "$cfg"
+			exit 1
+		fi
+		run_one "$pair" "$cfg" tcp 0 "$PAIR_S"
+		run_one "$pair" "$cfg" udp 0 "$PAIR_S"
 		config_down "$cfg"
 	done
 done

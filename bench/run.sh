@@ -14,6 +14,7 @@
 #   PS_BENCH_MICRO_RUNS micro runs per figure, median taken [5]
 #   PS_BENCH_RUNS       live rounds (runs per configuration) [5]
 #   PS_BENCH_TCP_S, PS_BENCH_UDP_S, PS_BENCH_STATS_S, PS_BENCH_QUEUES,
+#   PS_BENCH_PAIRS, PS_BENCH_PAIR_S,
 #   PS_BENCH_CONFIGS    see bench/live.sh
 #   PS_BENCH_RESULTS    output directory [bench/results]
 set -u
@@ -97,7 +98,7 @@ jq -n --arg date "$STAMP" --arg commit "$commit" \
 	--arg tools "$(iperf3 --version | head -1 | cut -d' ' -f1-2), $(bpftrace --version), $(tcpdump --version 2>&1 | head -1), $(bpftool version | head -1)" \
 	--argjson durations "$durations" \
 	--arg phases "$PHASES" \
-	--arg params "repeat ${PS_BENCH_REPEAT:-1000000} x ${PS_BENCH_MICRO_RUNS:-5}; live rounds ${PS_BENCH_RUNS:-5}, TCP ${PS_BENCH_TCP_S:-5}+1 s, UDP ${PS_BENCH_UDP_S:-3} s, bpf_stats runs ${PS_BENCH_STATS_S:-2} s; ${PS_BENCH_QUEUES:-4} queues" \
+	--arg params "repeat ${PS_BENCH_REPEAT:-1000000} x ${PS_BENCH_MICRO_RUNS:-5}; live rounds ${PS_BENCH_RUNS:-5}, TCP ${PS_BENCH_TCP_S:-5}+1 s, UDP ${PS_BENCH_UDP_S:-3} s, bpf_stats runs ${PS_BENCH_STATS_S:-2} s; throughput pairs ${PS_BENCH_PAIRS:-20} x ${PS_BENCH_PAIR_S:-3} s; ${PS_BENCH_QUEUES:-4} queues" \
 	'{date: $date, commit: $commit, phases: $phases, params: $params, durations: $durations, tools: $tools,
 	  machine: {kernel: $kernel, cpu_model: $cpu, vcpus: $vcpus, os: $os, memory: $mem,
 	            possible_cpus: ($possible | if test("-") then (split("-")[1] | tonumber) + 1 else 1 end)}}' \
