@@ -215,7 +215,7 @@ static pb_metric *new_metric(struct ps_prom_pb *pb, const struct ps_lbl *l)
 			return NULL;
 		for (i = 0, r = l->raw; i < l->npairs; i++) {
 			io__prometheus__client__label_pair__init(&pairs[i]);
-			/* l outlives the pack only as a copy: point into the arena's */
+			/* copies: l is gone by the time the family is packed */
 			pairs[i].name = dup_str(pb, r);
 			r += strlen(r) + 1;
 			pairs[i].value = dup_str(pb, r);
