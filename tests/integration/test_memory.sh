@@ -5,10 +5,10 @@
 # that is on has queues + 1 slots, every map of a feature that is off one
 # entry. The per-queue bytes per CPU are then exactly the value sizes of the
 # per-queue per-CPU maps in use: 5,832 B counters only (three hooks of 1,944
-# B), 10,224 B with ICMP alone (+ 4,392), 12,536 B with the default features
-# (+ d2s 2,200, TCP 112; TCP's histograms are one copy for all CPUs), 10,592 B
-# for those with --no-xdp (no XDP hook), 17,048 B with every feature (+ sock
-# 64, txlat 4,392, kernel 56). status's map_memory_bytes is the kernel's
+# B), 10,224 B with ICMP alone (+ 4,392), 12,424 B with the default features
+# (+ d2s 2,200), 10,480 B for those with --no-xdp (no XDP hook), 17,048 B with
+# every feature (+ tcp 112, sock 64, txlat 4,392, kernel 56; the tcp and sock
+# histograms are one copy for all CPUs). status's map_memory_bytes is the kernel's
 # memlock sum of the same maps, and stats works at every setting.
 . "$(dirname "$0")/lib.sh"
 ps_require_root memory
