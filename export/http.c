@@ -38,7 +38,8 @@ static bool token_is(const char *s, const char *e, const char *z)
 	return (size_t)(e - s) == n && strncasecmp(s, z, n) == 0;
 }
 
-/* A q value ("0", "0.5", "1", "1.000"; RFC 9110 12.4.2), or -1 if malformed. */
+/* A q value ("0", "0.5", "1", "1.000"; RFC 9110 12.4.2), or -1 if malformed:
+ * below every valid q, such a range never counts. */
 static double qvalue(const char *s, const char *e)
 {
 	double q, scale = 1;
@@ -95,9 +96,7 @@ static bool has_params(const char *s, const char *e, const char *params)
 	bool found;
 
 	for (r = params; *r; r = *re ? re + 1 : re) {
-		re = strchr(r, ';');
-		if (!re)
-			re = r + strlen(r);
+		re = strchrnul(r, ';');
 		eq = memchr(r, '=', (size_t)(re - r));
 		if (!eq)
 			continue;
@@ -122,9 +121,7 @@ bool ps_http_accept_prefers(const char *accept, const char *type, const char *pa
 	if (!accept)
 		return false;
 	for (r = accept; *r; r = *re ? re + 1 : re) {
-		re = strchr(r, ',');
-		if (!re)
-			re = r + strlen(r);
+		re = strchrnul(r, ',');
 		/* the media range [t, te), then its parameters [ps, re) */
 		ps = memchr(r, ';', (size_t)(re - r));
 		if (!ps)
@@ -135,8 +132,6 @@ bool ps_http_accept_prefers(const char *accept, const char *type, const char *pa
 		for (p = ps; next_param(&p, re, &pm);)
 			if (token_is(pm.k, pm.ke, "q"))
 				q = qvalue(pm.v, pm.ve);
-		if (q < 0) /* malformed: the range does not count */
-			continue;
 		if (token_is(t, te, type) && has_params(ps, re, params))
 			want = q > want ? q : want;
 		if (token_is(t, te, "text/plain") || token_is(t, te, "text/*") ||

@@ -4,10 +4,9 @@
 #ifndef PATHSCOPE_SERVE_HTTP_H
 #define PATHSCOPE_SERVE_HTTP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
-
-#include <stdbool.h>
 
 /* A route handler: sets *body (malloc'd; freed by the server), *len and
  * *ctype, and returns the HTTP status. accept: the request's Accept header,
