@@ -314,8 +314,7 @@ int ps_prom_native_index(double v, int schema)
 	int exp, scale = 1 << schema;
 	double frac = frexp(v, &exp); /* v = frac * 2^exp, 0.5 <= frac < 1 */
 
-	if (frac == 0.5) /* a power of two: the top edge of its bucket */
-		return (exp - 1) * scale;
+	/* a power of two (frac 0.5, log2 exactly -1) is its bucket's top edge */
 	return exp * scale + (int)ceil(log2(frac) * scale);
 }
 
