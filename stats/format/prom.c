@@ -206,41 +206,56 @@ ps_u128 ps_prom_est_sum(const __u64 *b, unsigned int n)
 	return sum;
 }
 
+unsigned int ps_prom_cumulative(const __u64 *b, unsigned int n, const struct ps_prom_edges *e,
+				ps_u128 cum[PS_PROM_MAX_BUCKETS])
+{
+	unsigned int i = 0, k, j = 0, idx;
+	ps_u128 c = 0;
+
+	for (k = e->k0; k <= e->k1; k++) {
+		idx = ps_hist_bucket(1ULL << k, n);
+		while (i < idx)
+			c += b[i++];
+		cum[j++] = c;
+	}
+	while (i < n)
+		c += b[i++];
+	cum[j++] = c;
+	return j;
+}
+
 void ps_prom_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b, unsigned int n,
 		  const struct ps_prom_edges *e, ps_u128 sum)
 {
+	ps_u128 cum[PS_PROM_MAX_BUCKETS];
 	char le[48], v[48];
 	struct ps_lbl l;
-	unsigned int i = 0, k, idx;
-	ps_u128 cum = 0;
+	unsigned int j, nb;
 
 	if (p->pb) {
 		ps_prom_pb_hist(p->pb, base, b, n, e, sum);
 		return;
 	}
-	for (k = e->k0; k <= e->k1; k++) {
-		idx = ps_hist_bucket(1ULL << k, n);
-		while (i < idx)
-			cum += b[i++];
-		if (e->ns)
-			ps_prom_fmt_seconds(le, sizeof(le), ((ps_u128)1 << k) - 1);
+	nb = ps_prom_cumulative(b, n, e, cum);
+	for (j = 0; j < nb; j++) {
+		ps_u128 edge = ((ps_u128)1 << (e->k0 + j)) - 1;
+
+		if (j == nb - 1)
+			snprintf(le, sizeof(le), "+Inf");
+		else if (e->ns)
+			ps_prom_fmt_seconds(le, sizeof(le), edge);
 		else
-			ps_prom_fmt_u128(le, sizeof(le), ((ps_u128)1 << k) - 1);
+			ps_prom_fmt_u128(le, sizeof(le), edge);
 		l = *base;
 		ps_lbl_add(&l, "le", le);
-		ps_prom_sample(p, "_bucket", &l, ps_prom_fmt_u128(v, sizeof(v), cum));
+		ps_prom_sample(p, "_bucket", &l, ps_prom_fmt_u128(v, sizeof(v), cum[j]));
 	}
-	while (i < n)
-		cum += b[i++];
-	l = *base;
-	ps_lbl_add(&l, "le", "+Inf");
-	ps_prom_sample(p, "_bucket", &l, ps_prom_fmt_u128(v, sizeof(v), cum));
 	if (e->ns)
 		ps_prom_fmt_seconds(v, sizeof(v), sum);
 	else
 		ps_prom_fmt_u128(v, sizeof(v), sum);
 	ps_prom_sample(p, "_sum", base, v);
-	ps_prom_sample(p, "_count", base, ps_prom_fmt_u128(v, sizeof(v), cum));
+	ps_prom_sample(p, "_count", base, ps_prom_fmt_u128(v, sizeof(v), cum[nb - 1]));
 }
 
 void ps_prom_lat_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b)

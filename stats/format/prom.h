@@ -91,6 +91,15 @@ struct ps_prom_edges {
 /* Latencies: ns, exported in seconds, edges ~1 us .. ~34 s. */
 extern const struct ps_prom_edges ps_prom_lat_edges;
 
+/* The classic buckets: at most this many edges, +Inf included. */
+#define PS_PROM_MAX_BUCKETS 66
+
+/* The cumulative counts of b at e's edges (2^k - 1 for k = k0..k1), then at
+ * +Inf (the total), into cum: k1 - k0 + 2 of them, which it returns. The one
+ * place both expositions take their classic buckets from. */
+unsigned int ps_prom_cumulative(const __u64 *b, unsigned int n, const struct ps_prom_edges *e,
+				ps_u128 cum[PS_PROM_MAX_BUCKETS]);
+
 /* _bucket at every edge, +Inf, _sum (given), _count. */
 void ps_prom_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b, unsigned int n,
 		  const struct ps_prom_edges *e, ps_u128 sum);

@@ -323,38 +323,28 @@ static uint64_t clamp_u64(ps_u128 v)
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-/* The classic buckets: cumulative counts at e's edges, then +Inf. */
+/* The classic buckets (ps_prom_cumulative), then the total. */
 static bool classic_buckets(struct ps_prom_pb *pb, pb_hist *h, const __u64 *b, unsigned int n,
 			    const struct ps_prom_edges *e, ps_u128 *total)
 {
-	unsigned int nb = e->k1 - e->k0 + 2, i = 0, k, j = 0;
+	ps_u128 cum[PS_PROM_MAX_BUCKETS];
+	unsigned int nb = ps_prom_cumulative(b, n, e, cum), j;
 	pb_bucket *bk = alloc(pb, nb * sizeof(*bk));
-	ps_u128 cum = 0;
 
 	h->bucket = alloc(pb, nb * sizeof(*h->bucket));
 	if (!bk || !h->bucket)
 		return false;
-	for (k = e->k0; k <= e->k1; k++, j++) {
-		unsigned int idx = (unsigned int)ps_hist_bucket(1ULL << k, n);
-		double le = (double)((1ULL << k) - 1);
+	for (j = 0; j < nb; j++) {
+		double le = (double)((1ULL << (e->k0 + j)) - 1);
 
-		while (i < idx)
-			cum += b[i++];
 		io__prometheus__client__bucket__init(&bk[j]);
 		bk[j].has_cumulative_count = bk[j].has_upper_bound = 1;
-		bk[j].cumulative_count = clamp_u64(cum);
-		bk[j].upper_bound = e->ns ? le / 1e9 : le;
+		bk[j].cumulative_count = clamp_u64(cum[j]);
+		bk[j].upper_bound = j == nb - 1 ? INFINITY : e->ns ? le / 1e9 : le;
 		h->bucket[j] = &bk[j];
 	}
-	while (i < n)
-		cum += b[i++];
-	io__prometheus__client__bucket__init(&bk[j]);
-	bk[j].has_cumulative_count = bk[j].has_upper_bound = 1;
-	bk[j].cumulative_count = clamp_u64(cum);
-	bk[j].upper_bound = INFINITY;
-	h->bucket[j] = &bk[j];
 	h->n_bucket = nb;
-	*total = cum;
+	*total = cum[nb - 1];
 	return true;
 }
 
