@@ -246,6 +246,35 @@ ps_in_b() { ip netns exec "$NS_B" "$@"; }
 ps_pathscope_a() { nsenter --net="/var/run/netns/$NS_A" "$PATHSCOPE" "$@"; }
 ps_pathscope_b() { nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
 
+# Prometheus in namespace B, listening on 127.0.0.1:PORT and scraping TARGETS
+# ('host:port', 'host:port') every second, its files in DIR; more of its own
+# options after. Sets PS_PROM_PID and PS_PROM_PORT (for ps_promq); the caller
+# ends it.
+ps_prometheus_b() {
+	local dir=$1 port=$2 targets=$3
+	shift 3
+	cat >"$dir/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: pathscope
+    static_configs:
+      - targets: [$targets]
+EOF
+	ps_in_b prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
+		--web.listen-address="127.0.0.1:$port" "$@" >"$dir/prometheus.log" 2>&1 &
+	PS_PROM_PID=$!
+	PS_PROM_PORT=$port
+}
+
+# One instant query against ps_prometheus_b's server: its first value, or "none".
+ps_promq() {
+	ps_in_b curl -s --max-time 5 --data-urlencode "query=$1" \
+		"http://127.0.0.1:$PS_PROM_PORT/api/v1/query" |
+		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null || echo none
+}
+
 ps_stat() {
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"
 }

@@ -15,7 +15,7 @@
 ps_require_root dashboard
 ps_require_file dashboard "$PATHSCOPE"
 ps_require_file dashboard "$UDPSEND"
-ps_require_cmd dashboard curl python3 prometheus iperf3 ping
+ps_require_cmd dashboard curl jq python3 prometheus iperf3 ping
 DASH=$PS_ROOT/packaging/grafana/pathscope.json
 CHECK=$PS_ROOT/tests/tools/dashboard_check.py
 # Run the checker (its ok / not ok lines count); a failure it did not report
@@ -37,11 +37,6 @@ PORT=9464 PORT_Q=9465 PROM_PORT=9090 # namespace B's loopback
 SERVE_PID='' SERVE_Q_PID='' PROM_PID='' IPERF_PID=''
 ps_at_exit 'for p in $SERVE_Q_PID $SERVE_PID $PROM_PID $IPERF_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 in_b() { ip netns exec "$NS_B" "$@"; }
-promq() {
-	in_b curl -s --max-time 5 --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "none")' 2>/dev/null ||
-		echo none
-}
 
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --features all \
 	>"$TMP/serve.out" 2>"$TMP/serve.err" &
@@ -63,23 +58,13 @@ done
 ps_check_eq "serve vB --detail queue adopts it" "$(cat "$TMP/serve-q.out")" \
 	"serving vB (adopted) on http://127.0.0.1:$PORT_Q/metrics"
 
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: pathscope
-    static_configs:
-      - targets: ['127.0.0.1:$PORT', '127.0.0.1:$PORT_Q']
-EOF
-in_b prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
-PROM_PID=$!
+ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
+PROM_PID=$PS_PROM_PID
 for _ in $(seq 300); do
-	[ "$(promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
+	[ "$(ps_promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
 	sleep 0.1
 done
-ps_check_eq "prometheus scrapes both serves" "$(promq 'count(pathscope_up{iface="vB"} == 1)')" 2
+ps_check_eq "prometheus scrapes both serves" "$(ps_promq 'count(pathscope_up{iface="vB"} == 1)')" 2
 
 # The workload: every datagram and segment from A leaves on TX queue 2, so
 # arrives on vB's RX queue 2 (the queue the per-queue run selects).

@@ -31,12 +31,6 @@ msum() {
 	for l in "$@"; do text=$(grep -F "$l" <<<"$text"); done
 	awk '{ s += $NF } END { printf "%.0f\n", s }' <<<"$text"
 }
-# One instant query against the Prometheus server: its first value, or "none".
-promq() {
-	in_b curl -s --max-time 5 --data-urlencode "query=$1" \
-		"http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null || echo none
-}
 # Run CMD; expect exit status WANT and exactly one line on stderr matching RE.
 expect_exit() {
 	local name=$1 want=$2 re=$3 err rc
@@ -149,23 +143,13 @@ ps_check_eq "serve --detail queue adopts vB" "$(cat "$TMP/serve-q.out")" \
 	"serving vB (adopted) on http://127.0.0.1:$PORT_Q/metrics"
 
 # Prometheus inside B, scraping both every second.
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: pathscope
-    static_configs:
-      - targets: ['127.0.0.1:$PORT', '127.0.0.1:$PORT_Q']
-EOF
-in_b prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
-PROM_PID=$!
+ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
+PROM_PID=$PS_PROM_PID
 for i in $(seq 300); do # up to 30 s: ready, and two scrapes of pathscope
-	[ "$(promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
+	[ "$(ps_promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
 	sleep 0.1
 done
-ps_check_eq "prometheus scrapes both serves: pathscope_up" "$(promq 'sum(pathscope_up{iface="vB"})')" 2
+ps_check_eq "prometheus scrapes both serves: pathscope_up" "$(ps_promq 'sum(pathscope_up{iface="vB"})')" 2
 
 ps_txq_pin "$NS_A" vA 2 # every datagram leaves vA on TX queue 2, arrives on vB RX queue 2
 ps_wait_quiet 5
@@ -213,27 +197,27 @@ echo "# 4-queue veth, default features, idle peers: --detail interface $(grep -v
 # The same numbers through Prometheus (wait, at most 15 s, for a scrape after the workload).
 Q="sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"}) - sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"} @ $T0)"
 for i in $(seq 150); do
-	got=$(promq "$Q")
+	got=$(ps_promq "$Q")
 	[ "$got" = "$N" ] && break
 	sleep 0.1
 done
 ps_check_eq "prometheus: xdp packets since T0 = workload" "$got" "$N"
 I1="instance=\"127.0.0.1:$PORT\"" IQ="instance=\"127.0.0.1:$PORT_Q\""
 ps_check_eq "prometheus, --detail interface: median frame size from the buckets: 1535, the middle of (1023, 2047]" \
-	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$I1,iface=\"vB\",hook=\"xdp\"}[5m])))")" 1535
+	"$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$I1,iface=\"vB\",hook=\"xdp\"}[5m])))")" 1535
 ps_check_eq "prometheus, --detail queue: the same for RX queue 2" \
-	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"2\"}[5m])))")" 1535
+	"$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"2\"}[5m])))")" 1535
 ps_check_eq "prometheus, --detail queue: RX queue 1 had no frames (NaN)" \
-	"$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"1\"}[5m])))")" NaN
-d2s_i=$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$I1,iface=\"vB\"}[5m])))")
-d2s_q=$(promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$IQ,iface=\"vB\",queue=\"2\"}[5m])))")
+	"$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$IQ,iface=\"vB\",hook=\"xdp\",queue=\"1\"}[5m])))")" NaN
+d2s_i=$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$I1,iface=\"vB\"}[5m])))")
+d2s_q=$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_d2s_latency_seconds_bucket{$IQ,iface=\"vB\",queue=\"2\"}[5m])))")
 # Equal up to float rounding: the two are interpolated from rates of two
 # scrapes (7.160999999999999e-07 against 7.161e-07 once).
 ps_check_eq "prometheus: median driver-to-stack latency per interface = that of RX queue 2 ($d2s_i s, $d2s_q s), a number" \
 	"$(awk -v i="$d2s_i" -v q="$d2s_q" 'BEGIN { d = i - q; if (d < 0) d = -d
 		print (i + 0 > 0 && d <= 1e-9 * i) ? "equal number" : "different" }')" "equal number"
 ps_check_eq "prometheus: --detail interface exports no size bucket per queue" \
-	"$(promq "count(pathscope_frame_size_bytes_bucket{$I1,queue!=\"\"})")" none
+	"$(ps_promq "count(pathscope_frame_size_bytes_bucket{$I1,queue!=\"\"})")" none
 kill "$PROM_PID"
 _ps_reap "$PROM_PID"
 PROM_PID=

@@ -50,10 +50,6 @@ serve_on() {
 	ps_fail "serve $*" "not answering: $(cat "$TMP/serve-$port.err")"
 	return 1
 }
-promq() {
-	in_b curl -s --max-time 5 --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null || echo none
-}
 # The native buckets ("I:N,...") of the histogram line of promdump output
 # matching SERIES (a fixed string).
 native_of() { grep -F "$2 native " <<<"$1" | sed 's/.* buckets=//'; }
@@ -80,22 +76,13 @@ ps_check_eq "--native-histograms: the protobuf exposition decodes (promdump)" \
 	"$(get $PORT /metrics "$PB_ACCEPT" | "$PROMDUMP" >/dev/null && echo ok)" ok
 
 # Prometheus with native histograms, scraping both levels from before the workload.
-cat >"$TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: pathscope
-    static_configs:
-      - targets: ['127.0.0.1:$PORT', '127.0.0.1:$PORT_Q']
-EOF
-in_b prometheus --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" --enable-feature=native-histograms >"$TMP/prometheus.log" 2>&1 &
-PIDS+=($!)
+ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'" \
+	--enable-feature=native-histograms
+PIDS+=("$PS_PROM_PID")
 I1="instance=\"127.0.0.1:$PORT\"" IQ="instance=\"127.0.0.1:$PORT_Q\""
 for i in $(seq 300); do # up to 30 s: ready, and two scrapes of each serve
-	[ "$(promq "count_over_time(pathscope_up{$IQ}[1m])")" -ge 2 ] 2>/dev/null &&
-		[ "$(promq "count_over_time(pathscope_up{$I1}[1m])")" -ge 2 ] 2>/dev/null && break
+	[ "$(ps_promq "count_over_time(pathscope_up{$IQ}[1m])")" -ge 2 ] 2>/dev/null &&
+		[ "$(ps_promq "count_over_time(pathscope_up{$I1}[1m])")" -ge 2 ] 2>/dev/null && break
 	sleep 0.1
 done
 
@@ -126,43 +113,43 @@ ps_check_eq "... and they hold the workload (xdp packets of RX queue 2)" \
 	"$(grep -F 'pathscope_packets_total{iface="vB",queue="2",hook="xdp"' <<<"$t1" | awk '{ print $2 }')"
 
 # 3. What Prometheus made of it.
-ps_check_eq "prometheus scrapes both serves" "$(promq 'sum(pathscope_up{iface="vB"})')" 2
+ps_check_eq "prometheus scrapes both serves" "$(ps_promq 'sum(pathscope_up{iface="vB"})')" 2
 ps_check_eq "prometheus: one series per size histogram (3 hooks), no classic bucket series" \
-	"$(promq "count(pathscope_frame_size_bytes{$I1})") $(promq "count({__name__=~\"pathscope_frame_size_bytes_(bucket|sum|count)\",$I1})")" "3 none"
+	"$(ps_promq "count(pathscope_frame_size_bytes{$I1})") $(ps_promq "count({__name__=~\"pathscope_frame_size_bytes_(bucket|sum|count)\",$I1})")" "3 none"
 ps_check_eq "prometheus, --detail queue: one per hook and queue slot (3 x 5)" \
-	"$(promq "count(pathscope_frame_size_bytes{$IQ})")" 15
+	"$(ps_promq "count(pathscope_frame_size_bytes{$IQ})")" 15
 for lvl in "$PORT interface" "$PORT_Q queue"; do
 	read -r port name <<<"$lvl"
 	n_pb=$(get "$port" /metrics "$PB_ACCEPT" | "$PROMDUMP" --series)
 	n_text=$(get "$port" /metrics | grep -vc '^#')
-	n_prom=$(promq "count({__name__=~\"pathscope_.+\",instance=\"127.0.0.1:$port\"})")
+	n_prom=$(ps_promq "count({__name__=~\"pathscope_.+\",instance=\"127.0.0.1:$port\"})")
 	ps_check_eq "prometheus, --detail $name: as many series as the protobuf scrape holds ($n_pb; $n_text in the text)" \
 		"$n_prom" "$n_pb"
 	echo "# 4-queue veth, --detail $name: $n_text text series, $n_pb with native histograms"
 done
 Q="histogram_count(pathscope_frame_size_bytes{$I1,hook=\"xdp\"}) - histogram_count(pathscope_frame_size_bytes{$I1,hook=\"xdp\"} @ $T0)"
 for i in $(seq 150); do # at most 15 s, for a scrape after the workload
-	got=$(promq "$Q")
+	got=$(ps_promq "$Q")
 	[ "$got" = "$N" ] && break
 	sleep 0.1
 done
 ps_check_eq "prometheus: histogram_count of xdp frame sizes since T0 = the workload" "$got" "$N"
-got=$(promq "histogram_count(pathscope_frame_size_bytes{$I1,hook=\"xdp\"})")
+got=$(ps_promq "histogram_count(pathscope_frame_size_bytes{$I1,hook=\"xdp\"})")
 want=$(grep -F "pathscope_frame_size_bytes_count$X" <<<"$p1" | awk '{ print $2 }')
 ps_check_eq "prometheus: histogram_count of xdp frame sizes = the exposition's count ($want)" "$got" "$want"
 inside() { # VALUE LOW HIGH: "yes" if LOW < VALUE <= HIGH (relative slack 1e-9)
 	awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { print (v > lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) ? "yes" : "no: " v }'
 }
 lo=$(awk 'BEGIN { print 2 ^ (161 / 16) }') hi=$(awk 'BEGIN { print 2 ^ (162 / 16) }')
-med=$(promq "histogram_quantile(0.5, sum(rate(pathscope_frame_size_bytes{$I1,hook=\"xdp\"}[5m])))")
+med=$(ps_promq "histogram_quantile(0.5, sum(rate(pathscope_frame_size_bytes{$I1,hook=\"xdp\"}[5m])))")
 ps_check_eq "prometheus: median xdp frame size over the workload in (1069.3, 1116.7] B (1042 B frames): $med" \
 	"$(inside "$med" "$lo" "$hi")" yes
-med=$(promq "histogram_quantile(0.5, sum(rate(pathscope_frame_size_bytes{$IQ,hook=\"xdp\",queue=\"2\"}[5m])))")
+med=$(ps_promq "histogram_quantile(0.5, sum(rate(pathscope_frame_size_bytes{$IQ,hook=\"xdp\",queue=\"2\"}[5m])))")
 ps_check_eq "prometheus, --detail queue: the same for RX queue 2: $med" "$(inside "$med" "$lo" "$hi")" yes
 
 # 4. Driver to stack: Prometheus' median against stats --json's histogram.
 js=$(ps_pathscope_b stats vB --json | jq -c '.interfaces[0].totals.driver_to_stack.latency_ns')
-med=$(promq "histogram_quantile(0.5, pathscope_d2s_latency_seconds{$I1})")
+med=$(ps_promq "histogram_quantile(0.5, pathscope_d2s_latency_seconds{$I1})")
 bounds=$(python3 - "$js" <<'EOF'
 import json, math, sys
 d = json.loads(sys.argv[1])
