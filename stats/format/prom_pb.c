@@ -348,9 +348,16 @@ static bool classic_buckets(struct ps_prom_pb *pb, pb_hist *h, const __u64 *b, u
 	return true;
 }
 
+/* Adjacent log-linear buckets' midpoints are at least 16.5/15.5 = 1.065 apart
+ * (8 sub-buckets per power of two), a native bucket 2^(1/16) = 1.044 wide at
+ * schema 4: each bucket gets an index of its own. A coarser schema would
+ * have to merge buckets, which native_buckets does not. */
+_Static_assert(PS_PROM_NATIVE_SCHEMA >= PS_HIST_SUB_BITS + 1,
+	       "native buckets no wider than the log-linear ones");
+
 /* The native buckets: each non-empty log-linear bucket into the native
- * bucket of its midpoint (the indexes rise with the buckets'), then as spans
- * of consecutive indexes and count deltas. */
+ * bucket of its midpoint (the indexes rise with the buckets', one each),
+ * then as spans of consecutive indexes and count deltas. */
 static bool native_buckets(struct ps_prom_pb *pb, pb_hist *h, const __u64 *b, unsigned int n,
 			   bool ns)
 {
@@ -359,7 +366,6 @@ static bool native_buckets(struct ps_prom_pb *pb, pb_hist *h, const __u64 *b, un
 	uint64_t *cnt = alloc(pb, n * sizeof(*cnt));
 	unsigned int i, k = 0, s = 0;
 	double mid;
-	int x;
 
 	h->positive_span = alloc(pb, n * sizeof(*h->positive_span));
 	h->positive_delta = alloc(pb, n * sizeof(*h->positive_delta));
@@ -373,12 +379,7 @@ static bool native_buckets(struct ps_prom_pb *pb, pb_hist *h, const __u64 *b, un
 		if (!b[i])
 			continue;
 		mid = ((double)ps_hist_bucket_low(i) + (double)ps_hist_bucket_high(i) - 1) / 2;
-		x = ps_prom_native_index(ns ? mid / 1e9 : mid, PS_PROM_NATIVE_SCHEMA);
-		if (k && idx[k - 1] == x) { /* not at schema 4 (see prom_pb.h) */
-			cnt[k - 1] += b[i];
-			continue;
-		}
-		idx[k] = x;
+		idx[k] = ps_prom_native_index(ns ? mid / 1e9 : mid, PS_PROM_NATIVE_SCHEMA);
 		cnt[k++] = b[i];
 	}
 	for (i = 0; i < k; i++) {
