@@ -45,6 +45,8 @@ int main(void)
 		  PB ";"
 		     "proto=io.prometheus.client.MetricFamily;encoding=text",
 		  false },
+		{ "another encoding of the same length (values compared, not only their lengths)",
+		  PB ";proto=io.prometheus.client.MetricFamily;encoding=unlimited", false },
 		{ "another message", PB ";proto=io.prometheus.client.Metric;encoding=delimited",
 		  false },
 		{ "malformed q (2) does not count", PB ";" PB_PARAMS ";q=2", false },
