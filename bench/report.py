@@ -453,9 +453,9 @@ def targets(micro, live, pairs=None):
     # 6. Throughput against the empty XDP program: the pairs' median ratio,
     # with the rounds' medians beside it.
     if live and "default" in live and "empty_xdp" in live:
-        for wl, want, unit, key, scale, nd, name in (
-                ("tcp", 0.99, "Gbit/s", "gbps", 1e9, 2, "TCP throughput"),
-                ("udp", 0.97, "kpps", "kpps", 1e3, 0, "UDP-64B packet rate")):
+        for wl, want, unit, key, nd, name in (
+                ("tcp", 0.99, "Gbit/s", "gbps", 2, "TCP throughput"),
+                ("udp", 0.97, "kpps", "kpps", 0, "UDP-64B packet rate")):
             d = live["default"][wl][key]["median"]
             e = live["empty_xdp"][wl][key]["median"]
             r = ratio(d, e)
