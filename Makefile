@@ -8,7 +8,12 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)
 LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd -lprotobuf-c
-BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD)
+# The BPF objects take the kernel's types from include/pathscope/kernel.bpf.h
+# and the UAPI from linux-libc-dev, never from the build host's kernel: the
+# same objects come out on any host (CO-RE adapts them at load time).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude -I$(BUILD) \
+              $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 
 BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c probes/pathscope_txlat.bpf.c \
             probes/pathscope_kernel.bpf.c probes/pathscope_sock.bpf.c
@@ -50,15 +55,11 @@ help:
 deps:
 	@bash scripts/deps.sh
 
-$(BUILD)/vmlinux.h:
-	@mkdir -p $(BUILD)
-	@test -r /sys/kernel/btf/vmlinux || { echo "no /sys/kernel/btf/vmlinux: kernel BTF (CONFIG_DEBUG_INFO_BTF) is required" >&2; exit 1; }
-	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/%.bpf.o: */%.bpf.c $(BUILD)/vmlinux.h $(ABI_HDRS)
+$(BUILD)/%.bpf.o: */%.bpf.c $(ABI_HDRS)
+	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.bpf.o: tests/standins/%.bpf.c $(BUILD)/vmlinux.h $(wildcard tests/standins/*.h)
+$(BUILD)/tests/%.bpf.o: tests/standins/%.bpf.c $(ABI_HDRS) $(wildcard tests/standins/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -166,7 +167,7 @@ test-valgrind: deps
 bench: deps all $(BUILD)/bench/micro $(BUILD)/bench/empty.bpf.o
 	@PS_BENCH_BUILD=$(BUILD) bash bench/run.sh
 
-$(BUILD)/bench/empty.bpf.o: bench/empty.bpf.c $(BUILD)/vmlinux.h
+$(BUILD)/bench/empty.bpf.o: bench/empty.bpf.c $(ABI_HDRS)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

@@ -3,7 +3,7 @@
  * pathscope's that do nothing but return the same pass verdicts, so that
  * BPF_PROG_TEST_RUN's own per-run cost (its loop, the context, the clock
  * reads) is measured beside pathscope and subtracted. */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 
 SEC("xdp")

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "lib/liblog.h"
 #include "lib/util.h"
 #include "lib/version.h"
 #include "pathscope/abi.h"

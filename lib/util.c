@@ -19,7 +19,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <xdp/libxdp.h>
 
 #ifndef CAP_BPF
 #define CAP_BPF 39
@@ -35,29 +34,6 @@ int ps_error(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return -1;
-}
-
-static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_DEBUG && !getenv("PATHSCOPE_DEBUG"))
-		return 0;
-	if (!getenv("PATHSCOPE_DEBUG"))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int print_libxdp(enum libxdp_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	if (!getenv("PATHSCOPE_DEBUG"))
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-void ps_quiet_libs(void)
-{
-	libbpf_set_print(print_libbpf);
-	libxdp_set_print(print_libxdp);
 }
 
 static bool has_cap(const struct __user_cap_data_struct data[2], int cap)

@@ -10,9 +10,6 @@
 /* Print "pathscope: MESSAGE" on stderr, one line. Returns -1 for chaining. */
 int ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Quiet libbpf/libxdp unless PATHSCOPE_DEBUG is set. */
-void ps_quiet_libs(void);
-
 /* Fail with a message naming what is missing unless we may load BPF and
  * change links (CAP_BPF or CAP_SYS_ADMIN, and CAP_NET_ADMIN). */
 int ps_require_privileges(void);

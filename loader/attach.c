@@ -20,6 +20,7 @@
 #include "lib/queues.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
+#include "loader/features.h"
 #include "loader/iface.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
@@ -257,7 +258,7 @@ int ps_attach(const struct ps_attach_opts *o)
 	if (m->nqueues > PS_MAX_QUEUES)
 		m->nqueues = PS_MAX_QUEUES;
 	record_queues_in_use(m);
-	m->features = o->features;
+	m->features = ps_features_supported(o->features);
 	m->all_queues = !o->queues || strcmp(o->queues, "all") == 0;
 	if (ps_queues_parse(o->queues ? o->queues : "all", m->nqueues, m->queue_mask, qerr,
 			    sizeof(qerr)))

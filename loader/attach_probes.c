@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/liblog.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
 #include "loader/kernel_probes.h"
@@ -45,11 +46,10 @@ int ps_attach_txlat(struct ps_attach_state *st, enum ps_probe_request req)
 	t->rodata->ps_completion = !(m->flags & PS_META_NO_COMPLETION);
 	t->rodata->ps_sample_every = m->tx_sample_every;
 	ps_size_queue_maps(t->obj, m);
+	ps_lib_log_reset();
 	err = pathscope_txlat__load(t);
 	if (err)
-		return ps_error("cannot load the txlat probes: %s (PATHSCOPE_DEBUG=1 shows the "
-				"verifier log)",
-				strerror(-err));
+		return ps_load_error("the txlat probes", err);
 	err = ps_pin_fd(st->dir, "txlat_stats", bpf_map__fd(t->maps.txlat_stats));
 	if (!err)
 		err = ps_pin_fd(st->dir, "tx_inflight", bpf_map__fd(t->maps.tx_inflight));
@@ -110,12 +110,11 @@ int ps_attach_sock(struct ps_attach_state *st, enum ps_probe_request req)
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
 		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(k->obj, shared[i]),
 					bpf_object__find_map_fd_by_name(st->tc->obj, shared[i]));
+	ps_lib_log_reset();
 	if (!err)
 		err = pathscope_sock__load(k);
 	if (err)
-		return ps_error("cannot load the sock probes: %s (PATHSCOPE_DEBUG=1 shows the "
-				"verifier log)",
-				strerror(-err));
+		return ps_load_error("the sock probes", err);
 	zero = calloc(1, sizeof(*zero));
 	err = zero ? bpf_map_update_elem(bpf_map__fd(k->maps.sock_ports), &other, zero, BPF_NOEXIST)
 		   : -ENOMEM;

@@ -8,8 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/liblog.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
+#include "loader/features.h"
 #include "loader/pins.h"
 #include "loader/tc_clsact.h"
 
@@ -96,6 +98,7 @@ int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req)
 		return ps_error("cannot open the tc programs: %s", strerror(errno));
 	PS_SET_HOOK_RODATA(st->tc->rodata, m);
 	st->tc->rodata->ps_rx_queue_base = m->rx_queue_base;
+	st->tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
 	st->tc->rodata->ps_match_rx_at_tc = m->xdp_mode == PS_XDP_NONE;
 	st->tc->rodata->ps_tcp_rx_at_tc =
 	    m->xdp_mode == PS_XDP_NONE || !(m->flags & PS_META_TCP_RX_XDP);
@@ -105,11 +108,10 @@ int ps_attach_tc(struct ps_attach_state *st, enum ps_tc_request req)
 		if (err)
 			return ps_error("cannot share the XDP program's maps: %s", strerror(-err));
 	}
+	ps_lib_log_reset();
 	err = pathscope_tc__load(st->tc);
 	if (err)
-		return ps_error("cannot load the tc programs: %s (PATHSCOPE_DEBUG=1 shows the "
-				"verifier log)",
-				strerror(-err));
+		return ps_load_error("the tc programs", err);
 	err = ps_pin_fd(st->dir, "tci_stats", bpf_map__fd(st->tc->maps.tci_stats));
 	if (!err)
 		err = ps_pin_fd(st->dir, "tce_stats", bpf_map__fd(st->tc->maps.tce_stats));

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <xdp/libxdp.h>
 
+#include "lib/liblog.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
+#include "loader/features.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
 #include "loader/xdp_peer.h"
@@ -80,6 +82,12 @@ int ps_check_no_xdp(const struct ps_iface *ifc)
 	if (!libxdp_get_error(mp))
 		xdp_multiprog__close(mp);
 	ps_libxdp_dir_tidy(absent); /* the query may have made libxdp's lock dir */
+	if (dispatcher && !ps_dispatcher_takes_pathscope())
+		return ps_error(
+		    "'%s' has libxdp's dispatcher, which cannot take pathscope's XDP "
+		    "program on this kernel (its freplace refuses an extension's global "
+		    "functions; Linux 6.1 takes it): --no-xdp measures at tc only",
+		    ifc->name);
 	if (dispatcher)
 		return 0;
 	id = q.prog_id ? q.prog_id : (q.drv_prog_id ? q.drv_prog_id : q.skb_prog_id);
@@ -110,21 +118,20 @@ static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)
 	return 0;
 }
 
-/* Chain and join modes (xdp_chain.h): the skeleton loads the program itself,
- * with its tail calls switched on; libxdp is not involved. */
+/* Chain and join modes (xdp_chain.h): the skeleton loads the program that
+ * tail-calls the next one, pathscope_xdp_chain; libxdp is not involved. */
 static int attach_xdp_chained(struct ps_attach_state *st)
 {
 	struct pathscope_xdp *x = st->xdp;
 	int err;
 
-	if (ps_xdp_chain_prepare(x->maps.xdp_chain, &x->rodata->ps_chain,
-				 &x->rodata->ps_chain_first, &st->meta))
+	if (ps_xdp_chain_prepare(x->maps.xdp_chain, &x->rodata->ps_chain_first, &st->meta))
 		return -1;
+	bpf_program__set_autoload(x->progs.pathscope_xdp, false);
+	ps_lib_log_reset();
 	err = pathscope_xdp__load(x);
 	if (err)
-		return ps_error("cannot load the XDP program: %s (PATHSCOPE_DEBUG=1 shows the "
-				"verifier log)",
-				strerror(-err));
+		return ps_load_error("the XDP program", err);
 	/* A program array is emptied when its last file descriptor or pin
 	 * goes, whatever programs still use it: the pin keeps the chain. */
 	if (st->meta.xdp_mode == PS_XDP_CHAIN) {
@@ -133,12 +140,12 @@ static int attach_xdp_chained(struct ps_attach_state *st)
 			return ps_error("cannot pin the XDP chain under %s: %s", st->dir,
 					strerror(-err));
 	}
-	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp),
+	if (ps_xdp_chain_attach(bpf_program__fd(x->progs.pathscope_xdp_chain),
 				bpf_map__fd(x->maps.xdp_chain), st->dir, &st->meta))
 		return -1;
 	ps_kill_point("xdp-attached");
 	ps_meta_write(st->dir, &st->meta); /* what detach needs, at once */
-	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp));
+	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp_chain));
 }
 
 int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
@@ -165,7 +172,9 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 		return attach_xdp_chained(st);
 
 	/* libxdp loads the object: through its dispatcher where the kernel
-	 * supports freplace, as the single program otherwise. */
+	 * supports freplace, as the single program otherwise. Only
+	 * pathscope_xdp, which has no tail call. */
+	bpf_program__set_autoload(st->xdp->progs.pathscope_xdp_chain, false);
 	popts.obj = st->xdp->obj;
 	st->xdp_prog = xdp_program__create(&popts);
 	err = libxdp_get_error(st->xdp_prog);
@@ -177,9 +186,12 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	 * number) and go on to them after XDP_PASS, libxdp's default chain
 	 * action: their verdicts stay theirs. */
 	xdp_program__set_run_prio(st->xdp_prog, PS_XDP_RUN_PRIO);
-	if (ps_fallback_forced("dispatcher"))
-		setenv("LIBXDP_SKIP_DISPATCHER", "1", 1); /* libxdp's own switch */
+	/* libxdp's own switch: where its dispatcher cannot take pathscope's
+	 * program, it would try and fail instead of falling back. */
+	if (!ps_dispatcher_takes_pathscope())
+		setenv("LIBXDP_SKIP_DISPATCHER", "1", 1);
 	absent = ps_libxdp_dir_absent();
+	ps_lib_log_reset();
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
 	ps_kill_point("xdp-attached");
 	ps_libxdp_dir_tidy(absent);
@@ -188,7 +200,8 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 			return ps_error("'%s': the driver does not support native XDP (try "
 					"--xdp-mode skb)",
 					m->ifname);
-		return ps_error("cannot attach XDP to '%s': %s", m->ifname, strerror(-err));
+		return ps_error("cannot attach XDP to '%s': %s%s%s", m->ifname, strerror(-err),
+				*ps_lib_log_reason() ? ": " : "", ps_lib_log_reason());
 	}
 	m->xdp_prog_id = xdp_program__id(st->xdp_prog);
 	if (bpf_xdp_query(m->ifindex, 0, &q) == 0 && q.attach_mode == XDP_ATTACHED_SKB)

@@ -9,6 +9,7 @@
 
 #include "loader/pins.h"
 #include "loader/tracepoints.h"
+#include "lib/liblog.h"
 #include "lib/util.h"
 #include "pathscope_kernel.skel.h"
 
@@ -88,11 +89,10 @@ struct ps_kernel_probes *ps_kernel_probes_start(const struct ps_meta *m, bool cl
 	k->rodata->ps_nqueues = m->nqueues;
 	k->rodata->ps_rx_queue_base = m->rx_queue_base;
 	bpf_map__set_max_entries(k->maps.kern_stats, m->nqueues + 1);
+	ps_lib_log_reset();
 	err = pathscope_kernel__load(k);
 	if (err) {
-		ps_error("cannot load the kernel probes: %s (PATHSCOPE_DEBUG=1 shows the verifier "
-			 "log)",
-			 strerror(-err));
+		ps_load_error("the kernel probes", err);
 		goto fail;
 	}
 	if (pin_dir) {

@@ -43,13 +43,11 @@ static int open_root_array(const struct ps_meta *m, struct bpf_map_info *info)
 	return fd;
 }
 
-int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain,
-			 volatile __u32 *chain_first, struct ps_meta *m)
+int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain_first, struct ps_meta *m)
 {
 	struct bpf_map_info info;
 	int fd, err;
 
-	*chain = 1;
 	*chain_first = 0;
 	if (m->xdp_mode != PS_XDP_JOIN)
 		return 0;

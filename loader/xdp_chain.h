@@ -28,9 +28,9 @@ int ps_xdp_join_parse(const char *spec, struct ps_meta *m);
 int ps_xdp_chain_check(int ifindex, const char *ifname);
 
 /* Before load: point the program's chain map at the root array (join) and
- * set where its tail calls start. chain_map is the program's xdp_chain. */
-int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain,
-			 volatile __u32 *chain_first, struct ps_meta *m);
+ * set where the tail calls of pathscope_xdp_chain start. chain_map is the
+ * program's xdp_chain. */
+int ps_xdp_chain_prepare(struct bpf_map *chain_map, volatile __u32 *chain_first, struct ps_meta *m);
 
 /* After load: put pathscope's program prog_fd in front of the other one
  * (m->xdp_mode says how); fills m->xdp_prog_id and the chain fields. In

@@ -15,7 +15,7 @@
  * As in the txlat probes, two sets of programs do the same: tp_btf (typed
  * arguments) and classic tracepoints; the loader loads one of them.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
@@ -223,8 +223,11 @@ static __always_inline void ps_dropped(struct sk_buff *skb, __u32 reason, int bt
 	struct ps_drop_key k = { .reason = reason, .queue = PS_QUEUE_UNKNOWN, .dir = PS_DROP_TX };
 	__u64 one = 1, *n;
 
-	if (reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
-		return; /* not a drop (the kernel traces it as consume_skb) */
+	/* SKB_CONSUMED (Linux 6.3) is not a drop: the kernel traces it as
+	 * consume_skb too. Before, consumed skbs never came here. */
+	if (bpf_core_enum_value_exists(enum skb_drop_reason, SKB_CONSUMED) &&
+	    reason == bpf_core_enum_value(enum skb_drop_reason, SKB_CONSUMED))
+		return;
 	if (!ps_our_dev(PS_KREAD(btf, skb, dev), btf))
 		return;
 	/* An skb that arrived on this interface is an RX drop; its recorded
@@ -322,10 +325,17 @@ int BPF_PROG(pathscope_k_xmit, struct sk_buff *skb, int rc, struct net_device *d
 	return 0;
 }
 
+/* skb:kfree_skb has carried the drop reason since Linux 5.17 (the event's
+ * field and the tracepoint's third argument came together); before, every
+ * drop counts under reason 0, "not specified". */
+#define PS_HAS_DROP_REASON bpf_core_field_exists(struct trace_event_raw_kfree_skb, reason)
+
 SEC("tp_btf/kfree_skb")
-int BPF_PROG(pathscope_k_kfree, struct sk_buff *skb, void *location, enum skb_drop_reason reason)
+int pathscope_k_kfree(unsigned long long *ctx)
 {
-	ps_dropped(skb, reason, 1);
+	/* Not BPF_PROG: its third argument may not exist, and the verifier
+	 * refuses a read of it even where the value goes unused. */
+	ps_dropped((struct sk_buff *)ctx[0], PS_HAS_DROP_REASON ? (__u32)ctx[2] : 0, 1);
 	return 0;
 }
 
@@ -400,7 +410,7 @@ int pathscope_kt_xmit(struct trace_event_raw_net_dev_xmit *ctx)
 SEC("tracepoint/skb/kfree_skb")
 int pathscope_kt_kfree(struct trace_event_raw_kfree_skb *ctx)
 {
-	ps_dropped(ctx->skbaddr, ctx->reason, 0);
+	ps_dropped(ctx->skbaddr, PS_HAS_DROP_REASON ? ctx->reason : 0, 0);
 	return 0;
 }
 

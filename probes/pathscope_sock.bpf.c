@@ -13,7 +13,7 @@
  * one array load), then the socket's network namespace. tp_btf and classic
  * tracepoint programs do the same; the loader loads one set.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

@@ -6,7 +6,7 @@
  * the same: tp_btf (typed arguments, cheaper) and classic tracepoints (the
  * fallback where tp_btf is missing); the loader loads one of them.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

@@ -4,16 +4,17 @@
  * classify every skb per queue, with its GRO/GSO segments, then let the next
  * program or filter decide: TCX_NEXT and TC_ACT_UNSPEC are both -1.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
+#include "pathscope/feature.bpf.h"
+#include "pathscope/kskb.bpf.h"
 #include "pathscope/sock.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
-#define PS_TC_NEXT	    -1
-#define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */
+#define PS_TC_NEXT -1
 
 /* How the driver stores the RX queue in skb->queue_mapping: most record
  * queue + 1 (skb_record_rx_queue, 0 = unrecorded); veth passes the peer's TX
@@ -65,40 +66,21 @@ static __always_inline long ps_tc_count(__u32 features, void *map, struct __sk_b
 	return idx;
 }
 
-/*
- * Each feature's work beyond counting runs in a global function: the
- * verifier checks it once, on its own, instead of once for every state the
- * header parser leaves (the programs would exceed the verifier's limit with
- * them all inline). A call costs a few instructions.
- */
-#define PS_TC_FEATURE(name, body)                                                         \
-	__attribute__((noinline)) int name(struct __sk_buff *skb, const struct ps_pkt *p, \
-					   __u32 slot)                                    \
-	{                                                                                 \
-		void *data = (void *)(long)skb->data;                                     \
-		void *data_end = (void *)(long)skb->data_end;                             \
-                                                                                          \
-		/* slot is used: clang must not leave it undefined */                     \
-		asm volatile("" : : "r"(slot));                                           \
-		if (!p)                                                                   \
-			return 0;                                                         \
-		body;                                                                     \
-		return 0;                                                                 \
-	}
-
-PS_TC_FEATURE(ps_tc_echo_rx, ps_echo_rx(data, data_end, p, slot))
-PS_TC_FEATURE(ps_tc_echo_tx, ps_echo_tx(data, data_end, p, slot))
-PS_TC_FEATURE(ps_tc_tcp_rx, ps_tcp_rx(data, data_end, p, slot, skb->gso_segs ?: 1))
-PS_TC_FEATURE(ps_tc_tcp_tx, ps_tcp_tx(data, data_end, p, slot, skb->gso_segs ?: 1))
-PS_TC_FEATURE(ps_tc_d2s, ps_d2s_tc(data, data_end, p, skb->len))
-PS_TC_FEATURE(ps_tc_sock, ps_sock_tc(skb, data, data_end, p, slot))
+PS_FEATURE(ps_tc_echo_rx, struct __sk_buff, skb, ps_echo_rx(data, data_end, p, slot))
+PS_FEATURE(ps_tc_echo_tx, struct __sk_buff, skb, ps_echo_tx(data, data_end, p, slot))
+PS_FEATURE(ps_tc_tcp_rx, struct __sk_buff, skb,
+	   ps_tcp_rx(data, data_end, p, slot, skb->gso_segs ?: 1))
+PS_FEATURE(ps_tc_tcp_tx, struct __sk_buff, skb,
+	   ps_tcp_tx(data, data_end, p, slot, skb->gso_segs ?: 1))
+PS_FEATURE(ps_tc_d2s, struct __sk_buff, skb, ps_d2s_tc(data, data_end, p, skb->len))
+PS_FEATURE(ps_tc_sock, struct __sk_buff, skb, ps_sock_tc(skb, data, data_end, p, slot))
 
 SEC("tc")
 int pathscope_tc_ingress(struct __sk_buff *skb)
 {
 	__u32 features = ps_features_now();
 	__u32 qm = skb->queue_mapping;
-	struct ps_pkt pkt;
+	struct ps_pkt pkt = {}; /* all of it goes to the feature calls */
 	int parsed;
 	long slot;
 
@@ -109,14 +91,14 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 		return PS_TC_NEXT;
 	if (ps_match_rx_at_tc && (features & PS_F_ICMP) &&
 	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_OUT))
-		ps_tc_echo_rx(skb, &pkt, (__u32)slot);
+		PS_FEATURE_CALL(ps_tc_echo_rx, skb, &pkt, (__u32)slot);
 	if (ps_tcp_rx_at_tc && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
-		ps_tc_tcp_rx(skb, &pkt, (__u32)slot);
+		PS_FEATURE_CALL(ps_tc_tcp_rx, skb, &pkt, (__u32)slot);
 	if ((features & PS_F_D2S) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP) &&
 	    ps_d2s_waiting())
-		ps_tc_d2s(skb, &pkt, (__u32)slot);
+		PS_FEATURE_CALL(ps_tc_d2s, skb, &pkt, (__u32)slot);
 	if ((features & PS_F_SOCK) && (pkt.l4 == PS_L4_TCP || pkt.l4 == PS_L4_UDP))
-		ps_tc_sock(skb, &pkt, (__u32)slot);
+		PS_FEATURE_CALL(ps_tc_sock, skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 
@@ -128,37 +110,23 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
  * flow's first packet. Packets without a cached queue (first of a flow,
  * unconnected sockets, forwarded traffic) count as queue unknown.
  */
-static __always_inline __u32 ps_tx_queue(struct __sk_buff *skb)
-{
-	/* Plain loads through the kernel's skb (CO-RE relocated, fault-safe
-	 * BTF pointer reads), no helper call: make bench measured counters only
-	 * at 4-7 ns above an empty program, 65-78 ns with two BPF_CORE_READs. */
-	struct sk_buff *kskb = bpf_cast_to_kern_ctx(skb);
-	struct sock *sk = kskb->sk;
-	__u16 q;
-
-	if (!sk)
-		return PS_QUEUE_UNKNOWN;
-	q = sk->__sk_common.skc_tx_queue_mapping;
-	return q == PS_NO_QUEUE_MAPPING ? PS_QUEUE_UNKNOWN : q;
-}
 
 SEC("tc")
 int pathscope_tc_egress(struct __sk_buff *skb)
 {
 	__u32 features = ps_features_now();
-	struct ps_pkt pkt;
+	struct ps_pkt pkt = {}; /* all of it goes to the feature calls */
 	int parsed;
 	long slot;
 
-	slot = ps_tc_count(features, &tce_stats, skb, ps_tx_queue(skb), &pkt, &parsed);
+	slot = ps_tc_count(features, &tce_stats, skb, ps_sk_tx_queue(skb), &pkt, &parsed);
 	if (!parsed)
 		return PS_TC_NEXT;
 	if ((features & PS_F_ICMP) &&
 	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_IN))
-		ps_tc_echo_tx(skb, &pkt, ps_nqueues);
+		PS_FEATURE_CALL(ps_tc_echo_tx, skb, &pkt, ps_nqueues);
 	if ((features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
-		ps_tc_tcp_tx(skb, &pkt, (__u32)slot);
+		PS_FEATURE_CALL(ps_tc_tcp_tx, skb, &pkt, (__u32)slot);
 	return PS_TC_NEXT;
 }
 

@@ -5,18 +5,19 @@
  * the frame on: XDP_PASS, or in chain mode a tail call to the program that
  * decides its fate (the one attached before, or the next slot of someone's
  * root program array), so that program's verdict is the frame's. */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
+#include "pathscope/feature.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
 PS_QSTATS_MAP(xdp_stats);
 
-/* Chain mode (set by the loader): tail-call the first program found in
- * xdp_chain from slot ps_chain_first on; XDP_PASS when there is none. */
-const volatile __u32 ps_chain = 0;
+/* Chain and join modes (pathscope_xdp_chain): tail-call the first program
+ * found in xdp_chain from slot ps_chain_first on (set by the loader); XDP_PASS
+ * when there is none. */
 const volatile __u32 ps_chain_first = 0;
 
 struct {
@@ -26,48 +27,17 @@ struct {
 	__type(value, __u32);
 } xdp_chain SEC(".maps");
 
-static __always_inline int ps_xdp_next(struct xdp_md *ctx)
-{
-	__u32 i;
-
-	if (!ps_chain)
-		return XDP_PASS;
-	for (i = 0; i < PS_XDP_CHAIN_SLOTS; i++)
-		bpf_tail_call(ctx, &xdp_chain, ps_chain_first + i); /* returns only if empty */
-	return XDP_PASS;
-}
-
-/*
- * Each feature's work beyond counting runs in a global function: the
- * verifier checks it once, on its own, instead of once for every state the
- * header parser leaves (the program would exceed the verifier's limit with
- * them all inline). A call costs a few instructions.
- */
-#define PS_XDP_FEATURE(name, body)                                                                 \
-	__attribute__((noinline)) int name(struct xdp_md *ctx, const struct ps_pkt *p, __u32 slot) \
-	{                                                                                          \
-		void *data = (void *)(long)ctx->data;                                              \
-		void *data_end = (void *)(long)ctx->data_end;                                      \
-                                                                                                   \
-		/* slot is used: clang must not leave it undefined */                              \
-		asm volatile("" : : "r"(slot));                                                    \
-		if (!p)                                                                            \
-			return 0;                                                                  \
-		body;                                                                              \
-		return 0;                                                                          \
-	}
-
-PS_XDP_FEATURE(ps_xdp_echo, ps_echo_rx(data, data_end, p, slot))
-PS_XDP_FEATURE(ps_xdp_d2s, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
-PS_XDP_FEATURE(ps_xdp_tcp, ps_tcp_rx(data, data_end, p, slot, 1))
+PS_FEATURE(ps_xdp_echo, struct xdp_md, ctx, ps_echo_rx(data, data_end, p, slot))
+PS_FEATURE(ps_xdp_d2s, struct xdp_md, ctx, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
+PS_FEATURE(ps_xdp_tcp, struct xdp_md, ctx, ps_tcp_rx(data, data_end, p, slot, 1))
 
 /* Arriving TCP segments are matched here only with attach --tcp-rx xdp:
  * every frame then pays for the timestamp option's read and the tcp_seen
  * check. By default tc ingress matches them after GRO, once per skb. */
 const volatile __u32 ps_tcp_rx_at_xdp = 0;
 
-SEC("xdp")
-int pathscope_xdp(struct xdp_md *ctx)
+/* Count and classify the frame, and run the enabled features on it. */
+static __always_inline void ps_xdp_measure(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -75,20 +45,42 @@ int pathscope_xdp(struct xdp_md *ctx)
 	long idx = ps_queue_index(ctx->rx_queue_index);
 	__u32 key = (__u32)idx;
 	struct ps_qstats *s;
-	struct ps_pkt pkt;
+	struct ps_pkt pkt = {}; /* all of it goes to the feature calls */
 
 	if (idx < 0)
-		return ps_xdp_next(ctx);
+		return;
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
 	if (!s || !ps_count(features, s, data, data_end, data_end - data, &pkt))
-		return ps_xdp_next(ctx);
+		return;
 	if ((features & PS_F_ICMP) && ps_echo_worth(data, data_end, &pkt, PS_ECHO_OUT))
-		ps_xdp_echo(ctx, &pkt, key);
+		PS_FEATURE_CALL(ps_xdp_echo, ctx, &pkt, key);
 	if ((features & PS_F_D2S) && ps_d2s_candidate(s))
-		ps_xdp_d2s(ctx, &pkt, key);
+		PS_FEATURE_CALL(ps_xdp_d2s, ctx, &pkt, key);
 	if (ps_tcp_rx_at_xdp && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
-		ps_xdp_tcp(ctx, &pkt, key);
-	return ps_xdp_next(ctx);
+		PS_FEATURE_CALL(ps_xdp_tcp, ctx, &pkt, key);
+}
+
+/* Alone on the interface, or one program of libxdp's dispatcher, which goes
+ * on to the next program after XDP_PASS. No tail call: a dispatcher's
+ * component that has one changes packet data in the eyes of the verifier
+ * (Linux 6.12.y, 6.13), and the dispatcher's slot it replaces does not. */
+SEC("xdp")
+int pathscope_xdp(struct xdp_md *ctx)
+{
+	ps_xdp_measure(ctx);
+	return XDP_PASS;
+}
+
+/* Chain and join modes: the next program's verdict is the frame's. */
+SEC("xdp")
+int pathscope_xdp_chain(struct xdp_md *ctx)
+{
+	__u32 i;
+
+	ps_xdp_measure(ctx);
+	for (i = 0; i < PS_XDP_CHAIN_SLOTS; i++)
+		bpf_tail_call(ctx, &xdp_chain, ps_chain_first + i); /* returns only if empty */
+	return XDP_PASS;
 }
 
 char LICENSE[] SEC("license") = "GPL";

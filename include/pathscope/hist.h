@@ -104,7 +104,13 @@ static __always_inline unsigned long long ps_hist_bucket(unsigned long long v,
 		    ((v >> (msb - PS_HIST_SUB_BITS)) & (PS_HIST_SUB - 1));
 	}
 	/* For an nbuckets not a multiple of PS_HIST_SUB; and the verifier cannot
-	 * follow the arithmetic above to the bound. */
+	 * follow the arithmetic above to the bound. Hidden from clang first: it
+	 * may drop the bound on the branch where b = v, having tested v in
+	 * another register than the one it returns, which the verifier does
+	 * not connect (seen with gso_segs at tc ingress). */
+#ifdef __bpf__
+	asm volatile("" : "+r"(b));
+#endif
 	return b < nbuckets ? b : nbuckets - 1;
 }
 

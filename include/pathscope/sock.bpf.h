@@ -10,9 +10,8 @@
 #define PATHSCOPE_SOCK_BPF_H
 
 #include "count.bpf.h"
+#include "kskb.bpf.h"
 #include "sock_armed.bpf.h"
-
-extern void *bpf_cast_to_kern_ctx(void *obj) __ksym;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -43,6 +42,8 @@ static __always_inline void ps_sock_tc(struct __sk_buff *skb, void *data, void *
 	__u32 zero = 0;
 	__u64 *tick, now, kskb;
 
+	if (!ps_kern_ctx) /* attach refuses sock without it */
+		return;
 	if (p->l4 != PS_L4_TCP && p->l4 != PS_L4_UDP)
 		return;
 	tick = bpf_map_lookup_elem(&sock_tick, &zero);

@@ -59,6 +59,7 @@
 #include "pathscope_tc.skel.h"
 #include "tests/lib/check.h"
 #include "lib/names.h"
+#include "loader/features.h"
 
 #define ETH_LEN		 14
 #define XDP_PASS_VERDICT 2	     /* XDP_PASS */
@@ -188,6 +189,7 @@ static int env_load(struct env *e, const struct cfg *c)
 	e->x->rodata->ps_all_queues = e->t->rodata->ps_all_queues = c->all_queues;
 	e->x->rodata->ps_queue_mask[0] = e->t->rodata->ps_queue_mask[0] = c->mask0;
 	e->t->rodata->ps_rx_queue_base = c->rx_base;
+	e->t->rodata->ps_kern_ctx = ps_kern_ctx_supported();
 	bpf_map__set_max_entries(e->x->maps.xdp_stats, c->nqueues + 1);
 	bpf_map__set_max_entries(e->t->maps.tci_stats, c->nqueues + 1);
 	bpf_map__set_max_entries(e->t->maps.tce_stats, c->nqueues + 1);
@@ -1796,18 +1798,17 @@ static void test_chain(void)
 	}
 	x->rodata->ps_features = PS_F_DEFAULT;
 	x->rodata->ps_nqueues = 0;
-	x->rodata->ps_chain = 1;
+	bpf_program__set_autoload(x->progs.pathscope_xdp, false);
 	bpf_map__set_max_entries(x->maps.xdp_stats, 1);
 	err = pathscope_xdp__load(x);
 	if (!err)
 		err = bpf_object__load(lb);
 	lbprog = bpf_object__find_program_by_name(lb, "standin_lb");
-	check_report(!err && lbprog,
-		     "chain: load pathscope_xdp (chain on) and the stand-in balancer", "%s",
-		     strerror(-err));
+	check_report(!err && lbprog, "chain: load pathscope_xdp_chain and the stand-in balancer",
+		     "%s", strerror(-err));
 	if (err || !lbprog)
 		goto out;
-	prog_fd = bpf_program__fd(x->progs.pathscope_xdp);
+	prog_fd = bpf_program__fd(x->progs.pathscope_xdp_chain);
 	map_fd = bpf_map__fd(x->maps.xdp_stats);
 	chain_fd = bpf_map__fd(x->maps.xdp_chain);
 	lb_fd = bpf_program__fd(lbprog);

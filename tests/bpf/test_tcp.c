@@ -28,6 +28,7 @@
 #include "pathscope/abi.h"
 #include "pathscope_xdp.skel.h"
 #include "pathscope_tc.skel.h"
+#include "loader/features.h"
 #include "tests/lib/check.h"
 #include "tests/lib/frame.h"
 
@@ -718,6 +719,7 @@ static int load(bool at_xdp)
 	tc->rodata->ps_features = PS_F_TCP;
 	xdp->rodata->ps_tcp_rx_at_xdp = at_xdp;
 	tc->rodata->ps_tcp_rx_at_tc = !at_xdp;
+	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
 	err = pathscope_xdp__load(xdp);
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
 		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(tc->obj, shared[i]),

@@ -6,7 +6,7 @@
  * write it; standin_lxdrop.bpf.c adds libxdp's run config, as programs
  * written for libxdp do.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

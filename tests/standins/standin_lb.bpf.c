@@ -7,7 +7,7 @@
  * "shared mode" of such balancers, standin_root is a root program that
  * tail-calls the first program found in lb_root (slot 0 up), else passes.
  */
-#include "vmlinux.h"
+#include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
