@@ -24,6 +24,7 @@
 #include "loader/iface.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
+#include "loader/xdp_live.h"
 #include "nic/nic.h"
 
 /* libxdp takes its lock in /sys/fs/bpf/xdp and leaves the directory behind.
@@ -121,9 +122,10 @@ static int step_done(struct ps_attach_state *st, int err, const char *step)
  * work, so a meta still marked "attaching" (or none) is an attach that died. */
 static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
+	__u32 len = sizeof(info), dispatcher;
+	enum ps_xdp_live live;
+	unsigned int nprogs;
 	struct ps_meta old;
 	bool stale = false;
 	int fd;
@@ -135,10 +137,10 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 	if (old.xdp_mode == PS_XDP_CHAIN || old.xdp_mode == PS_XDP_JOIN) {
 		if (!ps_xdp_chain_live(&old))
 			return true;
-	} else if (old.xdp_mode != PS_XDP_NONE &&
-		   (bpf_xdp_query(ifc->ifindex, 0, &q) ||
-		    (q.attach_mode != XDP_ATTACHED_MULTI && q.prog_id != old.xdp_prog_id))) {
-		return true;
+	} else if (old.xdp_mode != PS_XDP_NONE) {
+		live = ps_xdp_live(ifc->ifindex, old.xdp_prog_id, &dispatcher, &nprogs);
+		if (live != PS_XDP_ALONE && live != PS_XDP_DISPATCHED)
+			return true;
 	}
 	if (old.tc_mode == PS_TC_TCX) {
 		fd = ps_pin_open(dir, "tci_link");

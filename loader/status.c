@@ -20,6 +20,7 @@
 #include "loader/pins.h"
 #include "lib/util.h"
 #include "loader/xdp_chain.h"
+#include "loader/xdp_live.h"
 
 /* A state when the queues in use changed since attach, else NULL. veth sets
  * its XDP program on the RX queues it has when the program is attached or
@@ -47,8 +48,11 @@ static const char *queues_changed(const struct ps_meta *m, const struct ps_iface
 
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	static __thread char in_dispatcher[96]; /* serve asks from its HTTP thread too */
+	enum ps_xdp_live live;
+	unsigned int nprogs;
 	struct ps_iface ifc;
+	__u32 dispatcher;
 	int self, fd;
 	const char *state = "ok", *changed;
 
@@ -72,13 +76,23 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 		goto out;
 	}
 	if (m->xdp_mode == PS_XDP_NATIVE || m->xdp_mode == PS_XDP_SKB) {
-		if (bpf_xdp_query(m->ifindex, 0, &q) || q.attach_mode == XDP_ATTACHED_NONE) {
-			state = "xdp detached by someone else";
+		live = ps_xdp_live((int)m->ifindex, m->xdp_prog_id, &dispatcher, &nprogs);
+		if (live == PS_XDP_GONE || live == PS_XDP_REPLACED) {
+			state = live == PS_XDP_GONE ? "xdp detached by someone else"
+						    : "xdp replaced by someone else";
 			goto out;
 		}
-		if (q.attach_mode != XDP_ATTACHED_MULTI && q.prog_id != m->xdp_prog_id) {
-			state = "xdp replaced by someone else";
-			goto out;
+		if (live == PS_XDP_DISPATCHED) {
+			if (nprogs > 1)
+				snprintf(in_dispatcher, sizeof(in_dispatcher),
+					 "ok (xdp in libxdp's dispatcher, id %u, with %u other "
+					 "program%s)",
+					 dispatcher, nprogs - 1, nprogs == 2 ? "" : "s");
+			else
+				snprintf(in_dispatcher, sizeof(in_dispatcher),
+					 "ok (xdp in libxdp's dispatcher, id %u, alone)",
+					 dispatcher);
+			state = in_dispatcher;
 		}
 	}
 	if (m->tc_mode == PS_TC_TCX) {
