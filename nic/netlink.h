@@ -37,13 +37,15 @@ int ps_nl_talk(struct ps_nl *nl, struct nlmsghdr *req, ps_nl_parse_fn parse, voi
 /* Resolve a generic netlink family id: 0, -ENOENT when the kernel has none. */
 int ps_nl_genl_family(struct ps_nl *nl, const char *name, uint16_t *id);
 
-/* The three sources of stats/nic.c. Each fills its parts of f, or sets them
+/* The sources of nic/nic.c. Each fills its parts of f, or sets them
  * n/a with a reason. ps_nic_read_link returns -errno when the link cannot be
  * read (e.g. -ENODEV); the others cannot fail as a whole. */
 struct ps_nic_facts;
 int ps_nic_read_link(struct ps_nl *rt, struct ps_nic_facts *f);
 void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f);
 void ps_nic_read_netdev(struct ps_nl *gn, struct ps_nic_facts *f);
+/* ethtool -S of f->ifname over the SIOCETHTOOL ioctl (f->estats). */
+void ps_nic_read_estats(struct ps_nic_facts *f);
 
 /* "not supported by the driver (EOPNOTSUPP)", "malformed reply", strerror... */
 void ps_nic_why(char *why, size_t len, const char *what, int err);

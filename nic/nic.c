@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* NIC facts: read each part from its source; a part that fails is n/a, not fatal. */
+/* NIC facts: read each part from its source; a part that fails is n/a, not fatal.
+ * Where a driver's per-queue count comes from when two sources have it. */
 #include "nic/nic.h"
 
 #include <errno.h>
@@ -33,6 +34,61 @@ void ps_nic_free(struct ps_nic_facts *f)
 	free(f->queues.q);
 	f->queues.q = NULL;
 	f->queues.n = f->queues.cap = 0;
+	free(f->estats.q);
+	f->estats.q = NULL;
+	f->estats.n = f->estats.cap = 0;
+}
+
+const char *ps_nic_src_name(enum ps_nic_src s)
+{
+	return s == PS_NIC_SRC_QSTATS ? "qstats" : s == PS_NIC_SRC_ETHTOOL ? "ethtool" : "n/a";
+}
+
+const struct ps_nic_queue *ps_nic_find_queue(const struct ps_nic_facts *f, enum ps_nic_qtype t,
+					     uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; f && i < f->queues.n; i++)
+		if (f->queues.q[i].type == t && f->queues.q[i].id == id)
+			return &f->queues.q[i];
+	return NULL;
+}
+
+const struct ps_nic_equeue *ps_nic_find_equeue(const struct ps_nic_facts *f, enum ps_nic_qtype t,
+					       uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; f && f->estats.valid && i < f->estats.n; i++)
+		if (f->estats.q[i].type == t && f->estats.q[i].id == id)
+			return &f->estats.q[i];
+	return NULL;
+}
+
+/* The qstats counter when the kernel reports it, else the ethtool one. */
+static struct ps_nic_count pick(const struct ps_nic_queue *nq, int qs,
+				const struct ps_nic_equeue *eq, int es)
+{
+	if (nq && nq->has_qstats && qs >= 0 && nq->qstats[qs] != PS_NA)
+		return (struct ps_nic_count){ nq->qstats[qs], PS_NIC_SRC_QSTATS };
+	if (eq && eq->v[es] != PS_NA)
+		return (struct ps_nic_count){ eq->v[es], PS_NIC_SRC_ETHTOOL };
+	return (struct ps_nic_count){ PS_NA, PS_NIC_SRC_NONE };
+}
+
+void ps_nic_driver_queue(const struct ps_nic_facts *f, enum ps_nic_qtype t, uint32_t id,
+			 struct ps_nic_driver_queue *d)
+{
+	const struct ps_nic_queue *nq = f->queues.qstats_valid ? ps_nic_find_queue(f, t, id) : NULL;
+	const struct ps_nic_equeue *eq = ps_nic_find_equeue(f, t, id);
+	bool rx = t == PS_NIC_Q_RX;
+
+	d->packets =
+	    pick(nq, rx ? PS_NIC_QS_RX_PACKETS : PS_NIC_QS_TX_PACKETS, eq, PS_NIC_ES_PACKETS);
+	d->bytes = pick(nq, rx ? PS_NIC_QS_RX_BYTES : PS_NIC_QS_TX_BYTES, eq, PS_NIC_ES_BYTES);
+	d->xdp_packets = rx ? pick(NULL, -1, eq, PS_NIC_ES_XDP_PACKETS)
+			    : (struct ps_nic_count){ PS_NA, PS_NIC_SRC_NONE };
 }
 
 void ps_nic_why(char *why, size_t len, const char *what, int err)
@@ -61,6 +117,7 @@ int ps_nic_read(int ifindex, struct ps_nic_facts *f)
 	if (err)
 		return ps_error("cannot read interface %d over netlink: %s", ifindex,
 				strerror(-err));
+	ps_nic_read_estats(f);
 
 	err = ps_nl_open(&nl, NETLINK_GENERIC);
 	if (err) {

@@ -2,8 +2,10 @@
 /*
  * What the kernel knows about one interface, read-only over netlink: link
  * stats64 (rtnetlink), channels, rings and offload features (ethtool genl),
- * queues, NAPI ids and per-queue stats (netdev genl). Each part is available
- * or "n/a" with a reason; a value the driver does not report is PS_NA, never 0.
+ * queues, NAPI ids and per-queue stats (netdev genl); and the driver's own
+ * per-queue counters of `ethtool -S` (the SIOCETHTOOL ioctl: ethtool netlink
+ * has no driver-private statistics). Each part is available or "n/a" with a
+ * reason; a value the driver does not report is PS_NA, never 0.
  */
 #ifndef PATHSCOPE_NIC_H
 #define PATHSCOPE_NIC_H
@@ -151,6 +153,36 @@ struct ps_nic_queues {
 	unsigned int n, cap;
 };
 
+/*
+ * The driver's own per-queue counters of `ethtool -S` (SIOCETHTOOL
+ * ETHTOOL_GSTATS), mapped onto queues by their names (nic/ethtool_stats.c).
+ * Older kernels (Debian's 5.10 and 6.1) have no netdev qstats, and
+ * ethtool -S is where their drivers count per queue (virtio_net, veth).
+ */
+enum {
+	PS_NIC_ES_PACKETS,
+	PS_NIC_ES_BYTES,
+	PS_NIC_ES_XDP_PACKETS, /* RX: frames of the driver's XDP path (veth: its NAPI poll) */
+	PS_NIC_ES_DROPS,       /* RX: the driver's own drops */
+	PS_NIC_ES_COUNT
+};
+/* "packets", "bytes", "xdp_packets", "drops" (JSON keys). */
+extern const char *const ps_nic_estat_names[PS_NIC_ES_COUNT];
+
+struct ps_nic_equeue {
+	enum ps_nic_qtype type;
+	uint32_t id;
+	uint64_t v[PS_NIC_ES_COUNT]; /* PS_NA: the driver has no counter of that name */
+};
+
+struct ps_nic_estats {
+	bool valid; /* at least one per-queue counter by a name pathscope knows */
+	char why[PS_NIC_WHY_LEN];
+	unsigned int ncounters;	 /* all of ethtool -S, per queue or not */
+	struct ps_nic_equeue *q; /* sorted: rx by id, then tx by id */
+	unsigned int n, cap;
+};
+
 struct ps_nic_facts {
 	int ifindex;
 	char ifname[IF_NAMESIZE];
@@ -159,7 +191,33 @@ struct ps_nic_facts {
 	struct ps_nic_rings rings;
 	struct ps_nic_features features;
 	struct ps_nic_queues queues;
+	struct ps_nic_estats estats;
 };
+
+/* Where a driver count comes from. */
+enum ps_nic_src { PS_NIC_SRC_NONE, PS_NIC_SRC_QSTATS, PS_NIC_SRC_ETHTOOL };
+/* "n/a", "qstats", "ethtool" (Prometheus' source label, the tables). */
+const char *ps_nic_src_name(enum ps_nic_src s);
+
+struct ps_nic_count {
+	uint64_t v; /* PS_NA with src PS_NIC_SRC_NONE */
+	enum ps_nic_src src;
+};
+
+/* One direction of one queue as the driver counts it: netdev qstats where
+ * the kernel reports the counter, else ethtool -S. XDP packets (RX) come
+ * from ethtool -S only: qstats has no such counter. */
+struct ps_nic_driver_queue {
+	struct ps_nic_count packets, bytes, xdp_packets;
+};
+void ps_nic_driver_queue(const struct ps_nic_facts *f, enum ps_nic_qtype t, uint32_t id,
+			 struct ps_nic_driver_queue *d);
+
+/* The netdev queue (type, id) of f, its ethtool -S counters; NULL: none. */
+const struct ps_nic_queue *ps_nic_find_queue(const struct ps_nic_facts *f, enum ps_nic_qtype t,
+					     uint32_t id);
+const struct ps_nic_equeue *ps_nic_find_equeue(const struct ps_nic_facts *f, enum ps_nic_qtype t,
+					       uint32_t id);
 
 /*
  * Read everything about ifindex in the current network namespace. Returns 0
@@ -179,7 +237,8 @@ void ps_nic_channels_init(struct ps_nic_channels *c);
 int ps_nic_queues_in_use(int ifindex, unsigned int *rx, unsigned int *tx);
 
 /* {"ifname", "ifindex", "link", "channels", "rings", "features", "queues",
- *  "<part>_na": reason or null}; n/a values and parts are JSON null. */
+ *  "ethtool_stats", "<part>_na": reason or null}; n/a values and parts are
+ *  JSON null. */
 json_object *ps_nic_json(const struct ps_nic_facts *f);
 /* A readable table, "n/a" where not available. */
 void ps_nic_print(FILE *out, const struct ps_nic_facts *f);

@@ -16,6 +16,7 @@
 #define PATHSCOPE_NIC_PARSE_H
 
 #include <libmnl/libmnl.h>
+#include <linux/types.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,5 +47,20 @@ int ps_nic_parse_queues(const void *buf, size_t len, int ifindex, struct ps_nic_
 int ps_nic_parse_qstats(const void *buf, size_t len, int ifindex, struct ps_nic_queues *q);
 /* Sort rx queues by id, then tx queues by id. */
 void ps_nic_queues_sort(struct ps_nic_queues *q);
+
+/* ---- ethtool -S (an ioctl, not netlink) ----------------------------------- */
+
+/*
+ * The per-queue counters among the names and values of `ethtool -S`: names
+ * holds nnames strings of ETH_GSTRING_LEN bytes each (ETHTOOL_GSTRINGS of
+ * ETH_SS_STATS) and vals the nvals values of ETHTOOL_GSTATS, in the same
+ * order. Fills e (e->q sorted; e->valid and e->why say whether any counter
+ * is per queue). A name without a NUL, of no known pattern, or naming a
+ * counter already found is skipped. Returns 0, -ENOMEM, or -EBADMSG when
+ * nvals != nnames (the driver's set changed between the two reads: which
+ * value is whose is unknown, so nothing is mapped).
+ */
+int ps_nic_parse_estats(const char *names, size_t nnames, const __u64 *vals, size_t nvals,
+			struct ps_nic_estats *e);
 
 #endif /* PATHSCOPE_NIC_PARSE_H */

@@ -108,6 +108,25 @@ static json_object *queues_json(const struct ps_nic_queues *q)
 	return a;
 }
 
+static json_object *estats_json(const struct ps_nic_estats *e)
+{
+	json_object *a = json_object_new_array();
+	unsigned int i, k;
+
+	for (i = 0; i < e->n; i++) {
+		const struct ps_nic_equeue *q = &e->q[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(
+		    o, "type", json_object_new_string(q->type == PS_NIC_Q_RX ? "rx" : "tx"));
+		json_object_object_add(o, "id", json_object_new_int64(q->id));
+		for (k = 0; k < PS_NIC_ES_COUNT; k++)
+			json_object_object_add(o, ps_nic_estat_names[k], ju64(q->v[k]));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 json_object *ps_nic_json(const struct ps_nic_facts *f)
 {
 	json_object *o = json_object_new_object();
@@ -128,6 +147,9 @@ json_object *ps_nic_json(const struct ps_nic_facts *f)
 	json_object_object_add(o, "queues", q->valid || q->n ? queues_json(q) : NULL);
 	add_na(o, "queues", q->valid, q->why);
 	add_na(o, "qstats", q->qstats_valid, q->qstats_why);
+	json_object_object_add(o, "ethtool_stats",
+			       f->estats.valid ? estats_json(&f->estats) : NULL);
+	add_na(o, "ethtool_stats", f->estats.valid, f->estats.why);
 	return o;
 }
 
@@ -234,6 +256,32 @@ static void print_queues(FILE *out, const struct ps_nic_queues *q)
 	}
 }
 
+/* The per-queue counters of ethtool -S that have a known name. */
+static void print_estats(FILE *out, const struct ps_nic_estats *e)
+{
+	unsigned int i, nrx = 0;
+
+	if (!e->valid) {
+		fprintf(out, "ethtool:  n/a (%s)\n", e->why);
+		return;
+	}
+	for (i = 0; i < e->n; i++)
+		nrx += e->q[i].type == PS_NIC_Q_RX;
+	fprintf(out, "ethtool:  per-queue counters of ethtool -S: %u rx, %u tx (of %u counters)\n",
+		nrx, e->n - nrx, e->ncounters);
+	fprintf(out, "  %-7s %14s %16s %14s %10s\n", "QUEUE", "PACKETS", "BYTES", "XDP_PACKETS",
+		"DROPS");
+	for (i = 0; i < e->n; i++) {
+		const struct ps_nic_equeue *q = &e->q[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "%s-%u", q->type == PS_NIC_Q_RX ? "rx" : "tx", q->id);
+		fprintf(out, "  %-7s %14s %16s %14s %10s\n", name, num(q->v[PS_NIC_ES_PACKETS]),
+			num(q->v[PS_NIC_ES_BYTES]), num(q->v[PS_NIC_ES_XDP_PACKETS]),
+			num(q->v[PS_NIC_ES_DROPS]));
+	}
+}
+
 void ps_nic_print(FILE *out, const struct ps_nic_facts *f)
 {
 	const struct ps_nic_channels *c = &f->channels;
@@ -261,4 +309,5 @@ void ps_nic_print(FILE *out, const struct ps_nic_facts *f)
 	}
 	print_features(out, &f->features);
 	print_queues(out, &f->queues);
+	print_estats(out, &f->estats);
 }

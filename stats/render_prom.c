@@ -136,6 +136,7 @@ int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 	ps_sock_prom(&p, snaps, n);
 	ps_txlat_prom(&p, snaps, n);
 	ps_kernel_prom(&p, snaps, n);
+	ps_nic_prom(&p, snaps, n);
 	bpf_families(&p, extra);
 	if (p.pb)
 		rc = ps_prom_pb_end(p.pb);

@@ -101,13 +101,16 @@ bool ps_kernel_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
 /* ---- NIC facts (nic.c): what the kernel knows of the NIC (nic/: netlink,
- * qdiscs, softnet_stat) beside pathscope's queues, and the per-CPU table. */
+ * ethtool -S, qdiscs, softnet_stat) beside pathscope's queues, and the
+ * per-CPU table. */
 void ps_nic_table(FILE *out, const struct ps_report *r);
 void ps_nic_cpu_table(FILE *out, const struct ps_report *r);
 /* Adds "nic" and "qdisc" to the JSON object of queue q. */
 void ps_nic_queue_json(json_object *o, const struct ps_snapshot *s, unsigned int q);
 /* Adds "nic", "qdisc_root" and "softnet" to the interface's JSON object. */
 void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s);
+/* The driver's per-queue packets and XDP packets (qstats, ethtool -S). */
+void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
 /* ---- the latency budget (stats/render_latency.c): each family's latency
  * histograms of queue slot q (q == nslots: all), PS_LAT_BUCKETS buckets. */

@@ -27,22 +27,101 @@ static void fmt_na(char *buf, size_t len, uint64_t v)
 		snprintf(buf, len, "%llu", (unsigned long long)v);
 }
 
-static const struct ps_nic_queue *nic_queue(const struct ps_nic_facts *f, enum ps_nic_qtype t,
-					    unsigned int id)
+/* Set when a queue's count has a source; sources of one table row. */
+static unsigned int src_bit(const struct ps_nic_count *c)
 {
+	return c->src == PS_NIC_SRC_NONE ? 0 : 1u << c->src;
+}
+
+/* A driver count: cumulative (p NULL), or over the window since p when p
+ * has it from the same source ("reset" when it went back). */
+static void fmt_drv(char *buf, size_t len, const struct ps_nic_count *c,
+		    const struct ps_nic_count *p)
+{
+	if (c->v == PS_NA || (p && (p->src != c->src || p->v == PS_NA)))
+		snprintf(buf, len, "n/a");
+	else if (p && c->v < p->v)
+		snprintf(buf, len, "reset");
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)(c->v - (p ? p->v : 0)));
+}
+
+/* pathscope's packets of hook at queue q, as the driver's counts are shown:
+ * over the window, or since attach; "-" where the hook did not count q. */
+static void fmt_ps(char *buf, size_t len, const struct ps_report *r, bool window, int hook,
+		   unsigned int q)
+{
+	struct ps_qstats st;
+
+	if (!r->cur->hook[hook] || !ps_prom_slot_measured(r->cur, q)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (window)
+		ps_report_window(r, hook, q, &st);
+	else
+		ps_report_total(r, hook, q, &st);
+	snprintf(buf, len, "%llu", (unsigned long long)st.packets);
+}
+
+/* The driver's per-queue counts beside pathscope's XDP and tc egress
+ * packets of the same queue: over the window when the previous snapshot has
+ * the driver's counts too, else each since it started counting. */
+static void nic_queue_table(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *c = r->cur;
+	const struct ps_nic_facts *f = c->nic, *pf = r->prev ? r->prev->nic : NULL;
+	const char *const srcs[] = { "-", "qstats", "ethtool", "qstats+ethtool" };
 	unsigned int i;
 
-	for (i = 0; f && i < f->queues.n; i++)
-		if (f->queues.q[i].type == t && f->queues.q[i].id == id)
-			return &f->queues.q[i];
-	return NULL;
+	if (!f->queues.qstats_valid && !f->estats.valid) {
+		fprintf(out, "     driver per-queue counters: n/a\n");
+		fprintf(out, "       qstats: %s\n",
+			f->queues.qstats_why[0] ? f->queues.qstats_why : "not reported");
+		fprintf(out, "       ethtool -S: %s\n",
+			f->estats.why[0] ? f->estats.why : "not reported");
+		return;
+	}
+	if (pf)
+		fprintf(out,
+			"     the driver's per-queue counts and pathscope's, over the window:\n");
+	else
+		fprintf(out, "     the driver's per-queue counts since it started counting, "
+			     "pathscope's since attach:\n");
+	fprintf(out, "     %-5s %6s %11s %11s %11s %11s %11s  %s\n", "QUEUE", "NAPI", "DRV_RX_PKTS",
+		"DRV_RX_XDP", "PS_XDP_PKTS", "DRV_TX_PKTS", "PS_TC_OUT", "SRC");
+	for (i = 0; i < c->meta.nqueues; i++) {
+		const struct ps_nic_queue *nrx = ps_nic_find_queue(f, PS_NIC_Q_RX, i);
+		struct ps_nic_driver_queue rx, tx, prx, ptx;
+		char n[16], rp[24], rx_xdp[24], px[24], tp[24], pt[24];
+		unsigned int src;
+
+		ps_nic_driver_queue(f, PS_NIC_Q_RX, i, &rx);
+		ps_nic_driver_queue(f, PS_NIC_Q_TX, i, &tx);
+		if (!nrx && !ps_nic_find_queue(f, PS_NIC_Q_TX, i) &&
+		    rx.packets.src == PS_NIC_SRC_NONE && rx.xdp_packets.src == PS_NIC_SRC_NONE &&
+		    tx.packets.src == PS_NIC_SRC_NONE)
+			continue;
+		if (pf) {
+			ps_nic_driver_queue(pf, PS_NIC_Q_RX, i, &prx);
+			ps_nic_driver_queue(pf, PS_NIC_Q_TX, i, &ptx);
+		}
+		snprintf(n, sizeof(n), nrx && nrx->napi_id ? "%u" : "n/a", nrx ? nrx->napi_id : 0);
+		fmt_drv(rp, sizeof(rp), &rx.packets, pf ? &prx.packets : NULL);
+		fmt_drv(rx_xdp, sizeof(rx_xdp), &rx.xdp_packets, pf ? &prx.xdp_packets : NULL);
+		fmt_drv(tp, sizeof(tp), &tx.packets, pf ? &ptx.packets : NULL);
+		fmt_ps(px, sizeof(px), r, pf, PS_HOOK_XDP, i);
+		fmt_ps(pt, sizeof(pt), r, pf, PS_HOOK_TC_EGRESS, i);
+		src = (src_bit(&rx.packets) | src_bit(&rx.xdp_packets) | src_bit(&tx.packets)) >> 1;
+		fprintf(out, "     %-5u %6s %11s %11s %11s %11s %11s  %s\n", i, n, rp, rx_xdp, px,
+			tp, pt, srcs[src & 3]);
+	}
 }
 
 void ps_nic_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_nic_facts *f = c->nic;
-	const struct ps_nic_queue *nq;
 	char a[24], b[24], d[24];
 	unsigned int i;
 
@@ -96,28 +175,7 @@ void ps_nic_table(FILE *out, const struct ps_report *r)
 		}
 		fprintf(out, "\n");
 	}
-	if (!f->queues.qstats_valid) {
-		fprintf(out, "     driver per-queue stats: n/a (%s)\n",
-			f->queues.qstats_why[0] ? f->queues.qstats_why : "not reported");
-		return;
-	}
-	fprintf(out, "     %-6s %8s %12s %10s %10s %12s %10s\n", "QUEUE", "NAPI", "RX_PACKETS",
-		"RX_HWDROP", "ALLOCFAIL", "TX_PACKETS", "TX_HWDROP");
-	for (i = 0; i < c->meta.nqueues; i++) {
-		const struct ps_nic_queue *rx = nic_queue(f, PS_NIC_Q_RX, i);
-		char n[16], rp[24], rd[24], af[24], tp[24], td[24];
-
-		nq = nic_queue(f, PS_NIC_Q_TX, i);
-		if (!rx && !nq)
-			continue;
-		snprintf(n, sizeof(n), rx && rx->napi_id ? "%u" : "n/a", rx ? rx->napi_id : 0);
-		fmt_na(rp, sizeof(rp), rx ? rx->qstats[PS_NIC_QS_RX_PACKETS] : PS_NA);
-		fmt_na(rd, sizeof(rd), rx ? rx->qstats[PS_NIC_QS_RX_HW_DROPS] : PS_NA);
-		fmt_na(af, sizeof(af), rx ? rx->qstats[PS_NIC_QS_RX_ALLOC_FAIL] : PS_NA);
-		fmt_na(tp, sizeof(tp), nq ? nq->qstats[PS_NIC_QS_TX_PACKETS] : PS_NA);
-		fmt_na(td, sizeof(td), nq ? nq->qstats[PS_NIC_QS_TX_HW_DROPS] : PS_NA);
-		fprintf(out, "     %-6u %8s %12s %10s %10s %12s %10s\n", i, n, rp, rd, af, tp, td);
-	}
+	nic_queue_table(out, r);
 }
 
 void ps_nic_cpu_table(FILE *out, const struct ps_report *r)
@@ -174,7 +232,42 @@ void ps_nic_cpu_table(FILE *out, const struct ps_report *r)
 		ps_kern_free(&w);
 }
 
-/* The driver's view of queue q: its NAPI id and per-queue counters, or null. */
+/* Queue q's counters of ethtool -S, rx_* and tx_* (null: n/a), or null
+ * when the driver has none of this queue. */
+static json_object *ethtool_queue_json(const struct ps_nic_facts *f, unsigned int q)
+{
+	const struct ps_nic_equeue *rx = ps_nic_find_equeue(f, PS_NIC_Q_RX, q),
+				   *tx = ps_nic_find_equeue(f, PS_NIC_Q_TX, q);
+	static const struct {
+		const char *key;
+		enum ps_nic_qtype t;
+		int k;
+	} keys[] = {
+		{ "rx_packets", PS_NIC_Q_RX, PS_NIC_ES_PACKETS },
+		{ "rx_bytes", PS_NIC_Q_RX, PS_NIC_ES_BYTES },
+		{ "rx_xdp_packets", PS_NIC_Q_RX, PS_NIC_ES_XDP_PACKETS },
+		{ "rx_drops", PS_NIC_Q_RX, PS_NIC_ES_DROPS },
+		{ "tx_packets", PS_NIC_Q_TX, PS_NIC_ES_PACKETS },
+		{ "tx_bytes", PS_NIC_Q_TX, PS_NIC_ES_BYTES },
+	};
+	json_object *o;
+	size_t i;
+
+	if (!rx && !tx)
+		return NULL;
+	o = json_object_new_object();
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct ps_nic_equeue *e = keys[i].t == PS_NIC_Q_RX ? rx : tx;
+		uint64_t v = e ? e->v[keys[i].k] : PS_NA;
+
+		json_object_object_add(o, keys[i].key,
+				       v == PS_NA ? NULL : json_object_new_uint64(v));
+	}
+	return o;
+}
+
+/* The driver's view of queue q: its NAPI id and per-queue counters (netdev
+ * qstats under "rx" and "tx", ethtool -S under "ethtool"), or null. */
 static json_object *driver_queue_json(const struct ps_snapshot *c, unsigned int q)
 {
 	const struct ps_nic_queue *nq;
@@ -185,7 +278,7 @@ static json_object *driver_queue_json(const struct ps_snapshot *c, unsigned int 
 		return NULL;
 	o = json_object_new_object();
 	for (t = PS_NIC_Q_RX; t <= PS_NIC_Q_TX; t++) {
-		nq = nic_queue(c->nic, t, q);
+		nq = ps_nic_find_queue(c->nic, t, q);
 		one = NULL;
 		if (nq) {
 			one = json_object_new_object();
@@ -200,6 +293,7 @@ static json_object *driver_queue_json(const struct ps_snapshot *c, unsigned int 
 		}
 		json_object_object_add(o, t == PS_NIC_Q_RX ? "rx" : "tx", one);
 	}
+	json_object_object_add(o, "ethtool", ethtool_queue_json(c->nic, q));
 	return o;
 }
 
@@ -223,4 +317,48 @@ void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s)
 		    s->qdiscs->root >= 0 ? ps_qdisc_json(&s->qdiscs->q[s->qdiscs->root]) : NULL);
 	json_object_object_add(o, "softnet",
 			       s->softnet ? ps_softnet_json(s->softnet, s->nsoftnet) : NULL);
+}
+
+/* ---- Prometheus ---------------------------------------------------------- */
+
+/* One family's samples: each queue's packets per direction, or (xdp) its RX
+ * frames through XDP; where the driver has no such count, none. */
+static void nic_samples(struct ps_prom *p, const struct ps_snapshot *s, int n, bool xdp)
+{
+	struct ps_nic_driver_queue d;
+	const struct ps_nic_count *c = xdp ? &d.xdp_packets : &d.packets;
+	struct ps_lbl l;
+	unsigned int q;
+	int i, t;
+
+	for (i = 0; i < n; i++)
+		for (q = 0; s[i].nic && q < s[i].meta.nqueues; q++)
+			for (t = PS_NIC_Q_RX; t <= (xdp ? PS_NIC_Q_RX : PS_NIC_Q_TX); t++) {
+				ps_nic_driver_queue(s[i].nic, t, q, &d);
+				if (c->src == PS_NIC_SRC_NONE)
+					continue;
+				ps_lbl_queue(&l, &s[i], q);
+				if (!xdp)
+					ps_lbl_add(&l, "direction", t == PS_NIC_Q_RX ? "rx" : "tx");
+				ps_lbl_add(&l, "source", ps_nic_src_name(c->src));
+				ps_prom_sample_u(p, &l, c->v);
+			}
+}
+
+/* The driver's own per-queue counters, per queue at every detail level (they
+ * are what differs between queues): RX and TX packets from one source each
+ * (qstats where the kernel reports them, else ethtool -S), RX XDP packets
+ * from ethtool -S: at most 3 series per queue. */
+void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+{
+	ps_prom_family(p, "pathscope_nic_queue_packets_total", "counter",
+		       "Packets of each queue by the driver's own per-queue counters, since the "
+		       "driver started counting: source=\"qstats\" (netdev netlink) where the "
+		       "kernel reports them, else \"ethtool\" (ethtool -S).");
+	nic_samples(p, s, n, false);
+	ps_prom_family(p, "pathscope_nic_queue_xdp_packets_total", "counter",
+		       "Frames through the driver's XDP path on each RX queue (ethtool -S, e.g. "
+		       "rx_queue_N_xdp_packets), since the driver started counting; compare "
+		       "pathscope_packets_total{hook=\"xdp\"}.");
+	nic_samples(p, s, n, true);
 }

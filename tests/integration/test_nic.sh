@@ -5,10 +5,16 @@
 # the channel count with no NAPI ids and no qstats (n/a, not 0), link stats64
 # equal `ip -s -j link` read at the same moment, softnet has one entry per
 # CPU, and bad input gets one line and the documented exit status.
+# The driver's own per-queue counters (ethtool -S, read with the ioctl):
+# veth's rx_queue_N_xdp_packets equal `ethtool -S`, and with pathscope's XDP
+# program on vB, N frames sent to RX queue 2 move pathscope's XDP count of
+# queue 2 and the driver's by exactly N (stats --json, the table), and
+# /metrics has the driver's series with ethtool -S's values (promtool check).
 . "$(dirname "$0")/lib.sh"
 ps_require_root nic
-ps_require_cmd nic ip ethtool jq ping nsenter getconf
+ps_require_cmd nic ip ethtool jq ping nsenter getconf curl
 ps_require_file nic "$PATHSCOPE"
+ps_require_file nic "$UDPSEND"
 
 ps_testbed_create 4 || {
 	ps_fail nic "testbed setup failed"
@@ -120,8 +126,99 @@ ps_check_eq "table: exit 0" "$?" 0
 ps_check_eq "table: channels line" \
 	"$(grep -c '^channels: rx 4 (max 4), tx 4 (max 4), other n/a, combined n/a$' <<<"$table")" 1
 ps_check_eq "table: rings n/a with the reason" "$(grep -c '^rings:    n/a (EOPNOTSUPP' <<<"$table")" 1
-ps_check_eq "table: 8 queue rows" "$(grep -cE '^  (rx|tx)-[0-3] ' <<<"$table")" 8
+ps_check_eq "table: 8 queue rows" "$(sed '/^ethtool:/,$d' <<<"$table" | grep -cE '^  (rx|tx)-[0-3] ')" 8
 ps_check_eq "table: one softnet row per CPU" "$(grep -cE '^ +[0-9]+ +[0-9]+ ' <<<"$table")" "$ncpu"
+
+# ---- the driver's per-queue counters (ethtool -S) ------------------------------------
+# veth counts, per RX queue, the frames of its NAPI poll (rx_queue_N_xdp_packets);
+# it has no per-queue packets or bytes, and nothing per TX queue by a known name.
+ethtool_xdp() { # NS DEV: [rx_queue_0_xdp_packets, ..., rx_queue_3_xdp_packets]
+	local q v out=
+	for q in 0 1 2 3; do
+		v=$(ps_ethtool_stat "$1" "$2" "rx_queue_${q}_xdp_packets") || v=null
+		out=$out${out:+,}$v
+	done
+	echo "[$out]"
+}
+ps_wait_quiet 5 || ps_fail "quiet link before ethtool -S" "vA<->vB still busy"
+ps_check_eq "ethtool_stats: rx 0-3, no tx queue" "$(jn '[.ethtool_stats[] | "\(.type)-\(.id)"]')" \
+	'["rx-0","rx-1","rx-2","rx-3"]'
+ps_check_eq "ethtool_stats: packets and bytes null (veth has none), xdp_packets and drops numbers" \
+	"$(jn '[.ethtool_stats[] | [.packets, .bytes, (.xdp_packets | type), (.drops | type)]] | unique')" \
+	'[[null,null,"number","number"]]'
+ps_check_eq "ethtool_stats: xdp_packets equal ethtool -S (idle link)" \
+	"$(jn '[.ethtool_stats[].xdp_packets]')" "$(ethtool_xdp "$NS_A" vA)"
+ps_check_eq "ethtool_stats_na null" "$(jn '.ethtool_stats_na')" null
+table=$(ps_pathscope_a nic vA)
+ps_check_eq "table: ethtool line and 4 rows" \
+	"$(grep -c '^ethtool:  per-queue counters of ethtool -S: 4 rx, 0 tx (of ' <<<"$table") $(grep -cE '^  rx-[0-3] +n/a +n/a +[0-9]+ +[0-9]+$' <<<"$table")" \
+	"1 4"
+
+# With pathscope's XDP program on vB every frame vB receives goes through its
+# NAPI poll (veth turns TSO off on vA), so XDP and the driver count the same frames.
+ps_at_exit 'kill "$SERVE_PID" 2>/dev/null; _ps_reap "$SERVE_PID"; ps_pathscope_b detach vB >/dev/null 2>&1'
+SERVE_PID=
+ps_pathscope_b attach vB >/dev/null || ps_fail "attach vB" "exit $?"
+# [[queue, pathscope's XDP packets, the driver's xdp_packets as pathscope reads them]]
+XQ='[.interfaces[0].queues[] | select(.queue != "other") | [.queue, .xdp.total.packets, .nic.ethtool.rx_xdp_packets]]'
+sj() {
+	local out
+	out=$(ps_pathscope_b stats vB --json) && jq -c "$1" <<<"$out" || echo "no output"
+}
+N=40 Q=2
+ps_wait_quiet 5 || ps_fail "quiet link before the frames" "vA<->vB still busy"
+before=$(sj "$XQ")
+ps_check_eq "stats --json: nic.ethtool.rx_xdp_packets of every queue equal ethtool -S (idle link)" \
+	"$(jq -c '[.[][2]]' <<<"$before")" "$(ethtool_xdp "$NS_B" vB)"
+ps_txq_pin "$NS_A" vA $Q || ps_fail "txq pin $Q" "ps_txq_pin failed"
+ps_sink_start "$NS_B" 9000 --expect $N --timeout 10
+ps_in_a "$UDPSEND" -n $N "$PS_IP4_B" 9000 || ps_fail "udpsend $N" "exit $?"
+ps_check_eq "sink received $N" "$(ps_sink_wait)" $N
+ps_txq_unpin "$NS_A" vA
+ps_wait_quiet 5 || ps_fail "quiet link after the frames" "vA<->vB still busy"
+after=$(sj "$XQ")
+ps_check_eq "$N frames to RX queue $Q: [pathscope XDP, driver xdp_packets] moved by exactly [$N, $N] on queue $Q, 0 elsewhere" \
+	"$(jq -nc --argjson a "$after" --argjson b "$before" '[range(0; 4) as $i | [$a[$i][1] - $b[$i][1], $a[$i][2] - $b[$i][2]]]')" \
+	"[[0,0],[0,0],[$N,$N],[0,0]]"
+ps_check_eq "after: nic.ethtool.rx_xdp_packets equal ethtool -S" \
+	"$(jq -c '[.[][2]]' <<<"$after")" "$(ethtool_xdp "$NS_B" vB)"
+ps_check_eq "stats --json: veth has no qstats, ethtool rx_packets null" \
+	"$(sj '[.interfaces[0].queues[] | select(.queue != "other") | [.nic.rx.qstats, .nic.ethtool.rx_packets, .nic.ethtool.tx_packets]] | unique')" \
+	'[[null,null,null]]'
+table=$(ps_pathscope_b stats vB)
+row=$(grep -E "^     $Q +n/a +n/a +[0-9]+ +[0-9]+ +n/a +[0-9-]+  ethtool$" <<<"$table")
+ps_check_eq "stats table: queue $Q's row, the driver's XDP beside pathscope's, source ethtool" \
+	"$(awk '{ print $4 - $5 }' <<<"$row")" \
+	"$(jq -r --argjson q $Q '.[$q] | .[2] - .[1]' <<<"$after")"
+ps_check_eq "stats table: the driver's per-queue table fits in 100 columns" \
+	"$(awk '/the driver.s per-queue counts/ { f = 1 } /^Per CPU/ { f = 0 } f && length($0) > 100' <<<"$table" | grep -c .)" 0
+
+# /metrics: the driver's per-queue series, with ethtool -S's values.
+nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen 127.0.0.1:9464 --keep \
+	>/dev/null 2>&1 &
+SERVE_PID=$!
+for _ in $(seq $((100 * PS_SLOW))); do
+	[ "$(ps_in_b curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9464/healthz)" = 200 ] && break
+	sleep 0.1
+done
+metrics=$(ps_in_b curl -s --max-time 10 http://127.0.0.1:9464/metrics)
+kill -TERM "$SERVE_PID"
+_ps_reap "$SERVE_PID"
+SERVE_PID=
+want=$(ethtool_xdp "$NS_B" vB)
+ps_check_eq "/metrics: pathscope_nic_queue_xdp_packets_total of queues 0-3 equal ethtool -S" \
+	"$(for q in 0 1 2 3; do grep -F "pathscope_nic_queue_xdp_packets_total{iface=\"vB\",queue=\"$q\",source=\"ethtool\"} " <<<"$metrics" | awk '{ print $2 }'; done | paste -sd, | sed 's/^/[/; s/$/]/')" \
+	"$want"
+ps_check_eq "/metrics: 4 xdp series (one per RX queue), no packets series (veth: no qstats, no per-queue packets)" \
+	"$(grep -c '^pathscope_nic_queue_xdp_packets_total{' <<<"$metrics") $(grep -c '^pathscope_nic_queue_packets_total{' <<<"$metrics")" \
+	"4 0"
+if command -v promtool >/dev/null; then
+	out=$(promtool check metrics <<<"$metrics" 2>&1)
+	ps_check_eq "/metrics: promtool check metrics" "$? $out" "0 "
+else
+	ps_skip "/metrics: promtool check metrics" "no promtool"
+fi
+ps_pathscope_b detach vB >/dev/null || ps_fail "detach vB" "exit $?"
 
 # ---- errors ---------------------------------------------------------------------------
 # status, number of stderr lines, first stderr line

@@ -7,8 +7,9 @@
 # --detail interface, --detail queue, and --queue-detail d2s. For each: the
 # sample lines of /metrics are counted (idle interface: the peer families
 # hold only their "other" entry), promtool check metrics accepts it, and the
-# families carrying a queue label are the ones the level says. Prints the
-# counts (README's table). With --native-histograms (Prometheus' Accept
+# families carrying a queue label are the ones the level says; the driver's
+# per-queue series (ethtool -S on veth: one per RX queue) are at every level.
+# Prints the counts (README's table). With --native-histograms (Prometheus' Accept
 # header: the protobuf exposition), at both levels: the series Prometheus
 # stores (tests/promdump --series) are those of the text with every histogram
 # one series instead of its buckets, _sum and _count, exactly.
@@ -104,9 +105,20 @@ ps_check_eq "default features, --detail interface: at most 1500 series for $NQ q
 	"$([ "${N[default/interface]:-99999}" -le 1500 ] && echo yes)" yes
 ps_check_eq "--detail queue has every queue's series (more than 10x)" \
 	"$([ "${N[default/queue]:-0}" -gt $((10 * ${N[default/interface]:-99999})) ] && echo yes)" yes
-ps_check_eq "default features, --detail interface: per queue only packets, bytes, CE and d2s samples" \
+ps_check_eq "default features, --detail interface: per queue only packets, bytes, CE, d2s samples and the driver's XDP packets" \
 	"$(queue_families "$TMP/default-interface")" \
-	"pathscope_bytes_total pathscope_ce_packets_total pathscope_d2s_expired_total pathscope_d2s_matched_total pathscope_packets_total"
+	"pathscope_bytes_total pathscope_ce_packets_total pathscope_d2s_expired_total pathscope_d2s_matched_total pathscope_nic_queue_xdp_packets_total pathscope_packets_total"
+# The driver's own per-queue counters, at every level: veth has ethtool -S
+# rx_queue_N_xdp_packets for each of its NQ RX queues (1 series each) and no
+# per-queue packets (no rx_queue_N_packets, no netdev qstats): NQ + 0 series.
+for k in default-interface default-queue default-d2s all-interface all-queue; do
+	ps_check_eq "$k: the driver's per-queue series: $NQ xdp_packets (one per RX queue) + 0 packets" \
+		"$(grep -c '^pathscope_nic_queue_xdp_packets_total{iface="vB",queue="[0-9]*",source="ethtool"} ' "$TMP/$k") $(grep -c '^pathscope_nic_queue_packets_total{' "$TMP/$k")" \
+		"$NQ 0"
+done
+# README's table: 300 + 11 x (queues + 1) of pathscope's own families, + NQ of the driver's.
+ps_check_eq "default features, --detail interface: 300 + 11 x ($NQ + 1) + $NQ = $((300 + 11 * (NQ + 1) + NQ)) series" \
+	"${N[default/interface]}" $((300 + 11 * (NQ + 1) + NQ))
 ps_check_eq "default features, --detail interface: those per queue for every slot ($NQ queues and other)" \
 	"$(grep -c '^pathscope_packets_total{' "$TMP/default-interface") $(grep -c '^pathscope_d2s_matched_total{' "$TMP/default-interface")" \
 	"$((3 * (NQ + 1))) $((NQ + 1))"
@@ -119,6 +131,6 @@ ps_check_eq "--queue-detail d2s: the d2s histogram per queue, sizes per interfac
 	"$((27 * (NQ + 1))) $((3 * 15))"
 ps_check_eq "--queue-detail d2s: --detail interface plus the d2s histogram and sampled counter of each queue" \
 	"${N[default/d2s]}" $((${N[default/interface]} + NQ * (29 + 1)))
-ps_check_eq "all features, --detail interface: per queue only packets, bytes, CE, drops and samples" \
-	"$(queue_families "$TMP/all-interface" | tr ' ' '\n' | grep -vxE 'pathscope_(packets|bytes|ce_packets)_total|pathscope_d2s_(matched|expired)_total|pathscope_sock_samples_total|pathscope_txlat_(queued|dropped)_total|pathscope_kernel_drops_total' | tr '\n' ' ')" ""
+ps_check_eq "all features, --detail interface: per queue only packets, bytes, CE, drops, samples and the driver's counters" \
+	"$(queue_families "$TMP/all-interface" | tr ' ' '\n' | grep -vxE 'pathscope_(packets|bytes|ce_packets)_total|pathscope_d2s_(matched|expired)_total|pathscope_sock_samples_total|pathscope_txlat_(queued|dropped)_total|pathscope_kernel_drops_total|pathscope_nic_queue_(xdp_)?packets_total' | tr '\n' ' ')" ""
 ps_done

@@ -38,6 +38,7 @@ struct fx_iface {
 	struct ps_softirq_cpu softirq[2];
 	struct ps_kern_snapshot kern;
 	struct ps_nic_queue nicq[4];
+	struct ps_nic_equeue niceq[6];
 	struct ps_nic_facts nic;
 	struct ps_qdisc qd[3];
 	struct ps_qdiscs qdiscs;
@@ -284,6 +285,23 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 		nq->has_qstats = h != 3;
 		for (i = 0; i < PS_NIC_QSTATS_COUNT; i++)
 			nq->qstats[i] = nq->has_qstats && i < 6 ? (uint64_t)(i + h) * k : PS_NA;
+	}
+	/* ethtool -S of every queue: its XDP frames are pathscope's and 100
+	 * from before attach; RX packets of queues 0 and 1 come from qstats. */
+	d->nic.estats.valid = true;
+	d->nic.estats.ncounters = 42;
+	d->nic.estats.q = d->niceq;
+	d->nic.estats.n = 6;
+	for (h = 0; h < 6; h++) {
+		struct ps_nic_equeue *eq = &d->niceq[h];
+		bool rx = h < FX_NQ;
+
+		eq->type = rx ? PS_NIC_Q_RX : PS_NIC_Q_TX;
+		eq->id = (uint32_t)(h % FX_NQ);
+		eq->v[PS_NIC_ES_PACKETS] = (uint64_t)(100 + 10 * h) * k;
+		eq->v[PS_NIC_ES_BYTES] = (uint64_t)(100 + 10 * h) * 1000 * k;
+		eq->v[PS_NIC_ES_XDP_PACKETS] = rx ? d->hook[PS_HOOK_XDP][h].packets + 100 : PS_NA;
+		eq->v[PS_NIC_ES_DROPS] = rx ? (uint64_t)h * k : PS_NA;
 	}
 	s->nic = &d->nic;
 
