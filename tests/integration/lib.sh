@@ -15,6 +15,10 @@
 #                              anything but "", "0" or "false": ps_in_ci) a
 #                              skip is "not ok" instead (a test that cannot
 #                              run in CI fails)
+#   ps_unsupported NAME WHY    prints "skip - NAME: this kernel cannot run it:
+#                              WHY", in CI too: only for what the kernel has
+#                              not, found by a probe independent of pathscope
+#                              (e.g. what libxdp's own tools load here)
 #   ps_check_eq NAME GOT WANT  ok when GOT = WANT (string compare), else not ok
 #   ps_done                    exit 0, or 1 if any check failed
 #   ps_require_root [NAME]     skip (CI: fail) and exit unless root
@@ -201,6 +205,10 @@ ps_skip() {
 	else
 		echo "skip - $1: $2"
 	fi
+}
+
+ps_unsupported() {
+	echo "skip - $1: this kernel cannot run it: $2"
 }
 
 ps_check_eq() {
