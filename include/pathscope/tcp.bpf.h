@@ -441,6 +441,8 @@ static __always_inline void ps_tcp_tx(void *data, void *data_end, const struct p
 		return; /* no new echo of an arrival, no new TSval to sample */
 	f = bpf_map_lookup_elem(&tcp_flows, &g.key);
 	if (!f) { /* the flow's first segment since its handshake (or attach) */
+		if (g.flags & PS_TCP_RST)
+			return; /* no flow: this host refuses one (a SYN to a closed port) */
 		bpf_map_update_elem(&tcp_flows, &g.key, &fresh, BPF_NOEXIST);
 		f = bpf_map_lookup_elem(&tcp_flows, &g.key);
 		if (!f)

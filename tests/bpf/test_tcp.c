@@ -371,6 +371,7 @@ static void rx(const struct seg *g)
 
 #define FIN	 0x01 /* TCP flags */
 #define SYN	 0x02
+#define RST	 0x04
 #define ACK	 0x10
 #define DATA(n)	 .payload = (n)
 #define TS(v, e) .layout = L_STD, .tsval = (v), .tsecr = (e)
@@ -575,6 +576,15 @@ static void test_handshake(void)
 	tx(&(struct seg){ .lport = 41003, .flags = SYN | ACK, .seq = 600, .ack = 401 });
 	expect("a retransmitted SYN-ACK after the handshake: counted",
 	       W(C([F(tx_no_ts)] = 1, [F(syn_retrans)] = 1)));
+
+	/* A SYN to a closed port: this host answers with a RST, which must
+	 * not make a flow (a flood of them would fill the map). */
+	begin();
+	rx(&(struct seg){ .lport = 41004, .flags = SYN, .seq = 500, TS(90, 0) });
+	tx(&(struct seg){ .lport = 41004, .flags = RST | ACK, .ack = 501 });
+	expect("a SYN to a closed port and the RST: counted, no handshake",
+	       W(C([F(rx_ts)] = 1, [F(tx_no_ts)] = 1)));
+	check(!flow_get(0, 41004, &f, false), "the RST leaves no flow entry", "present");
 }
 
 static void test_layouts(void)

@@ -184,7 +184,8 @@ s.bind(("0.0.0.0", 6200)); s.listen(128); time.sleep(15)' &
 flood_srv=$!
 ip netns exec "$NS_B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 srv=$!
-sleep 0.3
+# Both listen before the flood (python starts in seconds under qemu's TCG).
+_ps_wait_port "$NS_B" tcp 6200 && _ps_wait_port "$NS_B" tcp 5201
 ps_in_a timeout 30 iperf3 -c "$PS_IP4_B" -p 5201 -t 4 -b 200M >/dev/null 2>&1 &
 cli=$!
 sleep 1
