@@ -195,6 +195,10 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	err = xdp_program__attach(st->xdp_prog, m->ifindex, mode, 0);
 	ps_kill_point("xdp-attached");
 	ps_libxdp_dir_tidy(absent);
+	/* In a dispatcher libxdp keeps its pins there: detach removes the
+	 * directory again if this attach made it and it is empty then. */
+	if (absent && !ps_libxdp_dir_absent())
+		m->flags |= PS_META_MADE_LIBXDP_DIR;
 	if (err) {
 		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
 			return ps_error("'%s': the driver does not support native XDP (try "

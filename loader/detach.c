@@ -86,8 +86,13 @@ static void detach_xdp(const char *dir, const struct ps_meta *m)
 	absent = ps_libxdp_dir_absent();
 	mp = xdp_multiprog__get_from_ifindex(m->ifindex);
 	if (libxdp_get_error(mp)) {
-		ps_libxdp_dir_tidy(absent);
-		return; /* nothing attached (or the interface is gone) */
+		/* Nothing attached (or the interface is gone). A dispatcher
+		 * removed by someone else (ip link set DEV xdp off) leaves its
+		 * pins, which hold pathscope's program: libxdp's own clean-up
+		 * removes those of dispatchers no longer attached. */
+		libxdp_clean_references(m->ifindex);
+		ps_libxdp_dir_tidy(absent || (m->flags & PS_META_MADE_LIBXDP_DIR));
+		return;
 	}
 	if (xdp_multiprog__is_legacy(mp)) {
 		p = xdp_multiprog__main_prog(mp);
@@ -97,6 +102,7 @@ static void detach_xdp(const char *dir, const struct ps_meta *m)
 				ps_error("cannot detach XDP from '%s': %s", m->ifname,
 					 strerror(-err));
 		} else {
+			libxdp_clean_references(m->ifindex); /* a dispatcher replaced */
 			ps_error("'%s': the XDP program is no longer pathscope's; left as it is",
 				 m->ifname);
 		}
@@ -112,7 +118,7 @@ static void detach_xdp(const char *dir, const struct ps_meta *m)
 		}
 	}
 	xdp_multiprog__close(mp);
-	ps_libxdp_dir_tidy(absent);
+	ps_libxdp_dir_tidy(absent || (m->flags & PS_META_MADE_LIBXDP_DIR));
 }
 
 static void detach_tc(const char *dir, const struct ps_meta *m)

@@ -16,11 +16,12 @@
 enum ps_xdp_mode { PS_XDP_NONE, PS_XDP_NATIVE, PS_XDP_SKB, PS_XDP_CHAIN, PS_XDP_JOIN };
 enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 
-#define PS_META_CREATED_CLSACT (1U << 0) /* detach may remove the clsact qdisc */
-#define PS_META_NO_COMPLETION  (1U << 1) /* the driver hands skbs on (veth): no TX completion */
-#define PS_META_TRACEPOINTS    (1U << 2) /* txlat probes on classic tracepoints, not tp_btf */
-#define PS_META_ATTACHING      (1U << 3) /* attach in progress by loader_pid (or killed) */
-#define PS_META_TCP_RX_XDP     (1U << 4) /* tcp: XDP matches arriving segments, not tc ingress */
+#define PS_META_CREATED_CLSACT	(1U << 0) /* detach may remove the clsact qdisc */
+#define PS_META_NO_COMPLETION	(1U << 1) /* the driver hands skbs on (veth): no TX completion */
+#define PS_META_TRACEPOINTS	(1U << 2) /* txlat probes on classic tracepoints, not tp_btf */
+#define PS_META_ATTACHING	(1U << 3) /* attach in progress by loader_pid (or killed) */
+#define PS_META_TCP_RX_XDP	(1U << 4) /* tcp: XDP matches arriving segments, not tc ingress */
+#define PS_META_MADE_LIBXDP_DIR (1U << 5) /* /sys/fs/bpf/xdp was made by this attach's libxdp */
 
 struct ps_meta {
 	__u32 abi_version;
