@@ -46,6 +46,7 @@ help:
 	@echo "make test       all tests (unit, BPF_PROG_TEST_RUN, namespaces); ends 'N passed, N failed'"
 	@echo "make test-asan  the whole suite against a clang ASan+UBSan build (build-asan/)"
 	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
+	@echo "make test-vm    tests in qemu guests on Debian's 5.10, 6.1, 6.12 kernels (VM_KERNELS=\"6.1\" for some)"
 	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
 	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~17 min)"
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
@@ -128,6 +129,16 @@ test-asan: deps
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(ASAN_LOGS)/ubsan \
 		bash tests/run.sh "$(ASAN_TESTS)" || rc=$$?; \
 	bash tests/sanitizer-logs.sh $(ASAN_LOGS) || rc=1; exit $$rc
+
+# The tests inside qemu guests (TCG, or KVM where it works) running Debian's own
+# 5.10, 6.1 and 6.12 kernels, one guest at a time (tests/vm/run.sh). The guest
+# rootfs is built once (~3 min) and cached in PS_VM_CACHE (default
+# /var/cache/pathscope-vm); consoles and results in build/vm/.
+# VM_KERNELS: space-separated kernels to run (default: all).
+.PHONY: test-vm
+VM_KERNELS ?=
+test-vm: deps all
+	@bash tests/vm/run.sh $(VM_KERNELS)
 
 # libFuzzer targets (tests/fuzz/), built with ASan + UBSan into build-fuzz/;
 # tests/fuzz/run.sh runs each for FUZZ_SECONDS from its seed corpus.

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# README's demo (scripts/demo.sh, what `make demo` runs after building) in a
+# guest of the kernel matrix (tests/vm/run.sh), 5 s of traffic: it must end
+# well, its CE-marked datagrams all arrive (the sink's count is exact), and
+# its report must show per-queue counts and latencies: a queue row of the
+# XDP hook with packets, and the TCP RTT and ICMP RTT of the traffic. Its
+# whole output is kept in the guest's results (build/vm/KERNEL/demo.txt).
+. "$(dirname "$0")/../../integration/lib.sh"
+N=vm_demo
+[ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
+ps_require_root "$N"
+ps_require_cmd "$N" iperf3 ping
+out=${PS_VM_OUT:-/tmp}/demo.txt
+DEMO_SECONDS=5 bash "$PS_ROOT/scripts/demo.sh" >"$out" 2>&1
+ps_check_eq "demo: ends well" "$?" 0
+ps_check_eq "demo: the sink received all 2500 CE-marked datagrams" \
+	"$(sed -n 's/.*udp sink received \([0-9]*\) datagrams.*/\1/p' "$out")" 2500
+# The report of one end: from its "== pathscope stats vX" header on.
+report() { sed -n "/^== pathscope stats $1 /,/^== /p" "$out"; }
+ps_check_eq "demo: the receiver's tc ingress counted the 2500 CE marks (all queues, CE column)" \
+	"$(report vB | awk '$1 == "all" && $2 == "tc_ingress" { print $14 }')" 2500
+ps_check_eq "demo: the receiver's XDP rows per queue add up to its all row" \
+	"$(report vB | awk '$2 == "xdp" && $1 ~ /^[0-9]+$|^other$/ { s += $4 } $2 == "xdp" && $1 == "all" { a = $4 } END { print (s == a && a > 0) ? "yes" : s " vs " a }')" yes
+ps_check_eq "demo: the sender's TCP table has RTT samples of the iperf3 flows" \
+	"$(report vA | awk '/^TCP: RTT/ { t = 1 } t && $1 == "all" { print ($2 > 0) ? "yes" : "no"; exit }')" yes
+ps_check_eq "demo: the latency budget shows the TCP RTT per RX queue (p50/p99)" \
+	"$(sed -n '/--latency /,/^== /p' "$out" | awk '$1 ~ /^[0-9]+$/ && $7 ~ /s\/[0-9.]+.?s$/ { n++ } END { print (n > 0) ? "yes" : "no" }')" yes
+echo "# the demo's output: $out"
+ps_done

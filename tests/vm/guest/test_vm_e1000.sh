@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# pathscope on a NIC driver without native XDP: e1000, in a qemu guest of the
+# kernel matrix (tests/vm/run.sh; the host end is a tap that answers ping).
+# Runs only in such a guest (PS_VM=1).
+#   - attach --xdp-mode native is refused in one line that names the way
+#     out (--xdp-mode skb), and leaves nothing;
+#   - a plain attach takes generic XDP (status: skb), and counts ping -c N
+#     exactly at XDP, tc ingress and tc egress, with N RTT samples;
+#   - detach leaves nothing.
+. "$(dirname "$0")/../../integration/lib.sh"
+N=vm_e1000
+[ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
+ps_require_root "$N"
+ps_require_cmd "$N" ping jq bpftool
+DEV=$PS_VM_E1000_DEV HOST=$PS_VM_E1000_HOST4
+ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1"
+leftovers() {
+	echo "$(find /sys/fs/bpf/pathscope -mindepth 1 2>/dev/null | wc -l) $(ip -d link show "$DEV" | grep -c 'prog/xdp') $(bpftool prog show | grep -c pathscope)"
+}
+
+ps_expect_error "e1000: --xdp-mode native refused in one line, naming --xdp-mode skb" \
+	"^pathscope: '$DEV': the driver does not support native XDP \(try --xdp-mode skb\)$" \
+	"$PATHSCOPE" attach "$DEV" --xdp-mode native
+ps_check_eq "e1000: the refusal left nothing" "$(leftovers)" "0 0 0"
+
+"$PATHSCOPE" attach "$DEV" || ps_fail "e1000: attach" "exit $?"
+ps_check_eq "e1000: generic XDP (skb), status ok" \
+	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "'"$DEV"'") | "\(.xdp_mode) \(.state)"')" "skb ok"
+n=50
+out=$(ping -n -q -c $n -i 0.02 -W 2 "$HOST")
+sleep 1
+js=$("$PATHSCOPE" stats "$DEV" --json)
+ps_check_eq "e1000: ping -c $n: ICMP at XDP, tc ingress and tc egress, RTT samples" \
+	"$(grep -o '[0-9]* received' <<<"$out") $(jq -c '.interfaces[0].totals | [.xdp.total.l4.icmp, .tc_ingress.total.l4.icmp, .tc_egress.total.l4.icmp, .icmp_echo.rtt_ns.count]' <<<"$js")" \
+	"$n received [$n,$n,$n,$n]"
+"$PATHSCOPE" detach "$DEV" || ps_fail "e1000: detach" "exit $?"
+ps_check_eq "e1000: detach leaves nothing" "$(leftovers)" "0 0 0"
+ps_done

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# pathscope on a real NIC driver: virtio-net with 4 queues in native XDP, in
+# a qemu guest of the kernel matrix (tests/vm/run.sh; the host end of the
+# NIC is a tap in a namespace of run.sh, which answers ping and runs iperf3
+# -s). Runs only in such a guest (PS_VM=1).
+#
+# For the default features and for default,tcp:
+#   - XDP's packets per RX queue equal the driver's own rx_queue_N_xdp_packets
+#     (ethtool -S) exactly, over the whole test;
+#   - known volumes counted exactly: ping -c N (N requests at tc egress, N
+#     replies at XDP and tc ingress, N RTT samples); N UDP datagrams sent by
+#     the host (iperf3 -u -R -n), as many as iperf3 itself received, at XDP
+#     and at tc ingress; a TCP upload of fixed size (iperf3 -n): the segments
+#     tc egress saw (GSO segments added up) equal the kernel's OutSegs;
+#   - the ICMP RTT against ping's: ping's span (user space to user space)
+#     holds pathscope's (tc egress to XDP), so pathscope's exact mean is at
+#     most ping's, and at least ping's minus the guest's own send and
+#     receive path, which TCG inflates (the bound below);
+#   - detach leaves nothing.
+# And `features` against what the kernel itself shows (BTF, tracefs, what
+# libxdp's own tools load), for the capabilities that differ between the
+# kernels of the matrix.
+. "$(dirname "$0")/../../integration/lib.sh"
+N=vm_virtio
+[ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
+ps_require_root "$N"
+ps_require_cmd "$N" ethtool iperf3 ping jq bpftool nstat xdp-filter xdp-loader
+DEV=$PS_VM_DEV HOST=$PS_VM_HOST4
+ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1"
+
+# ---- features against the kernel's own evidence -------------------------------
+f=$("$PATHSCOPE" features --json)
+feat() { jq -r ".$1" <<<"$f"; }
+yes_if() { "$@" && echo true || echo false; }
+ps_check_eq "features: bpf_cast_to_kern_ctx as in the kernel's BTF" "$(feat kern_ctx)" \
+	"$(yes_if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "FUNC 'bpf_cast_to_kern_ctx'")"
+ps_check_eq "features: the sock tracepoints as in tracefs" "$(feat sock_tracepoints)" \
+	"$(yes_if test -d /sys/kernel/tracing/events/sock/sk_data_ready -a -d /sys/kernel/tracing/events/sock/sock_recv_length)"
+ps_check_eq "features: kfree_skb's drop reason as in tracefs" "$(feat drop_reason)" \
+	"$(yes_if grep -q ' reason;' /sys/kernel/tracing/events/skb/kfree_skb/format)"
+xdp-filter load "$DEV" -m native >/dev/null 2>&1
+disp=$(xdp-loader status "$DEV" | awk -v d="$DEV" '$1 == d { print $2 }')
+xdp-filter unload "$DEV" >/dev/null 2>&1
+ps_check_eq "features: freplace as libxdp's own tools find it (xdp-filter in a dispatcher)" \
+	"$(feat freplace)" "$([ "$disp" = xdp_dispatcher ] && echo true || echo false)"
+ps_check_eq "features: the tc egress TX queue way follows bpf_cast_to_kern_ctx" \
+	"$(feat uses.tx_queue)" "$([ "$(feat kern_ctx)" = true ] && echo kern-ctx || echo probe-read)"
+
+# ---- counting on the driver ---------------------------------------------------
+# The driver's per-queue XDP packets, "q0 q1 q2 q3" (virtio_net names them
+# rx_queue_N_xdp_packets before 6.10, rxN_xdp_packets since).
+drv_xdp() {
+	ethtool -S "$DEV" | sed -nE 's/^ *rx(_queue_)?([0-9]+)_xdp_packets: ([0-9]+)$/\2 \3/p' |
+		awk '{ v[$1] = $2 } END { for (q = 0; q < 4; q++) printf "%s%d", q ? " " : "", v[q] }'
+}
+# The same as pathscope reads and shows them (stats --json, per queue).
+ps_drv_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .nic.ethtool.rx_xdp_packets] | join(" ")'; }
+ps_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .xdp.total.packets] | join(" ")'; }
+stat() { "$PATHSCOPE" stats "$DEV" --json | jq -r "$1"; }
+# Wait until the NIC has received nothing for a second (at most 10 s).
+quiet() {
+	local a b i
+	b=$(cat "/sys/class/net/$DEV/statistics/rx_packets")
+	for i in $(seq 10); do
+		sleep 1
+		a=$b b=$(cat "/sys/class/net/$DEV/statistics/rx_packets")
+		[ "$a" = "$b" ] && return 0
+	done
+}
+tcp_out() { nstat -asz TcpOutSegs TcpRetransSegs | awk '$1 ~ /^Tcp/ { n += $2 } END { print n }'; }
+EGRESS_TCP_SEGS='.interfaces[0].totals.tc_egress.total | .gro.segments - (.packets - .l4.tcp)'
+sub() { # "a b c" - "x y z"
+	paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk '{ printf "%s%d", NR > 1 ? " " : "", $1 - $2 }'
+}
+
+run_case() { # FEATURES
+	local feats=$1 name="virtio ($1)" d0 p0 out n js mean pmean tol d seg0 seg t0 x0 got rcvd
+	"$PATHSCOPE" attach "$DEV" --features "$feats" || { ps_fail "$name: attach" "exit $?"; return; }
+	quiet
+	d0=$(drv_xdp) p0=$(ps_xdp)
+	ps_check_eq "$name: status ok, XDP native" \
+		"$("$PATHSCOPE" status --json | jq -r '.[0] | "\(.xdp_mode) \(.state | .[0:2])"')" "native ok"
+
+	# ping: N echoes, each counted and matched.
+	n=100
+	out=$(ping -n -q -c $n -i 0.02 -W 2 "$HOST")
+	quiet
+	js=$("$PATHSCOPE" stats "$DEV" --json)
+	ps_check_eq "$name: ping -c $n: $n requests at tc egress, $n replies matched, $n RTT samples" \
+		"$(grep -o '[0-9]* received' <<<"$out") $(jq -c '.interfaces[0].totals.icmp_echo | [.requests_sent, .replies_matched, .rtt_ns.count, .expired]' <<<"$js")" \
+		"$n received [$n,$n,$n,0]"
+	ps_check_eq "$name: ping -c $n: ICMP at XDP, tc ingress and tc egress" \
+		"$(jq -c '.interfaces[0].totals | [.xdp.total.l4.icmp, .tc_ingress.total.l4.icmp, .tc_egress.total.l4.icmp]' <<<"$js")" \
+		"[$n,$n,$n]"
+	mean=$(jq '.interfaces[0].icmp_peers[] | select(.peer == "'"$HOST"'") | .rtt_avg_ns' <<<"$js")
+	pmean=$(awk -F/ '/^rtt / { printf "%d\n", $5 * 1000000 + 0.5 }' <<<"$out")
+	# Under TCG the guest's own send and receive path (socket to tc egress,
+	# XDP to socket) took 0.1-0.4 ms of ping's 0.6-3 ms here: a third of
+	# ping's mean, and at least 0.5 ms, bounds it.
+	tol=$((pmean / 3 > 500000 ? pmean / 3 : 500000))
+	d=$((pmean - mean))
+	[ "$d" -ge -1000 ] && [ "$d" -le "$tol" ] &&
+		ps_ok "$name: mean RTT $mean ns within ping's $pmean ns (ping - pathscope = $d ns, at most $tol)" ||
+		ps_fail "$name: mean RTT within ping's" "pathscope $mean ns, ping $pmean ns (difference $d, want 0..$tol)"
+
+	# UDP from the host: iperf3 -R, 1000 datagrams of 1000 bytes.
+	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
+	out=$(iperf3 -c "$HOST" -p "$PS_VM_IPERF_PORT" -u -R -b 20M -l 1000 -n 1000000 -J)
+	quiet
+	rcvd=$(jq '.end.sum | .packets - .lost_packets' <<<"$out")
+	got=$(stat '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]')
+	ps_check_eq "$name: iperf3 -u -R: the datagrams iperf3 received ($rcvd of 1000), at XDP and tc ingress" \
+		"$(jq -c -n --argjson a "$got" --argjson b "$x0" '[$a[0] - $b[0], $a[1] - $b[1]]')" "[$rcvd,$rcvd]"
+
+	# TCP to the host, 4 MB: the TCP segments tc egress saw (its GSO
+	# segments, less the other skbs, each one segment) equal the kernel's
+	# OutSegs + RetransSegs (OutSegs leaves retransmissions out).
+	seg0=$(tcp_out) t0=$(stat "$EGRESS_TCP_SEGS")
+	iperf3 -c "$HOST" -p "$PS_VM_IPERF_PORT" -n 4M >/dev/null || ps_fail "$name: iperf3 -n 4M" "exit $?"
+	quiet
+	seg=$(($(tcp_out) - seg0)) got=$(($(stat "$EGRESS_TCP_SEGS") - t0))
+	ps_check_eq "$name: iperf3 -n 4M: TCP segments at tc egress = the kernel's OutSegs + RetransSegs ($seg)" \
+		"$got" "$seg"
+
+	ps_check_eq "$name: XDP per RX queue = the driver's rx_queue_N_xdp_packets, exactly" \
+		"$(sub "$(ps_xdp)" "$p0")" "$(sub "$(drv_xdp)" "$d0")"
+	ps_check_eq "$name: the driver's per-queue XDP packets in stats --json = ethtool -S" \
+		"$(ps_drv_xdp)" "$(drv_xdp)"
+	"$PATHSCOPE" detach "$DEV" || ps_fail "$name: detach" "exit $?"
+	ps_check_eq "$name: detach leaves nothing (pins, XDP, tc, programs)" \
+		"$(find /sys/fs/bpf/pathscope -mindepth 1 2>/dev/null | wc -l) $(ip -d link show "$DEV" | grep -c 'prog/xdp') $(tc filter show dev "$DEV" ingress 2>/dev/null | wc -l) $(bpftool prog show | grep -c pathscope)" \
+		"0 0 0 0"
+}
+run_case default
+run_case default,tcp
+
+# Every feature: what the kernel can run attaches (sock only with its
+# tracepoints, Linux 6.3), each other feature left out in one line naming
+# what is missing; the probes load and attach; ping counted exactly.
+all="class,ecn,sizes,gro,icmp,txlat,d2s,kernel,tcp,sock" why=
+if ! [ -d /sys/kernel/tracing/events/sock/sk_data_ready ]; then
+	all=${all%,sock}
+	why="pathscope: feature sock left out: it needs the tracepoints sock:sk_data_ready and sock:sock_recv_length (Linux 6.3), which this kernel ($(uname -r)) lacks"
+fi
+err=$("$PATHSCOPE" attach "$DEV" --features all 2>&1) || ps_fail "all: attach" "exit $?: $err"
+ps_check_eq "all: attach says what it left out, in one line each" "$err" "$why"
+ps_check_eq "all: status: the features attached, ok" \
+	"$("$PATHSCOPE" status --json | jq -r '.[0] | "\(.features) \(.state | .[0:2])"')" "$all ok"
+out=$(ping -n -q -c 20 -i 0.05 -W 2 "$HOST")
+quiet
+ps_check_eq "all: ping -c 20 matched, and counted at every hook" \
+	"$(grep -o '[0-9]* received' <<<"$out") $(stat '[.interfaces[0].totals | .icmp_echo.rtt_ns.count, .xdp.total.l4.icmp, .tc_ingress.total.l4.icmp, .tc_egress.total.l4.icmp] | map(tostring) | join(" ")')" \
+	"20 received 20 20 20 20"
+"$PATHSCOPE" detach "$DEV" || ps_fail "all: detach" "exit $?"
+ps_check_eq "all: detach leaves nothing (pins, XDP, programs, links)" \
+	"$(find /sys/fs/bpf/pathscope -mindepth 1 2>/dev/null | wc -l) $(ip -d link show "$DEV" | grep -c 'prog/xdp') $(bpftool prog show | grep -c pathscope) $(bpftool link show | grep -c pathscope)" \
+	"0 0 0 0"
+ps_done

@@ -1,0 +1,518 @@
+#!/usr/bin/env bash
+# tests/vm/run.sh: pathscope's tests inside qemu guests that run Debian's own
+# kernels (the machine's kernel lacks kprobes, fentry and freplace; users'
+# kernels have them). One guest at a time; ends with one line
+# "N passed, N failed, N skipped" over all kernels.
+#
+# Usage: tests/vm/run.sh [KERNEL...]   (as root; KERNEL: 5.10, 6.1, 6.12 or a
+#        full release such as 6.1.0-50-amd64; default: every kernel of the rootfs)
+#
+# For each kernel:
+#   - the guest's rootfs comes from tests/vm/rootfs.sh (built once, cached in
+#     PS_VM_CACHE, default /var/cache/pathscope-vm); it boots with -snapshot,
+#     so nothing a guest does survives it;
+#   - a namespace of its own, psvm-PID, holds the other ends of the guest's
+#     NICs, taps qemu creates there:
+#         qt0 198.18.100.1/24 2001:db8:100::1/64 <-> virtio-net, 4 queues,
+#                                                   198.18.100.2 2001:db8:100::2
+#         qt1 198.18.101.1/24                    <-> e1000, 198.18.101.2
+#     and the guest's peers: iperf3 -s (port 5201) and sockperf server --tcp
+#     (198.18.100.1:11111), both bounded in time; the host kernel answers ping;
+#   - the repository is shared read-only (9p) and build/vm/KERNEL/ writable
+#     (the guest's /out: vm.env from here, then guest-tests.log, dmesg.txt,
+#     features.txt and whatever the tests keep); the serial console goes to
+#     build/vm/KERNEL.log (kept for CI artifacts) and is shown here, each
+#     line prefixed with "[KERNEL] ";
+#   - the guest (tests/vm/guest-init.sh, then tests/vm/guest-tests.sh) ends
+#     with the marker "pathscope-vm: end rc=N". No marker (hung, killed after
+#     PS_VM_TIMEOUT, panicked, failed to boot) or a kernel panic in the log
+#     is a failure.
+# At the end the guests' "ok - NAME" / "not ok - NAME: WHY" / "skip - NAME: WHY"
+# lines, NAME prefixed with the kernel ("ok - 6.1: NAME"), then per kernel
+# "KERNEL: N passed, N failed, N skipped", then the total (also in
+# build/vm/results.txt). Exits non-zero on any failure.
+#
+# Accelerator: KVM if a short probe boot under KVM reaches the guest's init
+# (PS_VM_KVM_PROBE_TIMEOUT seconds, default 30), else TCG (5-10x slower).
+# PS_VM_ACCEL=kvm|tcg skips the probe.
+#
+# Environment: PS_VM_TIMEOUT (seconds per guest, boot to power-off, default
+# 1800: the default tests took 600-870 s per guest under TCG), PS_VM_SLOW
+# (the guest's PS_SLOW, default 8), PS_VM_MEM (MiB, default 2048),
+# PS_VM_TESTS (replaces guest-tests.sh's list of tests/run.sh patterns),
+# PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest.
+#
+# Everything it starts (qemu, the peers, the console's reader) it ends by
+# PID, and it deletes the namespace (so the taps), on exit, failure, Ctrl-C
+# or SIGTERM. Only 198.18.100.0/24, 198.18.101.0/24 and 2001:db8:100::/64 are
+# used, only inside the namespace; no interface of the root namespace is touched.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+OUT=$ROOT/build/vm
+NS=psvm-$$
+VM_TIMEOUT=${PS_VM_TIMEOUT:-1800}
+PROBE_TIMEOUT=${PS_VM_KVM_PROBE_TIMEOUT:-30}
+VM_MEM=${PS_VM_MEM:-2048}
+VM_SLOW=${PS_VM_SLOW:-8}
+
+HOST4=198.18.100.1 GUEST4=198.18.100.2
+HOST6=2001:db8:100::1 GUEST6=2001:db8:100::2
+E1000_HOST4=198.18.101.1 E1000_GUEST4=198.18.101.2
+IPERF_PORT=5201 SOCKPERF_PORT=11111
+END_MARKER='pathscope-vm: end rc='
+# sed: the serial console's text as lines: no carriage returns, no escape
+# sequences (SeaBIOS clears the screen).
+CLEAN='s/\r//g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b[c()][0-9A-Z]\{0,1\}//g'
+
+CACHE_DIR=    # the rootfs (tests/vm/rootfs.sh)
+ACCEL=        # kvm or tcg
+ROOTFS_PID=   # rootfs.sh while it builds
+QEMU_PID=     # the running guest (or the KVM probe)
+QEMU_RC=      # its exit status, 124 if it was killed for taking too long
+STREAM_PID=   # the console's reader (a process group of its own)
+PEER_PIDS=()  # iperf3 and sockperf servers (their `timeout` processes)
+declare -A RELEASE=() # short name -> kernel release
+
+say() { echo "vm: $*"; }
+
+# ---- processes ---------------------------------------------------------------
+
+# PID [SECONDS]: SIGTERM, then SIGKILL if it is still there after SECONDS (5).
+stop_pid() {
+	local pid=$1 i
+	kill -TERM "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+	for ((i = 0; i < ${2:-5} * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# LOG NS|- QEMU-ARGS...: start qemu in the background (in namespace NS unless
+# "-"), its serial console and its own messages to LOG. stdin is not the
+# terminal: qemu would put it in raw mode, and Ctrl-C would go to the guest.
+start_qemu() {
+	local log=$1 ns=$2
+	shift 2
+	if [ "$ns" = - ]; then
+		qemu-system-x86_64 "$@" </dev/null >"$log" 2>&1 &
+	else
+		ip netns exec "$ns" qemu-system-x86_64 "$@" </dev/null >"$log" 2>&1 &
+	fi
+	QEMU_PID=$! # ip netns exec execs qemu: this is qemu
+	QEMU_RC=
+}
+
+# SECONDS [LOG]: wait for qemu to end; kill it when it takes longer
+# (QEMU_RC=124). A guest whose LOG has the end marker gets 30 s more to
+# power off, not the rest of SECONDS.
+wait_qemu() {
+	local deadline=$((SECONDS + $1)) log=${2:-} ended=
+	while kill -0 "$QEMU_PID" 2>/dev/null; do
+		if [ -n "$log" ] && [ -z "$ended" ] && grep -q "^$END_MARKER" "$log"; then
+			ended=1
+			[ "$deadline" -gt $((SECONDS + 30)) ] && deadline=$((SECONDS + 30))
+		fi
+		if [ "$SECONDS" -ge "$deadline" ]; then
+			stop_pid "$QEMU_PID"
+			QEMU_PID='' QEMU_RC=124
+			return
+		fi
+		sleep 0.5
+	done
+	QEMU_RC=0
+	wait "$QEMU_PID" 2>/dev/null || QEMU_RC=$?
+	QEMU_PID=
+}
+
+# LOG PREFIX: show LOG as the guest writes it, each line prefixed, without
+# the console's carriage returns and escape sequences. Ends by itself once
+# qemu has ended (tail --pid). setsid: tail and sed in a group of their own,
+# ended together by stop_stream.
+start_stream() {
+	# shellcheck disable=SC2016 # expanded by that bash
+	setsid bash -c 'tail -n +1 -F --pid="$1" "$2" 2>/dev/null | sed -u -e "$3" -e "s/^/$4/"' \
+		sh "$QEMU_PID" "$1" "$CLEAN" "$2" &
+	STREAM_PID=$!
+}
+
+# Let the reader print the end of the log (tail checks qemu every second),
+# then end it if it is still there.
+stop_stream() {
+	local i
+	[ -n "$STREAM_PID" ] || return 0
+	for ((i = 0; i < 30; i++)); do
+		kill -0 "$STREAM_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM -- "-$STREAM_PID" 2>/dev/null
+	wait "$STREAM_PID" 2>/dev/null
+	STREAM_PID=
+}
+
+# ---- the namespace and the peers ------------------------------------------------
+
+ns_create() {
+	ip netns add "$NS" || return 1
+	ip -n "$NS" link set lo up
+	# Inherited by the taps: no DAD, so the host's IPv6 address works at once.
+	ip netns exec "$NS" sysctl -q -w net.ipv6.conf.default.accept_dad=0 \
+		net.ipv6.conf.default.accept_ra=0 net.ipv6.conf.default.router_solicitations=0
+}
+
+# Whatever still runs in the namespace is ours (qemu, the peers): end it by
+# PID, then delete the namespace, which takes the taps with it.
+ns_destroy() {
+	local pid
+	[ -e "/var/run/netns/$NS" ] || return 0
+	for pid in $(ip netns pids "$NS" 2>/dev/null); do
+		stop_pid "$pid" 2
+	done
+	ip netns del "$NS" 2>/dev/null
+}
+
+# Wait (while qemu runs, at most 30 s) for qemu to create both taps.
+wait_taps() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		ip -n "$NS" link show qt0 >/dev/null 2>&1 && ip -n "$NS" link show qt1 >/dev/null 2>&1 && return 0
+		kill -0 "$QEMU_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+setup_taps() {
+	ip -n "$NS" addr add "$HOST4/24" dev qt0 &&
+		ip -n "$NS" addr add "$HOST6/64" dev qt0 nodad &&
+		ip -n "$NS" link set qt0 up &&
+		ip -n "$NS" addr add "$E1000_HOST4/24" dev qt1 &&
+		ip -n "$NS" link set qt1 up
+}
+
+# The guest's peers, in the namespace, each ended by `timeout` at the latest
+# when the guest's time is up. LOG: their output.
+start_peers() {
+	local log=$1
+	ip netns exec "$NS" timeout -k 5 "$VM_TIMEOUT" iperf3 -s -p "$IPERF_PORT" >>"$log" 2>&1 &
+	PEER_PIDS+=($!)
+	ip netns exec "$NS" timeout -k 5 "$VM_TIMEOUT" \
+		sockperf server --tcp -i "$HOST4" -p "$SOCKPERF_PORT" >>"$log" 2>&1 &
+	PEER_PIDS+=($!)
+}
+
+stop_peers() {
+	local pid
+	for pid in "${PEER_PIDS[@]}"; do
+		stop_pid "$pid" 2
+	done
+	PEER_PIDS=()
+}
+
+# Everything one guest needs, gone; idempotent (the traps call it too).
+cleanup_guest() {
+	[ -n "$QEMU_PID" ] && stop_pid "$QEMU_PID" && QEMU_PID=
+	stop_peers
+	ns_destroy
+	stop_stream
+}
+
+# shellcheck disable=SC2317 # called by the traps
+on_exit() {
+	cleanup_guest
+	if [ -n "$ROOTFS_PID" ]; then
+		# rootfs.sh removes its unfinished build itself on SIGTERM.
+		kill -TERM -- "-$ROOTFS_PID" 2>/dev/null
+		wait "$ROOTFS_PID" 2>/dev/null
+		ROOTFS_PID=
+	fi
+}
+
+# shellcheck disable=SC2317
+on_signal() {
+	echo
+	say "interrupted: cleaning up (guest, peers, namespace $NS)"
+	on_exit
+	exit "$1"
+}
+
+# ---- the rootfs and the accelerator --------------------------------------------------
+
+# Build or reuse the rootfs; fill RELEASE. rootfs.sh runs in a process group
+# of its own in the background, so that a signal here stops it at once
+# (bash runs traps only between commands; `wait` is interrupted).
+get_rootfs() {
+	local short rel rc=0
+	setsid bash tests/vm/rootfs.sh >"$OUT/rootfs.dir" &
+	ROOTFS_PID=$!
+	wait "$ROOTFS_PID" || rc=$?
+	ROOTFS_PID=
+	[ "$rc" -eq 0 ] || return 1
+	CACHE_DIR=$(tail -n 1 "$OUT/rootfs.dir")
+	[ -f "$CACHE_DIR/rootfs.img" ] || return 1
+	while read -r short rel _; do
+		RELEASE[$short]=$rel
+	done <"$CACHE_DIR/kernels"
+}
+
+# The rootfs' kernels' short names, oldest first, one a line.
+known_kernels() { printf '%s\n' "${!RELEASE[@]}" | sort -V; }
+
+# KERNEL: its release (from a short name or a full release), or nothing.
+release_of() {
+	local s
+	[ -n "${RELEASE[$1]:-}" ] && echo "${RELEASE[$1]}" && return 0
+	for s in "${!RELEASE[@]}"; do
+		[ "${RELEASE[$s]}" = "$1" ] && echo "$1" && return 0
+	done
+	return 1
+}
+
+# ACCEL RELEASE APPEND: the qemu arguments every boot shares, in ARGS.
+# -nodefaults: no VGA, no default NIC; romfile= (below): no iPXE, nothing to
+# boot from the network. The NICs' PCI slots (addr=3, 4) make them ens3 and
+# ens4 in the guest (ens2 and ens3 without a VGA card in slot 2).
+qemu_args() {
+	ARGS=(-accel "$1" -m "$VM_MEM" -smp 2 -nodefaults -display none -serial stdio -no-reboot
+		-kernel "$CACHE_DIR/boot/vmlinuz-$2" -initrd "$CACHE_DIR/boot/initrd.img-$2"
+		-drive "file=$CACHE_DIR/rootfs.img,format=raw,if=virtio,snapshot=on"
+		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 quiet $3")
+}
+
+# KVM only when a guest really runs under it: /dev/kvm may exist where
+# nested virtualization does not work (the guest then hangs while booting).
+choose_accel() {
+	local rel=$1 t0=$SECONDS log=$OUT/kvm-probe.log
+	case ${PS_VM_ACCEL:-} in
+	kvm | tcg)
+		ACCEL=$PS_VM_ACCEL
+		say "accelerator: $ACCEL (PS_VM_ACCEL)"
+		return
+		;;
+	'') ;;
+	*) say "PS_VM_ACCEL must be kvm or tcg, not '$PS_VM_ACCEL'" && return 1 ;;
+	esac
+	ACCEL=tcg
+	if [ ! -w /dev/kvm ]; then
+		say "accelerator: tcg (no usable /dev/kvm)"
+		return
+	fi
+	qemu_args kvm "$rel" ps_probe
+	start_qemu "$log" - "${ARGS[@]}"
+	wait_qemu "$PROBE_TIMEOUT"
+	if grep -q 'pathscope-vm: probe ok' "$log"; then
+		ACCEL=kvm
+		say "accelerator: kvm (a probe boot under KVM reached init in $((SECONDS - t0)) s)"
+	elif [ "$QEMU_RC" = 124 ]; then
+		say "accelerator: tcg (a probe boot under KVM did not reach init in $PROBE_TIMEOUT s: $log)"
+	else
+		say "accelerator: tcg (a probe boot under KVM failed, status $QEMU_RC: $(tail -n 1 "$log" | tr -d '\r'))"
+	fi
+}
+
+# ---- one guest ---------------------------------------------------------------------
+
+# The guest's environment (guest-init.sh sources it from /out/vm.env).
+write_env() {
+	local k=$1 rel=$2 v
+	q() { printf 'export %s=%q\n' "$1" "$2"; }
+	q PS_VM_KERNEL "$k"
+	q PS_VM_KERNEL_RELEASE "$rel"
+	q PS_VM_ACCEL "$ACCEL"
+	q PS_SLOW "$VM_SLOW"
+	q PS_VM_HOST4 "$HOST4"
+	q PS_VM_HOST6 "$HOST6"
+	q PS_VM_GUEST4 "$GUEST4"
+	q PS_VM_GUEST6 "$GUEST6"
+	q PS_VM_E1000_HOST4 "$E1000_HOST4"
+	q PS_VM_E1000_GUEST4 "$E1000_GUEST4"
+	q PS_VM_IPERF_PORT "$IPERF_PORT"
+	q PS_VM_SOCKPERF_PORT "$SOCKPERF_PORT"
+	for v in CI PS_VM_TESTS PS_TEST_TIMEOUT; do
+		[ -n "${!v+set}" ] && q "$v" "${!v}"
+	done
+}
+
+# KERNEL: boot it, run the guest's tests, write build/vm/KERNEL.results:
+# the guest's report lines with the kernel in each NAME, and a "not ok"
+# line for each way the guest itself failed.
+run_kernel() {
+	local k=$1 rel res=$OUT/$1 log=$OUT/$1.log results=$OUT/$1.results t0=$SECONDS
+	rm -rf "$res" "$log" "$OUT/$k.peers.log"
+	mkdir -p "$res"
+	if ! rel=$(release_of "$k"); then
+		echo "not ok - $k: no such kernel in the rootfs (it has: $(known_kernels | paste -sd ' '))" >"$results"
+		return
+	fi
+	write_env "$k" "$rel" >"$res/vm.env"
+	say "$k: booting $rel ($ACCEL, at most $VM_TIMEOUT s; console: build/vm/$k.log)"
+
+	local boot_err=
+	qemu_args "$ACCEL" "$rel" ""
+	# shellcheck disable=SC2054 # qemu's options are comma-separated
+	ARGS+=(-netdev tap,id=t0,ifname=qt0,script=no,downscript=no,queues=4,vhost=off
+		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,romfile=,addr=3
+		-netdev tap,id=t1,ifname=qt1,script=no,downscript=no
+		-device e1000,netdev=t1,romfile=,addr=4
+		-virtfs "local,path=$ROOT,mount_tag=ps,security_model=none,readonly=on"
+		-virtfs "local,path=$res,mount_tag=out,security_model=none")
+	if ! ns_create; then
+		boot_err="cannot create the namespace $NS"
+	else
+		start_qemu "$log" "$NS" "${ARGS[@]}"
+		start_stream "$log" "[$k] "
+		if ! wait_taps; then
+			boot_err="qemu did not start (no taps qt0/qt1)"
+			stop_pid "$QEMU_PID"
+			QEMU_PID=
+		elif ! setup_taps; then
+			boot_err="cannot configure the taps"
+		else
+			start_peers "$OUT/$k.peers.log"
+			wait_qemu "$VM_TIMEOUT" "$log"
+		fi
+	fi
+	cleanup_guest
+	say "$k: guest ended after $((SECONDS - t0)) s"
+	collect "$k" "$log" "$boot_err" >"$results"
+}
+
+# KERNEL LOG BOOT_ERROR: the report lines of one guest (see run_kernel).
+collect() {
+	local k=$1 log=$2 boot_err=$3 text panic end last
+	text=$(sed -e "$CLEAN" "$log" 2>/dev/null)
+	grep -E '^(ok|not ok|skip) - ' <<<"$text" | sed -E "s/^(ok|not ok|skip) - /\1 - $k: /"
+	if [ -n "$boot_err" ]; then
+		echo "not ok - $k: $boot_err: $(grep -v '^\s*$' <<<"$text" | tail -n 1)"
+		return
+	fi
+	# A panic is one failure, whether or not the guest got to its end marker.
+	panic=$(grep -m 1 -o 'Kernel panic - not syncing.*' <<<"$text")
+	end=$(grep -a "^$END_MARKER" <<<"$text" | tail -n 1)
+	if [ -n "$panic" ]; then
+		echo "not ok - $k: guest panicked: $panic"
+	elif [ -z "$end" ]; then
+		last=$(grep -m 1 -o 'pathscope-vm: init failed.*' <<<"$text")
+		if [ "$QEMU_RC" = 124 ]; then
+			last="killed after $VM_TIMEOUT s"
+		elif [ -z "$last" ]; then
+			last="qemu exited with status $QEMU_RC"
+		fi
+		echo "not ok - $k: guest hung or panicked (no end marker; $last)"
+	elif [ "${end#"$END_MARKER"}" != 0 ] && ! grep -q '^not ok - ' <<<"$text"; then
+		echo "not ok - $k: the guest's tests exited with status ${end#"$END_MARKER"} and reported no failure"
+	fi
+}
+
+# ---- the build, against each guest's kernel -------------------------------------
+
+# The BPF objects built with each guest kernel's BTF in place of this host's
+# (bind-mounted over /sys/kernel/btf/vmlinux in a mount namespace of their
+# own) must be make's, byte for byte: nothing of the build depends on the
+# kernel it runs on. Results as "ok"/"not ok" lines in each kernel's results.
+build_against_guests() {
+	local k objs
+	objs="pathscope_xdp pathscope_tc pathscope_txlat pathscope_kernel pathscope_sock"
+	for k in "$@"; do
+		build_against "$k" "$objs" >>"$OUT/$k.results"
+	done
+}
+
+build_against() { # KERNEL OBJECTS
+	local k=$1 objs=$2 btf t o
+	btf=$OUT/$k/vmlinux.btf
+	if [ ! -s "$btf" ]; then
+		echo "not ok - $k: build against its BTF: the guest wrote no $btf"
+		return
+	fi
+	t=$(mktemp -d)
+	if unshare -m sh -c "mount --bind '$btf' /sys/kernel/btf/vmlinux &&
+		cmp -s '$btf' /sys/kernel/btf/vmlinux &&
+		make -s BUILD='$t' $(for o in $objs; do printf '%s ' "$t/$o.bpf.o"; done)" \
+		>"$t/log" 2>&1; then
+		for o in $objs; do
+			cmp -s "$t/$o.bpf.o" "build/$o.bpf.o" &&
+				echo "ok - $k: $o.bpf.o built with $k's BTF as the host's is make's, byte for byte" ||
+				echo "not ok - $k: $o.bpf.o built with $k's BTF differs from make's"
+		done
+	else
+		echo "not ok - $k: build with $k's BTF: $(tail -1 "$t/log")"
+	fi
+	rm -rf "$t"
+}
+
+# ---- summary -----------------------------------------------------------------------
+
+count() { grep -c "^$1 - " "$2"; }
+
+summary() {
+	local k p f s tp=0 tf=0 ts=0
+	# Every line went by as the guests ran: here what failed or was skipped.
+	say "failed or skipped (every line: build/vm/results.txt and build/vm/KERNEL.results):"
+	for k in "$@"; do
+		grep -E '^(not ok|skip) - ' "$OUT/$k.results"
+	done
+	for k in "$@"; do
+		p=$(count ok "$OUT/$k.results") f=$(count 'not ok' "$OUT/$k.results") s=$(count skip "$OUT/$k.results")
+		echo "$k: $p passed, $f failed, $s skipped"
+		tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+	done
+	echo "$tp passed, $tf failed, $ts skipped"
+	[ "$tf" -eq 0 ]
+}
+
+main() {
+	local kernels=() k cmd rc=0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "not ok - vm: needs root (qemu's taps in a namespace, the rootfs)"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	case $VM_TIMEOUT in '' | *[!0-9]* | 0)
+		echo "not ok - vm: PS_VM_TIMEOUT must be a number of seconds > 0, not '$VM_TIMEOUT'"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+		;;
+	esac
+	mkdir -p "$OUT"
+	trap on_exit EXIT
+	trap 'on_signal 130' INT
+	trap 'on_signal 143' TERM
+
+	if ! get_rootfs; then
+		echo "not ok - vm: no guest rootfs (tests/vm/rootfs.sh failed)"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+	fi
+	for cmd in qemu-system-x86_64 iperf3 sockperf; do
+		command -v "$cmd" >/dev/null || {
+			echo "not ok - vm: $cmd not installed (make deps)"
+			echo "0 passed, 1 failed, 0 skipped"
+			exit 1
+		}
+	done
+	[ -x build/pathscope ] || say "build/pathscope is missing (make all): the guests' tests will fail"
+	if [ $# -gt 0 ]; then
+		kernels=("$@")
+	else
+		mapfile -t kernels < <(known_kernels)
+	fi
+	for k in "${kernels[@]}" "${!RELEASE[@]}"; do # the probe boots the first kernel there is
+		release_of "$k" >/dev/null && break
+	done
+	choose_accel "$(release_of "$k")" || exit 1
+
+	for k in "${kernels[@]}"; do
+		run_kernel "$k"
+	done
+	build_against_guests "${kernels[@]}"
+	for k in "${kernels[@]}"; do cat "$OUT/$k.results"; done >"$OUT/results.txt"
+	summary "${kernels[@]}" | tee -a "$OUT/results.txt"
+	rc=${PIPESTATUS[0]}
+	exit "$rc"
+}
+
+main "$@"
