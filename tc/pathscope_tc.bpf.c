@@ -15,6 +15,9 @@
 #include "pathscope/tcp.bpf.h"
 
 #define PS_TC_NEXT -1
+/* What the parser may read: Ethernet, 2 VLAN tags, IPv6 and a TCP header
+ * with its options (14 + 8 + 40 + 60 = 122). */
+#define PS_TC_PULL 128
 
 /* How the driver stores the RX queue in skb->queue_mapping: most record
  * queue + 1 (skb_record_rx_queue, 0 = unrecorded); veth passes the peer's TX
@@ -52,7 +55,22 @@ static __always_inline long ps_tc_count(__u32 features, void *map, struct __sk_b
 	s = bpf_map_lookup_elem(map, &key);
 	if (!s)
 		return -1;
-	*parsed = ps_count(features, s, data, data_end, skb->len, pkt);
+	*parsed = ps_wants_parse(features);
+	if (*parsed) {
+		ps_parse(data, data_end, pkt);
+		/* Headers past the skb's linear part (virtio-net with XDP on
+		 * Linux 5.10 hands over the IP header only): pull them in, as
+		 * the stack does next (ip_rcv, pskb_may_pull), and parse again.
+		 * The packet and its verdict stay as they are. Only such skbs
+		 * pay for it. */
+		if (ps_pkt_truncated(pkt) && skb->len > data_end - data &&
+		    !bpf_skb_pull_data(skb, skb->len < PS_TC_PULL ? skb->len : PS_TC_PULL)) {
+			data = (void *)(long)skb->data;
+			data_end = (void *)(long)skb->data_end;
+			ps_parse(data, data_end, pkt);
+		}
+	}
+	ps_count_parsed(features, s, skb->len, pkt, *parsed);
 
 	if (features & PS_F_GRO) {
 		segs = skb->gso_segs ? skb->gso_segs : 1;

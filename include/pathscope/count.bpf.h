@@ -64,20 +64,32 @@ static __always_inline __u32 ps_features_now(void)
 	return ps_features;
 }
 
-/* Count one packet or skb of len bytes whose headers are in [data, data_end).
- * Returns 1 when it parsed the headers into *pkt (some feature needs them).
- * features is ps_features_now(). */
-static __always_inline int ps_count(__u32 features, struct ps_qstats *s, void *data, void *data_end,
-				    __u64 len, struct ps_pkt *pkt)
+/* Does a feature of features need the packet's headers parsed? */
+static __always_inline int ps_wants_parse(__u32 features)
 {
-	int parsed = 0;
+	return !!(features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP | PS_F_SOCK));
+}
 
+/* Did the parse stop at the end of the bytes it was given? */
+#define PS_ERRS_TRUNC                                                                   \
+	((1U << PS_ERR_L2_TRUNC) | (1U << PS_ERR_L3_TRUNC) | (1U << PS_ERR_EXT_TRUNC) | \
+	 (1U << PS_ERR_L4_TRUNC))
+_Static_assert(PS_ERR_COUNT <= 32, "an error is a bit of a __u32");
+
+static __always_inline int ps_pkt_truncated(const struct ps_pkt *p)
+{
+	return p->err < PS_ERR_COUNT && ((1U << p->err) & PS_ERRS_TRUNC);
+}
+
+/* Count one packet or skb of len bytes, whose headers *pkt holds when
+ * parsed (ps_wants_parse). */
+static __always_inline void ps_count_parsed(__u32 features, struct ps_qstats *s, __u64 len,
+					    const struct ps_pkt *pkt, int parsed)
+{
 	s->packets++;
 	s->bytes += len;
 
-	if (features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP | PS_F_SOCK)) {
-		ps_parse(data, data_end, pkt);
-		parsed = 1;
+	if (parsed) {
 		if (features & PS_F_CLASS) {
 			if (pkt->l3 < PS_L3_COUNT)
 				s->l3[pkt->l3]++;
@@ -94,6 +106,19 @@ static __always_inline int ps_count(__u32 features, struct ps_qstats *s, void *d
 	}
 	if (features & PS_F_SIZES)
 		s->size_hist[ps_hist_bucket(len, PS_SIZE_BUCKETS)]++;
+}
+
+/* Count one packet or skb of len bytes whose headers are in [data, data_end).
+ * Returns 1 when it parsed the headers into *pkt (some feature needs them).
+ * features is ps_features_now(). */
+static __always_inline int ps_count(__u32 features, struct ps_qstats *s, void *data, void *data_end,
+				    __u64 len, struct ps_pkt *pkt)
+{
+	int parsed = ps_wants_parse(features);
+
+	if (parsed)
+		ps_parse(data, data_end, pkt);
+	ps_count_parsed(features, s, len, pkt, parsed);
 	return parsed;
 }
 
