@@ -77,7 +77,7 @@ on_signal() {
 trap on_signal INT TERM
 
 run_one() {
-	local name=$1 rc=0 p f s deadline timed_out=
+	local name=$1 rc=0 p f s deadline timed_out= t0=$SECONDS
 	shift
 	echo "# $name"
 	# setsid: a process group of its own, so that a timeout reaches what the
@@ -109,6 +109,7 @@ run_one() {
 		f=1
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	echo "# $name: $((SECONDS - t0)) s"
 }
 
 for t in "${tests[@]}"; do

@@ -131,7 +131,16 @@ tc -n "$NS_B" qdisc add dev vB clsact
 tc -n "$NS_B" filter add dev vB ingress prio 10 handle 1 bpf da obj "$LBTC" sec tc || ps_fail "tc: the balancer's filter" "tc"
 TCWANT="unspec+30 shot+20 sink=30"
 ps_check_eq "tc: the balancer's filter alone" "$(tcmix)" "$TCWANT"
-for mode in tcx clsact; do
+# TCX links came with Linux 6.6 (tests/vm/ runs this on 5.10, 6.1, 6.12 too):
+# before, --tc-mode tcx is refused in one line, naming clsact.
+modes="tcx clsact"
+if ! printf '6.6\n%s\n' "$(uname -r)" | sort -V -C; then
+	modes=clsact
+	ps_expect_error "tc: --tc-mode tcx refused in one line on $(uname -r), naming clsact" \
+		"^pathscope: this kernel has no TCX \(needs >= 6.6\); use --tc-mode clsact$" \
+		ps_pathscope_b attach vB --no-xdp --tc-mode tcx
+fi
+for mode in $modes; do
 	ps_pathscope_b attach vB --no-xdp --tc-mode "$mode" || ps_fail "tc: attach --tc-mode $mode" "exit $?"
 	t0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp')
 	ps_check_eq "tc $mode: the balancer's verdicts and the sink are unchanged" "$(tcmix)" "$TCWANT"

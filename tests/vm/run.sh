@@ -39,7 +39,7 @@
 # Environment: PS_VM_TIMEOUT (seconds per guest, boot to power-off, default
 # 1800: the default tests took 600-870 s per guest under TCG), PS_VM_SLOW
 # (the guest's PS_SLOW, default 8), PS_VM_MEM (MiB, default 2048),
-# PS_VM_TESTS (replaces guest-tests.sh's list of tests/run.sh patterns),
+# PS_VM_TESTS, PS_VM_GUEST_TESTS (replace guest-tests.sh's lists of tests/run.sh patterns),
 # PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest.
 #
 # Everything it starts (qemu, the peers, the console's reader) it ends by
@@ -331,7 +331,7 @@ write_env() {
 	q PS_VM_E1000_GUEST4 "$E1000_GUEST4"
 	q PS_VM_IPERF_PORT "$IPERF_PORT"
 	q PS_VM_SOCKPERF_PORT "$SOCKPERF_PORT"
-	for v in CI PS_VM_TESTS PS_TEST_TIMEOUT; do
+	for v in CI PS_VM_TESTS PS_VM_GUEST_TESTS PS_TEST_TIMEOUT; do
 		[ -n "${!v+set}" ] && q "$v" "${!v}"
 	done
 }

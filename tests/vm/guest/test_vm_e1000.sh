@@ -24,8 +24,8 @@ ps_expect_error "e1000: --xdp-mode native refused in one line, naming --xdp-mode
 ps_check_eq "e1000: the refusal left nothing" "$(leftovers)" "0 0 0"
 
 "$PATHSCOPE" attach "$DEV" || ps_fail "e1000: attach" "exit $?"
-ps_check_eq "e1000: generic XDP (skb), status ok" \
-	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "'"$DEV"'") | "\(.xdp_mode) \(.state)"')" "skb ok"
+ps_check_eq "e1000: generic XDP (skb), status ok (alone, or in libxdp's dispatcher)" \
+	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "'"$DEV"'") | "\(.xdp_mode) \(.state | .[0:2])"')" "skb ok"
 n=50
 out=$(ping -n -q -c $n -i 0.02 -W 2 "$HOST")
 sleep 1

@@ -24,7 +24,7 @@
 N=vm_virtio
 [ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
 ps_require_root "$N"
-ps_require_cmd "$N" ethtool iperf3 ping jq bpftool nstat xdp-filter xdp-loader
+ps_require_cmd "$N" ethtool iperf3 ping jq bpftool nstat tcpdump xdp-filter xdp-loader curl promtool
 DEV=$PS_VM_DEV HOST=$PS_VM_HOST4
 ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1"
 
@@ -32,8 +32,9 @@ ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1"
 f=$("$PATHSCOPE" features --json)
 feat() { jq -r ".$1" <<<"$f"; }
 yes_if() { "$@" && echo true || echo false; }
+in_btf() { bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "FUNC '$1'"; }
 ps_check_eq "features: bpf_cast_to_kern_ctx as in the kernel's BTF" "$(feat kern_ctx)" \
-	"$(yes_if bpftool btf dump file /sys/kernel/btf/vmlinux | grep -q "FUNC 'bpf_cast_to_kern_ctx'")"
+	"$(yes_if in_btf bpf_cast_to_kern_ctx)"
 ps_check_eq "features: the sock tracepoints as in tracefs" "$(feat sock_tracepoints)" \
 	"$(yes_if test -d /sys/kernel/tracing/events/sock/sk_data_ready -a -d /sys/kernel/tracing/events/sock/sock_recv_length)"
 ps_check_eq "features: kfree_skb's drop reason as in tracefs" "$(feat drop_reason)" \
@@ -73,8 +74,31 @@ sub() { # "a b c" - "x y z"
 	paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk '{ printf "%s%d", NR > 1 ? " " : "", $1 - $2 }'
 }
 
+# serve adopts the attachment (--keep: it stays): /healthz answers 200,
+# /metrics passes promtool check metrics, and its XDP packets per queue are
+# what stats says.
+serve_check() {
+	local name=$1 pid code= i m
+	"$PATHSCOPE" serve "$DEV" --keep --listen 127.0.0.1:9464 >/dev/null 2>/tmp/serve.err &
+	pid=$!
+	for i in $(seq $((100 * PS_SLOW))); do
+		code=$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:9464/healthz)
+		[ "$code" = 000 ] || break
+		sleep 0.1
+	done
+	m=$(curl -s http://127.0.0.1:9464/metrics)
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	ps_check_eq "$name: serve: /healthz answers 200" "$code" 200
+	ps_check_eq "$name: serve: /metrics passes promtool check metrics" \
+		"$(promtool check metrics <<<"$m" >/dev/null 2>&1 && echo passes)" passes
+	ps_check_eq "$name: serve: XDP packets per queue in /metrics = stats --json" \
+		"$(awk -F'[{}]' '$1 == "pathscope_packets_total" && $2 ~ /hook="xdp"/ && $2 ~ /queue="[0-9]+"/ { print $3 + 0 }' <<<"$m" | tr '\n' ' ' | sed 's/ $//')" \
+		"$(ps_xdp)"
+}
+
 run_case() { # FEATURES
-	local feats=$1 name="virtio ($1)" d0 p0 out n js mean pmean tol d seg0 seg t0 x0 got rcvd
+	local feats=$1 name="virtio ($1)" d0 p0 out n js mean pmean tol d seg0 seg t0 x0 got rcvd dump
 	"$PATHSCOPE" attach "$DEV" --features "$feats" || { ps_fail "$name: attach" "exit $?"; return; }
 	quiet
 	d0=$(drv_xdp) p0=$(ps_xdp)
@@ -103,13 +127,24 @@ run_case() { # FEATURES
 		ps_ok "$name: mean RTT $mean ns within ping's $pmean ns (ping - pathscope = $d ns, at most $tol)" ||
 		ps_fail "$name: mean RTT within ping's" "pathscope $mean ns, ping $pmean ns (difference $d, want 0..$tol)"
 
-	# UDP from the host: iperf3 -R, 1000 datagrams of 1000 bytes.
+	# UDP from the host: iperf3 -u -R, 1000 datagrams of 1000 bytes (and
+	# iperf3's own few of setup). Every one that arrived, as tcpdump saw
+	# them (a packet socket, after XDP; nothing dropped), at XDP and at tc
+	# ingress. (The kernel's UDP counters are no reference: InDatagrams
+	# counts reads, not arrivals.)
 	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
+	tcpdump -i "$DEV" -nn -B 8192 -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
+	dump=$!
+	sleep $((1 * PS_SLOW / 4 + 1)) # tcpdump's filter attached
 	out=$(iperf3 -c "$HOST" -p "$PS_VM_IPERF_PORT" -u -R -b 20M -l 1000 -n 1000000 -J)
 	quiet
-	rcvd=$(jq '.end.sum | .packets - .lost_packets' <<<"$out")
+	kill -INT "$dump"
+	wait "$dump"
+	rcvd=$(tcpdump -nn -r /tmp/udp.pcap 2>/dev/null | wc -l)
 	got=$(stat '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]')
-	ps_check_eq "$name: iperf3 -u -R: the datagrams iperf3 received ($rcvd of 1000), at XDP and tc ingress" \
+	ps_check_eq "$name: iperf3 -u -R: tcpdump dropped nothing" \
+		"$(sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' /tmp/tcpdump.err)" 0
+	ps_check_eq "$name: iperf3 -u -R: the UDP datagrams that arrived ($rcvd by tcpdump; iperf3's $(jq '.end.sum | .packets - .lost_packets' <<<"$out") of 1000), at XDP and tc ingress" \
 		"$(jq -c -n --argjson a "$got" --argjson b "$x0" '[$a[0] - $b[0], $a[1] - $b[1]]')" "[$rcvd,$rcvd]"
 
 	# TCP to the host, 4 MB: the TCP segments tc egress saw (its GSO
@@ -122,6 +157,7 @@ run_case() { # FEATURES
 	ps_check_eq "$name: iperf3 -n 4M: TCP segments at tc egress = the kernel's OutSegs + RetransSegs ($seg)" \
 		"$got" "$seg"
 
+	serve_check "$name"
 	ps_check_eq "$name: XDP per RX queue = the driver's rx_queue_N_xdp_packets, exactly" \
 		"$(sub "$(ps_xdp)" "$p0")" "$(sub "$(drv_xdp)" "$d0")"
 	ps_check_eq "$name: the driver's per-queue XDP packets in stats --json = ethtool -S" \
@@ -151,6 +187,17 @@ quiet
 ps_check_eq "all: ping -c 20 matched, and counted at every hook" \
 	"$(grep -o '[0-9]* received' <<<"$out") $(stat '[.interfaces[0].totals | .icmp_echo.rtt_ns.count, .xdp.total.l4.icmp, .tc_ingress.total.l4.icmp, .tc_egress.total.l4.icmp] | map(tostring) | join(" ")')" \
 	"20 received 20 20 20 20"
+# The kernel probes beside the hooks, the link and the driver: pathscope
+# check counts every layer over an interval with a ping in it, and each pair
+# that must agree does (exactly, below 1000 packets).
+"$PATHSCOPE" check "$DEV" --duration $((PS_SLOW / 2 + 3)) --json >/tmp/check.json 2>/tmp/check.err &
+chk=$!
+for i in $(seq 100); do grep -q counting /tmp/check.err && break; sleep 0.1; done
+ping -n -q -c 20 -i 0.05 -W 2 "$HOST" >/dev/null
+wait "$chk"
+rc=$?
+ps_check_eq "all: check: every pair of layers agrees (exit 0, no pair apart)" \
+	"$rc $(jq -c '[.pairs[] | select(.agree == false) | "\(.layer) vs \(.vs_layer)"]' /tmp/check.json)" "0 []"
 "$PATHSCOPE" detach "$DEV" || ps_fail "all: detach" "exit $?"
 ps_check_eq "all: detach leaves nothing (pins, XDP, programs, links)" \
 	"$(find /sys/fs/bpf/pathscope -mindepth 1 2>/dev/null | wc -l) $(ip -d link show "$DEV" | grep -c 'prog/xdp') $(bpftool prog show | grep -c pathscope) $(bpftool link show | grep -c pathscope)" \
