@@ -88,7 +88,8 @@ installed=$(dpkg -L pathscope)
 ps_check_eq "$BIN version: lib/version.h's" "$($BIN version | awk '{ print $1, $2 }')" "pathscope $VERSION"
 ps_check_eq "$BIN version = the build's" "$($BIN version)" "$("$PATHSCOPE" version 2>/dev/null || $BIN version)"
 out=$($BIN features 2>&1) && rc=0 || rc=$?
-ps_check_eq "$BIN features: exit 0, the capability table" "$rc $(head -n 1 <<<"$out" | awk '{ print $1 }')" "0 CAPABILITY"
+ps_check_eq "$BIN features: exit 0, this kernel, the capability table" \
+	"$rc $(sed -n '1p; 2s/ .*//p' <<<"$out" | paste -sd ' ')" "0 kernel $(uname -r) CAPABILITY"
 PATHSCOPE=$BIN
 ps_pathscope_b attach vB || ps_fail "$BIN attach vB" "exit $?"
 ps_check_eq "$BIN status: vB ok" \

@@ -129,11 +129,11 @@ run_case() { # FEATURES
 
 	# UDP from the host: iperf3 -u -R, 1000 datagrams of 1000 bytes (and
 	# iperf3's own few of setup). Every one that arrived, as tcpdump saw
-	# them (a packet socket, after XDP; nothing dropped), at XDP and at tc
+	# them (a packet socket, after XDP, incoming only: the client sends one; nothing dropped), at XDP and at tc
 	# ingress. (The kernel's UDP counters are no reference: InDatagrams
 	# counts reads, not arrivals.)
 	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
-	tcpdump -i "$DEV" -nn -B 8192 -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
+	tcpdump -i "$DEV" -Q in -nn -B 8192 -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
 	dump=$!
 	sleep $((1 * PS_SLOW / 4 + 1)) # tcpdump's filter attached
 	out=$(iperf3 -c "$HOST" -p "$PS_VM_IPERF_PORT" -u -R -b 20M -l 1000 -n 1000000 -J)
