@@ -36,7 +36,8 @@ static void usage(FILE *out)
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
 	    "  serve IFACE... [options] attach and export: Prometheus /metrics, JSON lines\n"
 	    "  features [--json]        what this kernel supports, what pathscope uses\n"
-	    "  help, version\n"
+	    "  help [COMMAND]           this list, or the options of COMMAND\n"
+	    "  version                  the version and the map ABI version\n"
 	    "\n"
 	    "examples:\n"
 	    "  pathscope attach eth1 --queues 0-3 --features class,ecn,sizes\n"
@@ -51,24 +52,53 @@ static void usage(FILE *out)
 	    "/sys/fs/bpf).\n");
 }
 
+static int (*command(const char *name))(int, char **)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].run;
+	return NULL;
+}
+
+/* help [COMMAND]: the global help, or the command's own --help. */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argv[1], "--help", NULL };
+	int (*run)(int, char **);
+
+	if (argc == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 2)
+		return ps_error("help: expected at most one command name"), 2;
+	if (!(run = command(argv[1])))
+		return ps_error("help: unknown command '%s' (see 'pathscope help')", argv[1]), 2;
+	return run(2, args);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
-	size_t i;
+	int (*run)(int, char **);
 
 	ps_quiet_libs();
-	if (!cmd || strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
-	    strcmp(cmd, "-h") == 0) {
-		usage(cmd ? stdout : stderr);
-		return cmd ? 0 : 2;
+	if (!cmd) {
+		usage(stderr);
+		return 2;
 	}
+	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+		return help(argc - 1, argv + 1);
 	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+		if (argc > 2)
+			return ps_error("version: unexpected argument '%s'", argv[2]), 2;
 		printf("pathscope %s (abi %d)\n", PATHSCOPE_VERSION, PS_ABI_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(cmd, commands[i].name) == 0)
-			return commands[i].run(argc - 1, argv + 1);
+	if ((run = command(cmd)))
+		return run(argc - 1, argv + 1);
 	ps_error("unknown command '%s' (see 'pathscope help')", cmd);
 	return 2;
 }

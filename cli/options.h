@@ -39,6 +39,34 @@ int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
 /* --probe-mode tp_btf|tracepoint: 0, or 2 after one line on stderr. */
 int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out);
 
+/* The options of attach, which serve takes too (cli/attach_options.c): one
+ * table, one parser, one help text, so that the two cannot drift. */
+/* clang-format off */
+#define PS_ATTACH_OPTIONS \
+	{ "queues", required_argument, NULL, 'q' }, \
+	{ "features", required_argument, NULL, 'f' }, \
+	{ "xdp-mode", required_argument, NULL, 'x' }, \
+	{ "tc-mode", required_argument, NULL, 't' }, \
+	{ "tc-prio", required_argument, NULL, 'p' }, \
+	{ "no-xdp", no_argument, NULL, 'X' }, \
+	{ "no-tc", no_argument, NULL, 'T' }, \
+	{ "probe-mode", required_argument, NULL, 'P' }, \
+	{ "sample", required_argument, NULL, 'S' }, \
+	{ "xdp-chain", no_argument, NULL, 'C' }, \
+	{ "xdp-join", required_argument, NULL, 'J' }, \
+	{ "peer-prefix", required_argument, NULL, 'R' }, \
+	{ "tcp-rx", required_argument, NULL, 'H' }
+/* clang-format on */
+extern const char ps_attach_options_help[];
+
+/* Option c of the table above with its value arg into o: 0; 2 after one line
+ * on stderr for a bad value; 1 when c is not one of them. */
+int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o);
+/* What the options say together, checked before anything is touched (the
+ * queue list's form, --xdp-join's form, the combinations): 0, or 2 after one
+ * line on stderr naming cmd. */
+int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o);
+
 /* The commands (cli/<name>.c); argv[0] is the command's name. */
 int ps_cmd_attach(int argc, char **argv);
 int ps_cmd_detach(int argc, char **argv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* `pathscope serve IFACE...`: the options; export/serve.c serves. */
 #include <net/if.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/options.h"
@@ -9,10 +10,14 @@
 #include "lib/names.h"
 #include "lib/util.h"
 
-static const char serve_help[] =
+/* clang-format off: it would break the strings' lines */
+static const char serve_usage[] =
     "usage: pathscope serve IFACE... [options]\n"
-    "Attach to each IFACE (or adopt an existing attachment), then export its\n"
-    "counters until SIGTERM or SIGINT, and detach every IFACE on the way out.\n"
+    "Attach to each IFACE, or adopt an attachment that is already live, then\n"
+    "export its counters until SIGTERM or SIGINT. On the way out serve detaches\n"
+    "what it attached, and leaves what it adopted: an attachment made by\n"
+    "'pathscope attach' stays; one made by an earlier serve that died (SIGKILL,\n"
+    "a crash, systemd's restart) is taken over and detached like its own.\n"
     "  --listen ADDR:PORT  HTTP address (default " PS_SERVE_DEFAULT_LISTEN "); [::1]:PORT for\n"
     "                      IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
     "                      (Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
@@ -21,10 +26,7 @@ static const char serve_help[] =
     "                      --json' prints for these interfaces (same schema); SIGHUP\n"
     "                      reopens FILE (log rotation)\n"
     "  --interval S        seconds between JSON lines (default 10)\n"
-    "  --keep              leave the interfaces attached on exit\n"
-    "  --features LIST     as for attach (default: default); only for interfaces\n"
-    "                      serve attaches, not for those it adopts\n"
-    "  --queues LIST       as for attach (default: all); likewise\n"
+    "  --keep              on exit, leave attached also what serve attached\n"
     "  --detail interface|queue\n"
     "                      what /metrics exports per queue. interface (default):\n"
     "                      per queue what differs between queues (packets, bytes,\n"
@@ -42,15 +44,20 @@ static const char serve_help[] =
     "                      with --enable-feature=native-histograms), answer in it,\n"
     "                      each histogram a native one (one series, 16 buckets per\n"
     "                      power of two) beside its classic buckets; text otherwise\n"
+    "attach's options, for the interfaces serve attaches (not those it adopts):\n";
+static const char serve_examples[] =
     "examples:\n"
     "  pathscope serve eth1\n"
     "  pathscope serve eth1 eth2 --listen [::1]:9464 --features default,kernel\n"
+    "  pathscope serve eth1 --xdp-chain        # beside a balancer's XDP program\n"
+    "  pathscope serve eth1 --no-xdp --features default,tcp --peer-prefix 16,32\n"
     "  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
     "  pathscope serve eth1 --queue-detail d2s,tcp     # these latencies per queue\n"
     "  pathscope serve eth1 --detail queue --native-histograms\n"
     "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
     "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
     "CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n";
+/* clang-format on */
 
 static bool listed(const struct ps_serve_opts *o, const char *name)
 {
@@ -69,14 +76,14 @@ int ps_cmd_serve(int argc, char **argv)
 		{ "jsonl", required_argument, NULL, 'j' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "keep", no_argument, NULL, 'k' },
-		{ "features", required_argument, NULL, 'f' },
-		{ "queues", required_argument, NULL, 'q' },
 		{ "detail", required_argument, NULL, 'd' },
 		{ "queue-detail", required_argument, NULL, 'Q' },
 		{ "native-histograms", no_argument, NULL, 'N' },
+		PS_ATTACH_OPTIONS,
 		{},
 	};
-	static const struct ps_cmd cmd = { "serve", serve_help, NULL, opts };
+	static char help[8192];
+	struct ps_cmd cmd = { "serve", help, NULL, opts };
 	static struct ps_serve_opts o = {
 		.listen = PS_SERVE_DEFAULT_LISTEN,
 		.interval = PS_SERVE_DEFAULT_INTERVAL,
@@ -85,6 +92,7 @@ int ps_cmd_serve(int argc, char **argv)
 	__u32 level = 0, families = 0;
 	int c, i, rc;
 
+	snprintf(help, sizeof(help), "%s%s%s", serve_usage, ps_attach_options_help, serve_examples);
 	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
@@ -102,13 +110,6 @@ int ps_cmd_serve(int argc, char **argv)
 		case 'k':
 			o.keep = true;
 			break;
-		case 'f':
-			if (ps_features_parse(optarg, &o.attach.features))
-				return 2;
-			break;
-		case 'q':
-			o.attach.queues = optarg;
-			break;
 		case 'd':
 			if (strcmp(optarg, "interface") == 0)
 				level = 0;
@@ -125,6 +126,9 @@ int ps_cmd_serve(int argc, char **argv)
 		case 'N':
 			o.native_histograms = true;
 			break;
+		default:
+			if (ps_attach_opt(c, optarg, &o.attach))
+				return 2;
 		}
 	}
 	o.queue_detail = level | families;
@@ -141,6 +145,8 @@ int ps_cmd_serve(int argc, char **argv)
 			return ps_error("serve: interface '%s' given twice", argv[i]), 2;
 		o.ifaces[o.nifaces++] = argv[i];
 	}
+	if (ps_attach_opts_check("serve", &o.attach))
+		return 2;
 	if (ps_http_parse_listen(o.listen, &o.addr, &o.addrlen))
 		return ps_error("bad --listen '%s' (A.B.C.D:PORT or [IPV6]:PORT, port 1..65535)",
 				o.listen),

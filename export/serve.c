@@ -39,7 +39,9 @@
 
 struct served {
 	char ifname[IF_NAMESIZE];
-	bool attached_here; /* by this process (else adopted) */
+	bool attached_here;  /* by this process (else adopted) */
+	bool detach_at_exit; /* attached by this serve or by a serve before it */
+	const char *how;     /* "attached", "adopted", "taken over" */
 };
 
 struct serve {
@@ -199,7 +201,9 @@ static void jsonl_line(struct serve *sv, bool write)
 
 /* ---- attach, detach ----------------------------------------------------------- */
 
-static void detach_all(struct serve *sv, bool only_ours, int *rc)
+/* Detach what this process attached (undo), or also what it took over from a
+ * serve before it (exit); never what it adopted from 'pathscope attach'. */
+static void detach_all(struct serve *sv, bool undo, int *rc)
 {
 	char dir[256];
 	struct ps_meta m;
@@ -207,7 +211,7 @@ static void detach_all(struct serve *sv, bool only_ours, int *rc)
 	int i;
 
 	for (i = 0; i < sv->n; i++) {
-		if (only_ours && !sv->ifc[i].attached_here)
+		if (undo ? !sv->ifc[i].attached_here : !sv->ifc[i].detach_at_exit)
 			continue;
 		have_meta = ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == 0 &&
 			    ps_meta_read(dir, &m) == 0;
@@ -224,11 +228,35 @@ static void detach_all(struct serve *sv, bool only_ours, int *rc)
 	}
 }
 
+/* Whether the serve that attached m still runs: its pid's command line is
+ * "... serve ...". A live serve keeps its attachment; a dead one's is taken
+ * over. */
+static bool attaching_serve_alive(const struct ps_meta *m)
+{
+	char path[64], cmd[256];
+	size_t n, i;
+	FILE *f;
+
+	if (!m->loader_pid || m->loader_pid == (__u32)getpid())
+		return false;
+	snprintf(path, sizeof(path), "/proc/%u/cmdline", m->loader_pid);
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(cmd, 1, sizeof(cmd) - 1, f);
+	fclose(f);
+	cmd[n] = '\0';
+	for (i = 0; i < n; i += strlen(cmd + i) + 1)
+		if (strcmp(cmd + i, "serve") == 0)
+			return true;
+	return false;
+}
+
 /* Attach every interface not attached yet; adopt the others. On failure,
  * undo what was attached here. */
 static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 {
 	struct ps_attach_opts o;
+	struct ps_meta m;
 	char dir[256], why[HEALTH_REASON_LEN];
 	int i, rc, ignored = 0;
 
@@ -239,14 +267,23 @@ static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 			goto undo;
 		}
 		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));
-		if (rc == 0)
-			continue; /* adopt a live attachment */
+		if (rc == 0) {
+			/* Adopt a live attachment; one a serve made that has
+			 * died (this is its restart) is this serve's to detach. */
+			sv->ifc[i].detach_at_exit = ps_meta_read(dir, &m) == 0 &&
+						    (m.flags & PS_META_BY_SERVE) &&
+						    !attaching_serve_alive(&m);
+			sv->ifc[i].how = sv->ifc[i].detach_at_exit ? "taken over" : "adopted";
+			continue;
+		}
 		/* Absent, or leftover state: attach removes leftovers itself. */
 		o = *base;
 		o.ifname = sv->ifc[i].ifname;
+		o.by_serve = true;
 		if (ps_attach(&o))
 			goto undo;
-		sv->ifc[i].attached_here = true;
+		sv->ifc[i].attached_here = sv->ifc[i].detach_at_exit = true;
+		sv->ifc[i].how = "attached";
 	}
 	return 0;
 undo:
@@ -344,8 +381,8 @@ int ps_serve(const struct ps_serve_opts *o)
 		goto out;
 	}
 	for (i = 0; i < sv.n; i++)
-		printf("serving %s (%s) on http://%s/metrics\n", sv.ifc[i].ifname,
-		       sv.ifc[i].attached_here ? "attached" : "adopted", o->listen);
+		printf("serving %s (%s) on http://%s/metrics\n", sv.ifc[i].ifname, sv.ifc[i].how,
+		       o->listen);
 	fflush(stdout);
 	if (sv.jsonl_path)
 		jsonl_line(&sv, false); /* the first line's rates start here */

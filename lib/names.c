@@ -80,11 +80,24 @@ int ps_features_parse(const char *list, __u32 *out)
 	char buf[256], *tok, *save = NULL;
 	unsigned int i;
 
-	if (strlen(list) >= sizeof(buf))
+	size_t len = strlen(list);
+	bool none = false, others = false;
+
+	if (len >= sizeof(buf))
 		return ps_error("bad feature list: too long");
+	if (len == 0 || list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,"))
+		return ps_error("bad feature list '%s': an empty name (none: packets and bytes "
+				"only)",
+				list);
 	snprintf(buf, sizeof(buf), "%s", list);
 	*out = 0;
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "none") == 0)
+			none = true;
+		else
+			others = true;
+		if (none && others)
+			return ps_error("bad feature list '%s': none stands alone", list);
 		if (strcmp(tok, "default") == 0) {
 			*out |= PS_F_DEFAULT;
 			continue;

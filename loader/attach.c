@@ -271,6 +271,8 @@ int ps_attach(const struct ps_attach_opts *o)
 	m->tcp_prefix6 = (__u8)(o->peer_prefix_set ? o->peer_prefix6 : PS_TCP_PREFIX6);
 	if (o->tcp_rx_xdp)
 		m->flags |= PS_META_TCP_RX_XDP;
+	if (o->by_serve)
+		m->flags |= PS_META_BY_SERVE;
 	/* veth hands the peer's TX queue on as skb->queue_mapping; NIC drivers
 	 * record RX queue + 1 (skb_record_rx_queue). */
 	m->rx_queue_base = strcmp(ifc.kind, "veth") == 0 ? 0 : 1;
