@@ -95,6 +95,10 @@ $(BUILD)/tests/%: tests/tools/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@
 
+$(BUILD)/tests/tcxattach: tests/tools/tcxattach.c lib/compat.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -o $@ -lbpf
+
 # The protobuf exposition as text, for the tests: protobuf-c's own decoder.
 $(BUILD)/tests/promdump: tests/tools/promdump.c $(PROTO_GEN).o
 	@mkdir -p $(dir $@)

@@ -649,6 +649,74 @@ ps_testbed_destroy() {
 	return 0
 }
 
+# ---- systemd units -------------------------------------------------------------
+
+# The ExecStart of template UNIT for instance IFACE with instance file CONF, as
+# words, one per line, as systemd makes them: Environment= defaults, then the
+# file's values (quotes removed), %I the interface; a ${VAR} is one word, a
+# $VAR split at blanks.
+ps_unit_exec_line() {
+	local unit=$1 conf=$2 iface=$3 word line key val
+	local -A env=()
+	for word in $(sed -n 's/^Environment=//p' "$unit"); do env[${word%%=*}]=${word#*=}; done
+	while IFS= read -r line; do
+		[[ $line =~ ^([A-Z_]+)=(.*)$ ]] || continue
+		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		val=${val#\"} val=${val%\"}
+		env[$key]=$val
+	done <"$conf"
+	for word in $(sed -n 's/^ExecStart=//p' "$unit"); do
+		word=${word//%I/$iface}
+		if [[ $word =~ ^\$([A-Z_]+)$ ]]; then
+			# shellcheck disable=SC2086 # split at blanks, as systemd does
+			[ -n "${env[${BASH_REMATCH[1]}]-}" ] && printf '%s\n' ${env[${BASH_REMATCH[1]}]}
+		else
+			while [[ $word =~ \$\{([A-Z_]+)\} ]]; do
+				word=${word//"${BASH_REMATCH[0]}"/${env[${BASH_REMATCH[1]}]-}}
+			done
+			printf '%s\n' "$word"
+		fi
+	done
+}
+
+# pathscope@IFACE.service as the sidecar runs, in namespace B: the unit's own
+# ExecStartPre (check-listen) and ExecStart (packaging/pathscope@.service, with
+# this build's binary) with an instance file that sets LISTEN (port
+# PS_UNIT_PORT) and OPTIONS. ps_unit_start IFACE OPTIONS waits for /healthz
+# 200; ps_unit_stop NAME sends SIGTERM, as systemctl stop does, and checks
+# exit 0, an empty stderr and nothing of pathscope left in B.
+PS_UNIT_PORT=9481
+ps_unit_start() {
+	local iface=$1 opts=$2 cmd _
+	if [ -z "${PS_UNIT_DIR:-}" ]; then
+		PS_UNIT_DIR=$(mktemp -d)
+		ps_at_exit "rm -rf $PS_UNIT_DIR"
+	fi
+	printf 'LISTEN=127.0.0.1:%s\nOPTIONS="%s"\n' "$PS_UNIT_PORT" "$opts" >"$PS_UNIT_DIR/$iface.conf"
+	PATHSCOPE_CONFDIR=$PS_UNIT_DIR PATHSCOPE_DEFAULTS=$PS_UNIT_DIR/none sh "$PS_ROOT/packaging/check-listen" "$iface" ||
+		ps_fail "unit '$opts': ExecStartPre (check-listen)" "exit $?"
+	mapfile -t cmd < <(ps_unit_exec_line "$PS_ROOT/packaging/pathscope@.service" "$PS_UNIT_DIR/$iface.conf" "$iface")
+	cmd[0]=$PATHSCOPE
+	echo "# pathscope@$iface: ${cmd[*]}"
+	nsenter --net="/var/run/netns/$NS_B" "${cmd[@]}" >"$PS_UNIT_DIR/out" 2>"$PS_UNIT_DIR/err" &
+	PS_UNIT_PID=$!
+	ps_at_exit "kill $PS_UNIT_PID 2>/dev/null"
+	for _ in $(seq $((100 * PS_SLOW))); do
+		[ "$(ps_unit_healthz)" = 200 ] && { ps_ok "unit '$opts': /healthz 200"; return 0; }
+		kill -0 "$PS_UNIT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	ps_fail "unit '$opts': /healthz 200" "$(ps_unit_healthz) $(cat "$PS_UNIT_DIR/err")"
+}
+ps_unit_healthz() { ps_in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_UNIT_PORT/healthz"; }
+ps_unit_stop() {
+	local rc
+	kill -TERM "$PS_UNIT_PID"
+	wait "$PS_UNIT_PID" && rc=0 || rc=$?
+	ps_check_eq "unit $1: SIGTERM: exit 0, stderr empty, nothing of pathscope left" \
+		"$rc $(cat "$PS_UNIT_DIR/err") $("$PATHSCOPE" status --json | jq --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" '[.[] | select(.netns == ($ns | tonumber))] | length')" "0  0"
+}
+
 # ---- census of pathscope's kernel objects ---------------------------------------
 
 # What pathscope (and the stand-ins) have in the kernel, to compare before and

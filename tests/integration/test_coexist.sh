@@ -8,6 +8,9 @@
 # and with a tc program that drops a port, the balancer's counters and what
 # each peer receives must be exactly what they are without pathscope, while
 # pathscope counts every packet. Detach must leave the balancer as it was.
+# Each mode runs twice: by attach, and as the sidecar, from
+# pathscope@vB.service's own command line with an instance file (OPTIONS);
+# also beside a balancer's TCX program (--no-xdp).
 . "$(dirname "$0")/lib.sh"
 LB=$PS_BIN/tests/standin_lb.bpf.o
 LBTC=$PS_BIN/tests/standin_lbtc.bpf.o
@@ -15,7 +18,7 @@ ps_require_root coexist
 ps_require_file coexist "$PATHSCOPE"
 ps_require_file coexist "$UDPSEND"
 [ -r "$LB" ] && [ -r "$LBTC" ] || { ps_skip coexist "stand-ins not built (make)"; ps_done; }
-ps_require_cmd coexist bpftool jq tc
+ps_require_cmd coexist bpftool jq tc curl
 
 VIP_TX=198.18.0.100 VIP_DROP=198.18.0.101
 N_TX=100 N_DROP=60 N_PASS=40
@@ -86,6 +89,14 @@ ps_check_eq "chain: the balancer alone again" "$(mix)" "$WANT"
 err=$(ps_pathscope_b attach vB 2>&1)
 ps_check_eq "chain: without --xdp-chain attach still refuses (exit 1)" "$? ${err%%(*}" \
 	"1 pathscope: 'vB' already has an XDP program "
+ps_unit_start vB --xdp-chain
+ps_check_eq "unit --xdp-chain: status says chain" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
+x0=$(xdp_total)
+ps_check_eq "unit --xdp-chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+ps_check_eq "unit --xdp-chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+ps_unit_stop --xdp-chain
+ps_check_eq "unit --xdp-chain: stopped, the balancer is back (same program id)" \
+	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$lb_id"
 ip -n "$NS_B" link set dev vB xdp off
 
 # ---- join mode (Katran's shared mode) ---------------------------------------------
@@ -107,11 +118,19 @@ ps_pathscope_b detach vB || ps_fail "join: detach" "exit $?"
 ps_check_eq "join: detach empties slot 0 and leaves slot 1" \
 	"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS")" "[1]"
 ps_check_eq "join: the root and the balancer alone again" "$(mix)" "$WANT"
+ps_unit_start vB "--xdp-join $PIN/maps/lb_root:0"
+ps_check_eq "unit --xdp-join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
+x0=$(xdp_total)
+ps_check_eq "unit --xdp-join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+ps_check_eq "unit --xdp-join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+ps_unit_stop --xdp-join
+ps_check_eq "unit --xdp-join: stopped, slot 0 is empty, slot 1 and the root stay" \
+	"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS") $(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "[1] $root_id"
 ip -n "$NS_B" link set dev vB xdp off
 
 # ---- tc: the balancer's tc program drops UDP to port 9001 ------------------------------
 lbtc() { # unspec shot
-	bpftool map dump id "$(bpftool map show -j | jq '[.[] | select(.name == "lbtc_verdicts") | .id][0]')" -j |
+	bpftool map dump id "$(bpftool map show -j | jq '[.[] | select(.name == "lbtc_verdicts") | .id] | max')" -j |
 		jq -r "$U64S"
 }
 tcmix() { # prints "unspec+ shot+ sink"
@@ -151,4 +170,23 @@ for mode in $modes; do
 		"$(tc -n "$NS_B" qdisc show dev vB | grep -c clsact) $(tc -n "$NS_B" filter show dev vB ingress | grep -c standin_lbtc)" "1 1"
 done
 ps_check_eq "tc: the balancer's filter alone again" "$(tcmix)" "$TCWANT"
+
+# ---- a Cilium-style balancer: its program on a TCX link (6.6), pathscope
+# beside it from the unit with --no-xdp (and first in line: BPF_F_BEFORE).
+if [ "$modes" = clsact ]; then
+	ps_unsupported "unit --no-xdp beside a TCX program" "no TCX before Linux 6.6 ($(uname -r))"
+else
+	tc -n "$NS_B" qdisc del dev vB clsact
+	nsenter --net="/var/run/netns/$NS_B" "$PS_BIN/tests/tcxattach" "$LBTC" standin_lbtc vB ingress "$PIN/lbtc_link" ||
+		ps_fail "tcx: the balancer's TCX link" "exit $?"
+	ps_check_eq "tcx: the balancer's TCX program alone" "$(tcmix)" "$TCWANT"
+	ps_unit_start vB --no-xdp
+	t0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp')
+	ps_check_eq "unit --no-xdp beside TCX: the balancer's verdicts and the sink are unchanged" "$(tcmix)" "$TCWANT"
+	ps_check_eq "unit --no-xdp beside TCX: pathscope saw all 50 datagrams first" \
+		$(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp') - t0)) 50
+	ps_unit_stop --no-xdp
+	ps_check_eq "tcx: the balancer's TCX program alone again" "$(tcmix)" "$TCWANT"
+	rm -f "$PIN/lbtc_link"
+fi
 ps_done

@@ -11,7 +11,8 @@
 # counts every frame sent (the peer's drops included) and tc ingress every
 # frame the peer passed; status says "ok" and names the dispatcher, and
 # /healthz answers 200. The peer's status, rules and unload work with
-# pathscope attached and after its detach; nothing of either is left.
+# pathscope attached and after its detach; nothing of either is left. The
+# same beside xdp-filter from pathscope@vB.service's own command line.
 #
 # Linux 5.10 has freplace too, but its verifier refuses pathscope's program
 # as an extension (features: dispatcher no): there attach refuses to join a
@@ -164,6 +165,22 @@ loader_joined() { # ORDER
 	ps_check_eq "$name: both removed" "$(prog_id)" 0
 }
 
+# The sidecar: pathscope@vB.service's own command line (no OPTIONS: pathscope
+# joins the dispatcher by itself) next to xdp-filter; stopping the unit
+# leaves the filter running as it was.
+unit_joined() {
+	local name="unit, beside xdp-filter (allow)" fid
+	xf_setup allow
+	fid=$(component_id xdpfilt_alw_all)
+	ps_unit_start vB ""
+	joint_checks "$name" xdpfilt_alw_all mix_allow "$WANT_allow" "$SENT_allow" "$PASSED_allow"
+	ps_unit_stop "beside xdp-filter"
+	ps_check_eq "$name: stopped, the filter runs on (same program)" \
+		"$(components | awk '{ print $2, $3 }')" "xdpfilt_alw_all $fid"
+	ps_check_eq "$name: the filter alone again" "$(mix_allow)" "$WANT_allow"
+	xf unload vB || ps_fail "$name: xdp-filter unload" "exit $?"
+}
+
 # ---- this kernel's dispatcher cannot take pathscope's program (5.10) ------------
 filter_refused() { # POLICY
 	local p=$1 want passed id t0
@@ -209,6 +226,7 @@ if [ "$JOINS" = true ]; then
 		filter_joined deny "$order"
 		loader_joined "$order"
 	done
+	unit_joined
 else
 	echo "# this kernel's dispatcher cannot take pathscope's program (features: dispatcher false)"
 	filter_refused allow

@@ -148,30 +148,8 @@ ps_check_eq "check-listen: pathscope.service on its default port" "$(cl)" "exit 
 ip -n "$NS_B" link add vC type veth peer name vD || ps_fail "veth vC" "exit $?"
 ip -n "$NS_B" link set vC up && ip -n "$NS_B" link set vD up
 unit=/lib/systemd/system/pathscope@.service
-exec_line() { # IFACE: the instance's ExecStart as words, one per line
-	local iface=$1 word line key val
-	local -A env=()
-	for word in $(sed -n 's/^Environment=//p' "$unit"); do env[${word%%=*}]=${word#*=}; done
-	while IFS= read -r line; do
-		[[ $line =~ ^([A-Z_]+)=(.*)$ ]] || continue
-		key=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
-		val=${val#\"} val=${val%\"}
-		env[$key]=$val
-	done <"$CONF/$iface.conf"
-	for word in $(sed -n 's/^ExecStart=//p' "$unit"); do
-		word=${word//%I/$iface}
-		if [[ $word =~ ^\$([A-Z_]+)$ ]]; then
-			[ -n "${env[${BASH_REMATCH[1]}]-}" ] && printf '%s\n' ${env[${BASH_REMATCH[1]}]}
-		else
-			while [[ $word =~ \$\{([A-Z_]+)\} ]]; do
-				word=${word//"${BASH_REMATCH[0]}"/${env[${BASH_REMATCH[1]}]-}}
-			done
-			printf '%s\n' "$word"
-		fi
-	done
-}
 for i in vB vC; do
-	mapfile -t cmd < <(exec_line "$i")
+	mapfile -t cmd < <(ps_unit_exec_line "$unit" "$CONF/$i.conf" "$i")
 	echo "# pathscope@$i: ${cmd[*]}"
 	nsenter --net="/var/run/netns/$NS_B" "${cmd[@]}" >"$TMP/$i.out" 2>"$TMP/$i.err" &
 	PIDS+=($!)

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tcxattach: attach one tc program of a BPF object to an interface's TCX
+ * ingress or egress (Linux 6.6) and pin the link, as a Cilium-style agent
+ * does, so that the coexistence tests have a balancer's TCX program next to
+ * pathscope. Debian 12's bpftool (7.1) cannot attach TCX. Removing the pin
+ * (rm) detaches it.
+ *
+ *   tcxattach OBJ PROG IFACE ingress|egress LINK_PIN
+ */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/compat.h" /* TCX's attach types, which Debian 12's libbpf lacks */
+
+int main(int argc, char **argv)
+{
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	unsigned int ifindex;
+	bool ingress;
+	int err, fd;
+
+	if (argc != 6 || (strcmp(argv[4], "ingress") && strcmp(argv[4], "egress"))) {
+		fprintf(stderr, "usage: tcxattach OBJ PROG IFACE ingress|egress LINK_PIN\n");
+		return 2;
+	}
+	ingress = strcmp(argv[4], "ingress") == 0;
+	if (!(ifindex = if_nametoindex(argv[3]))) {
+		fprintf(stderr, "tcxattach: unknown interface '%s'\n", argv[3]);
+		return 1;
+	}
+	obj = bpf_object__open_file(argv[1], NULL);
+	if (!obj) {
+		fprintf(stderr, "tcxattach: cannot open '%s'\n", argv[1]);
+		return 1;
+	}
+	prog = bpf_object__find_program_by_name(obj, argv[2]);
+	if (!prog) {
+		fprintf(stderr, "tcxattach: no program '%s' in '%s'\n", argv[2], argv[1]);
+		return 1;
+	}
+	if ((err = bpf_object__load(obj))) {
+		fprintf(stderr, "tcxattach: load: %s\n", strerror(-err));
+		return 1;
+	}
+	fd = bpf_link_create(bpf_program__fd(prog), (int)ifindex,
+			     ingress ? PS_BPF_TCX_INGRESS : PS_BPF_TCX_EGRESS, NULL);
+	if (fd < 0) {
+		fprintf(stderr, "tcxattach: attach to %s %s: %s\n", argv[3], argv[4],
+			strerror(errno));
+		return 1;
+	}
+	if (bpf_obj_pin(fd, argv[5])) {
+		fprintf(stderr, "tcxattach: pin '%s': %s\n", argv[5], strerror(errno));
+		return 1;
+	}
+	return 0;
+}
