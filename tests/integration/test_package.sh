@@ -5,13 +5,14 @@
 # ./pathscope_*.deb', the installed binary (its version is lib/version.h's and
 # the package's; features; attach, stats and detach on a test veth), the man
 # pages (man -w), the bash completion (found by bash-completion's loader),
-# the units (systemd-analyze verify; installed disabled; check-listen; two
+# the example Prometheus configuration with its alerting rules (promtool
+# check config of the installed files), the units (systemd-analyze verify; installed disabled; check-listen; two
 # pathscope@ instances run as their ExecStart lines say, each on its port),
 # then 'dpkg --purge' and nothing of the package left. Takes about 30 s,
 # plus 25 s when it builds the package.
 . "$(dirname "$0")/lib.sh"
 ps_require_root package
-ps_require_cmd package dpkg-buildpackage dh lintian apt-get man systemd-analyze curl jq
+ps_require_cmd package dpkg-buildpackage dh lintian apt-get man systemd-analyze curl jq promtool
 VERSION=$(sed -n 's/^#define PATHSCOPE_VERSION "\([^"]*\)"$/\1/p' "$PS_ROOT/lib/version.h")
 DEB=pathscope_${VERSION}_$(dpkg --print-architecture).deb
 BIN=/usr/sbin/pathscope
@@ -52,7 +53,7 @@ missing=
 for f in /usr/sbin/pathscope /usr/libexec/pathscope/check-listen /etc/default/pathscope \
 	/lib/systemd/system/pathscope.service /lib/systemd/system/pathscope@.service \
 	/usr/share/bash-completion/completions/pathscope /usr/share/pathscope/prometheus.yml \
-	/usr/share/pathscope/instance.conf /usr/share/pathscope/grafana/pathscope.json \
+	/usr/share/pathscope/alerts.yml /usr/share/pathscope/instance.conf /usr/share/pathscope/grafana/pathscope.json \
 	/usr/share/man/man8/pathscope.8.gz /usr/share/doc/pathscope/copyright; do
 	grep -qx "$f" <<<"$files" || missing+=" $f"
 done
@@ -110,6 +111,13 @@ ps_check_eq "man pathscope renders its NAME" \
 ps_check_eq "bash-completion's loader finds the completion" \
 	"$(bash -c '. /usr/share/bash-completion/bash_completion; _completion_loader pathscope; complete -p pathscope' 2>&1)" \
 	"complete -F _pathscope pathscope"
+
+# The example Prometheus configuration loads the installed rules, as they are in the tree.
+ps_check_eq "/usr/share/pathscope/alerts.yml is packaging/alerts.yml" \
+	"$(cmp -s /usr/share/pathscope/alerts.yml "$PS_ROOT/packaging/alerts.yml" && echo same)" same
+out=$(promtool check config /usr/share/pathscope/prometheus.yml 2>&1) && rc=0 || rc=$?
+ps_check_eq "promtool check config /usr/share/pathscope/prometheus.yml: valid, its rule file found" \
+	"$rc $(grep -c 'SUCCESS: 1 rule files found' <<<"$out")" "0 1" || echo "$out" | sed 's/^/# /'
 
 # 7. The units: systemd-analyze verify accepts them (Documentation= pages,
 # ExecStart paths); installed disabled; their commands exist.
