@@ -255,9 +255,10 @@ ps_pathscope_a() { nsenter --net="/var/run/netns/$NS_A" "$PATHSCOPE" "$@"; }
 ps_pathscope_b() { nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
 
 # Prometheus in namespace B, listening on 127.0.0.1:PORT and scraping TARGETS
-# ('host:port', 'host:port') every second, its files in DIR; more of its own
-# options after. Sets PS_PROM_PID and PS_PROM_PORT (for ps_promq); the caller
-# ends it.
+# ('host:port', 'host:port') every second (job "pathscope"), its files in DIR;
+# more of its own options after. With PS_PROM_RULES set to a file, it loads
+# that rule file and evaluates it every second. Sets PS_PROM_PID and
+# PS_PROM_PORT (for ps_promq); the caller ends it.
 ps_prometheus_b() {
 	local dir=$1 port=$2 targets=$3
 	shift 3
@@ -270,6 +271,7 @@ scrape_configs:
     static_configs:
       - targets: [$targets]
 EOF
+	[ -n "${PS_PROM_RULES:-}" ] && printf 'rule_files:\n  - %s\n' "$PS_PROM_RULES" >>"$dir/prometheus.yml"
 	ps_in_b prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/tsdb" \
 		--web.listen-address="127.0.0.1:$port" "$@" >"$dir/prometheus.log" 2>&1 &
 	PS_PROM_PID=$!
