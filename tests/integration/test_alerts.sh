@@ -198,7 +198,11 @@ ps_check_eq "before the workload: no PathscopeKernelDrops alert, not even pendin
 # The first datagrams to the closed port make the NO_SOCKET series; once
 # Prometheus has it, 6000 more: their 5-minute rate is 6000 / 300 s = 20/s,
 # above the rule's 10/s, and each is one skb at tc ingress (100% > 1%).
-# udpsend -r sends again what an ICMP error made the kernel refuse.
+# udpsend -r sends again what an ICMP error made the kernel refuse. Every
+# datagram leaves vA on TX queue 1 and arrives on vB's RX queue 1: the drops
+# are counted per RX queue, and a series born with the 6000 in it (another
+# queue than the first datagrams') would show no increase to rate().
+ps_txq_pin "$NS_A" vA 1
 ps_wait_quiet 5
 ps_in_a "$UDPSEND" -r -n 10 "$PS_IP4_B" 9999 || ps_fail "udpsend: 10 datagrams to a closed port" "exit $?"
 SEL='pathscope_kernel_drops_total{job="pathscope",iface="vB",direction="rx",reason="NO_SOCKET"}'
@@ -206,7 +210,8 @@ for _ in $(seq 100); do
 	[ "$(ps_promq "sum($SEL)")" != none ] && break
 	sleep 0.1
 done
-ps_check_eq "prometheus has the NO_SOCKET drops of vB: 10" "$(ps_promq "sum($SEL)")" 10
+ps_check_eq "prometheus has the NO_SOCKET drops of vB: 10, on RX queue 1" \
+	"$(ps_promq "sum($SEL)") $(ps_promq "sum(${SEL%\}},queue=\"1\"})")" "10 10"
 t0=$SECONDS
 ps_in_a "$UDPSEND" -r -n 6000 "$PS_IP4_B" 9999 || ps_fail "udpsend: 6000 datagrams to a closed port" "exit $?"
 for _ in $(seq 300); do # up to 30 s
@@ -215,7 +220,14 @@ for _ in $(seq 300); do # up to 30 s
 done
 echo "# PathscopeKernelDrops: $(drops_alerts) $((SECONDS - t0)) s after the workload began"
 ps_check_eq "/api/v1/alerts: PathscopeKernelDrops firing for vB, reason NO_SOCKET, rx, critical" \
-	"$(drops_alerts)" "firing vB NO_SOCKET rx critical"
+	"$(drops_alerts)" "firing vB NO_SOCKET rx critical" || {
+	for q in "sum($SEL)" 'iface_reason:pathscope_kernel_drops:rate5m' 'iface_reason:pathscope_kernel_drops:ratio5m' \
+		'iface_direction:pathscope_tc_skbs:rate5m{direction="rx"}' 'count_over_time(up{job="pathscope"}[1m])' \
+		'sum_over_time(up{job="pathscope"}[1m])' 'max_over_time(scrape_duration_seconds[1m])'; do
+		echo "# $q = $(ps_promq "$q")"
+	done
+	tail -n 5 "$TMP/prometheus.log" "$TMP/serve.err" | sed 's/^/# /'
+}
 alert=$(api alerts | jq -c '[.data.alerts[] | select(.labels.alertname == "PathscopeKernelDrops")][0]')
 ps_check_eq "its labels, exactly" "$(jq -cS .labels <<<"$alert")" \
 	"{\"alertname\":\"PathscopeKernelDrops\",\"direction\":\"rx\",\"iface\":\"vB\",\"instance\":\"127.0.0.1:$PORT\",\"job\":\"pathscope\",\"reason\":\"NO_SOCKET\",\"severity\":\"critical\"}"
