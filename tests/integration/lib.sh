@@ -681,6 +681,21 @@ ps_unit_exec_line() {
 	done
 }
 
+# The HTTP code of serve's /healthz on 127.0.0.1:PORT in namespace B (000: no
+# answer).
+ps_healthz_b() { ps_in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1/healthz"; }
+# Wait until serve (PID) answers /healthz 200 on PORT in B: 0, or 1 when it
+# exits first or 10 s (times PS_SLOW) pass.
+ps_wait_healthz_b() {
+	local _
+	for _ in $(seq $((100 * PS_SLOW))); do
+		[ "$(ps_healthz_b "$1")" = 200 ] && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # pathscope@IFACE.service as the sidecar runs, in namespace B: the unit's own
 # ExecStartPre (check-listen) and ExecStart (packaging/pathscope@.service, with
 # this build's binary) with an instance file that sets LISTEN (port
@@ -689,7 +704,7 @@ ps_unit_exec_line() {
 # exit 0, an empty stderr and nothing of pathscope left in B.
 PS_UNIT_PORT=9481
 ps_unit_start() {
-	local iface=$1 opts=$2 cmd _
+	local iface=$1 opts=$2 cmd
 	if [ -z "${PS_UNIT_DIR:-}" ]; then
 		PS_UNIT_DIR=$(mktemp -d)
 		ps_at_exit "rm -rf $PS_UNIT_DIR"
@@ -703,14 +718,12 @@ ps_unit_start() {
 	nsenter --net="/var/run/netns/$NS_B" "${cmd[@]}" >"$PS_UNIT_DIR/out" 2>"$PS_UNIT_DIR/err" &
 	PS_UNIT_PID=$!
 	ps_at_exit "kill $PS_UNIT_PID 2>/dev/null"
-	for _ in $(seq $((100 * PS_SLOW))); do
-		[ "$(ps_unit_healthz)" = 200 ] && { ps_ok "unit '$opts': /healthz 200"; return 0; }
-		kill -0 "$PS_UNIT_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	ps_fail "unit '$opts': /healthz 200" "$(ps_unit_healthz) $(cat "$PS_UNIT_DIR/err")"
+	if ps_wait_healthz_b "$PS_UNIT_PORT" "$PS_UNIT_PID"; then
+		ps_ok "unit '$opts': /healthz 200"
+	else
+		ps_fail "unit '$opts': /healthz 200" "$(ps_healthz_b "$PS_UNIT_PORT") $(cat "$PS_UNIT_DIR/err")"
+	fi
 }
-ps_unit_healthz() { ps_in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_UNIT_PORT/healthz"; }
 ps_unit_stop() {
 	local rc
 	kill -TERM "$PS_UNIT_PID"

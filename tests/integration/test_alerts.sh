@@ -157,10 +157,7 @@ api() { in_b curl -s --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/$1"; }
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --features all \
 	>"$TMP/serve.out" 2>"$TMP/serve.err" &
 SERVE_PID=$!
-for _ in $(seq $((100 * PS_SLOW))); do
-	[ "$(in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
-	sleep 0.1
-done
+ps_wait_healthz_b "$PORT" "$SERVE_PID"
 ps_check_eq "serve vB --features all answers /healthz" \
 	"$(in_b curl -s "http://127.0.0.1:$PORT/healthz")" ok || {
 	cat "$TMP/serve.err"

@@ -203,11 +203,7 @@ serve_b() { # serve vB in B with the options; sets SERVE (pid), waits for /healt
 	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" "$@" >/tmp/cli-serve.$$ 2>&1 &
 	SERVE=$!
 	ps_at_exit "kill $SERVE 2>/dev/null"
-	for _ in $(seq 100); do
-		[ "$(ps_in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && return 0
-		kill -0 "$SERVE" 2>/dev/null || break
-		sleep 0.1
-	done
+	ps_wait_healthz_b "$PORT" "$SERVE" && return 0
 	ps_fail "serve vB $*: /healthz 200" "$(cat /tmp/cli-serve.$$)"
 	return 1
 }

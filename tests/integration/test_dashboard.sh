@@ -41,10 +41,7 @@ in_b() { ip netns exec "$NS_B" "$@"; }
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --features all \
 	>"$TMP/serve.out" 2>"$TMP/serve.err" &
 SERVE_PID=$!
-for _ in $(seq $((100 * PS_SLOW))); do
-	[ "$(in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")" = 200 ] && break
-	sleep 0.1
-done
+ps_wait_healthz_b "$PORT" "$SERVE_PID"
 ps_check_eq "serve vB --features all answers /healthz" \
 	"$(in_b curl -s "http://127.0.0.1:$PORT/healthz")" ok || { cat "$TMP/serve.err"; ps_done; }
 # The same attachment exported per queue: a second serve adopts it (--keep).
