@@ -26,7 +26,7 @@ int ps_attach_txlat(struct ps_attach_state *st, enum ps_probe_request req)
 	bool classic;
 	int err;
 
-	if (ps_tp_choose_mode(req, &classic))
+	if (ps_tp_choose_pinned_mode(req, &classic))
 		return -1;
 	if (classic)
 		m->flags |= PS_META_TRACEPOINTS;
@@ -64,7 +64,7 @@ int ps_attach_kernel(struct ps_attach_state *st, enum ps_probe_request req)
 	struct ps_kernel_probes *kp;
 	bool classic;
 
-	if (ps_tp_choose_mode(req, &classic))
+	if (ps_tp_choose_pinned_mode(req, &classic))
 		return -1;
 	if (classic)
 		st->meta.flags |= PS_META_TRACEPOINTS;
@@ -90,7 +90,7 @@ int ps_attach_sock(struct ps_attach_state *st, enum ps_probe_request req)
 
 	if (!st->tc)
 		return ps_error("feature sock needs the tc programs (no --no-tc)");
-	if (ps_tp_choose_mode(req, &classic))
+	if (ps_tp_choose_pinned_mode(req, &classic))
 		return -1;
 	if (classic)
 		m->flags |= PS_META_TRACEPOINTS;

@@ -230,6 +230,20 @@ __u32 ps_features_supported(__u32 features)
 	return features;
 }
 
+bool ps_perf_link_supported(void)
+{
+	int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, NULL, "GPL", ret0, 2, NULL);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	/* No perf event behind -1: EBADF where the attach type exists, EINVAL
+	 * (unknown attach type) before 5.15. */
+	ok = bpf_link_create(fd, -1, BPF_PERF_EVENT, NULL) < 0 && errno == EBADF;
+	close(fd);
+	return ok;
+}
+
 bool ps_tp_btf_supported(void)
 {
 	struct btf *vmlinux;

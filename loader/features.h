@@ -29,6 +29,10 @@ void ps_features_probe(struct ps_features *f);
 /* Can this kernel load tp_btf programs? (One probe of ps_features_probe.) */
 bool ps_tp_btf_supported(void);
 
+/* Can a classic tracepoint program be attached through a bpf_link, which a
+ * pin can hold (BPF_PERF_EVENT links, Linux 5.15)? */
+bool ps_perf_link_supported(void);
+
 /* Can libxdp's dispatcher run pathscope's XDP program on this kernel? It
  * needs freplace, and an extension program whose global functions take the
  * context (not on Linux 5.10). PATHSCOPE_FORCE_FALLBACK=dispatcher says no. */

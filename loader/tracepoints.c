@@ -21,6 +21,16 @@ int ps_tp_choose_mode(enum ps_probe_request req, bool *classic)
 	return *classic ? ps_tracefs_ensure() : 0;
 }
 
+int ps_tp_choose_pinned_mode(enum ps_probe_request req, bool *classic)
+{
+	if (ps_tp_choose_mode(req, classic))
+		return -1;
+	if (*classic && !ps_perf_link_supported())
+		return ps_error("this kernel cannot pin classic tracepoint links (perf-event "
+				"links, Linux 5.15); use --probe-mode tp_btf");
+	return 0;
+}
+
 void ps_tp_set_autoload(const struct ps_tp_prog *p, unsigned int n, bool classic)
 {
 	unsigned int i;

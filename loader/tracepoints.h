@@ -22,6 +22,11 @@ struct ps_tp_prog {
  * tracepoints (tracefs is mounted then). -1 with a message when impossible. */
 int ps_tp_choose_mode(enum ps_probe_request req, bool *classic);
 
+/* The same for programs whose links attach pins: classic tracepoint links can
+ * be pinned only as perf-event links (Linux 5.15); before, -1 with a message
+ * that names tp_btf. */
+int ps_tp_choose_pinned_mode(enum ps_probe_request req, bool *classic);
+
 /* Before load: only the chosen set is loaded. */
 void ps_tp_set_autoload(const struct ps_tp_prog *p, unsigned int n, bool classic);
 

@@ -143,6 +143,7 @@ ps_check_eq "after the refused commands: no network namespace more" "$(netns_cou
 # ---- 3. good values: accepted, with their effect -----------------------------------
 sb() { ps_pathscope_b status --json | jq -c --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" ".[] | select(.netns == (\$ns | tonumber)) | $1"; }
 jb() { ps_pathscope_b stats vB --json | jq -c ".interfaces[0] | $1"; }
+attached() { ps_pathscope_b status --json | jq -r --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" '[.[] | select(.netns == ($ns | tonumber))] | length'; }
 # attach vB with the options, run the check, detach.
 good() {
 	local name=$1 opts=$2 query=$3 want=$4 where=${5:-sb}
@@ -161,7 +162,10 @@ good "counters only" "--features none" '.features' '"none"'
 good "default is all but tcp, sock, txlat, kernel" "--features default" '.features' '"class,ecn,sizes,gro,icmp,d2s"'
 good "generic XDP" "--xdp-mode skb" '.xdp_mode' '"skb"'
 good "native XDP (veth has it)" "--xdp-mode native" '.xdp_mode' '"native"'
-good "no XDP program" "--no-xdp" '[.xdp_mode, .tc_mode]' '["none","tcx"]'
+# TCX links from Linux 6.6, clsact before (uname, not pathscope's own probe).
+TC_AUTO=tcx
+printf '6.6\n%s\n' "$(uname -r)" | sort -V -C || TC_AUTO=clsact
+good "no XDP program" "--no-xdp" '[.xdp_mode, .tc_mode]' "[\"none\",\"$TC_AUTO\"]"
 good "no tc programs" "--no-tc" '[.xdp_mode, .tc_mode]' '["native","none"]'
 good "clsact" "--tc-mode clsact" '.tc_mode' '"clsact"'
 ps_pathscope_b attach vB --tc-mode clsact --tc-prio 7 || ps_fail "attach --tc-prio 7" "exit $?"
@@ -169,7 +173,14 @@ ps_check_eq "attach --tc-mode clsact --tc-prio 7: the filters' priority" \
 	"$(for d in ingress egress; do tc -n "$NS_B" -j filter show dev vB "$d"; done | jq -s -c '[.[][] | .pref] | unique')" "[7]"
 ps_pathscope_b detach vB >/dev/null
 good "txlat times 1 in 8" "--features txlat --sample 8" '.totals.tx_latency.sample_every' 8 jb
-good "classic tracepoints" "--features txlat --probe-mode tracepoint" '.probe_mode' '"tracepoint"' jb
+# A classic tracepoint's link can be pinned from Linux 5.15 (perf-event links).
+if printf '5.15\n%s\n' "$(uname -r)" | sort -V -C; then
+	good "classic tracepoints" "--features txlat --probe-mode tracepoint" '.probe_mode' '"tracepoint"' jb
+else
+	ps_expect_error "attach --probe-mode tracepoint on $(uname -r): refused in one line, naming tp_btf" \
+		"cannot pin classic tracepoint links .*use --probe-mode tp_btf$" pb attach vB --features txlat --probe-mode tracepoint
+	ps_check_eq "the refused attach left nothing" "$(attached)" 0
+fi
 good "tcp matched at XDP" "--features default,tcp --tcp-rx xdp" '.tcp_rx' '"xdp"'
 good "tcp matched at tc" "--features default,tcp --tcp-rx tc" '.tcp_rx' '"tc"'
 good "the default peer prefixes" "--features default,tcp" '.tcp_peer_prefix' '"24,48"' jb
@@ -208,7 +219,6 @@ serve_b() { # serve vB in B with the options; sets SERVE (pid), waits for /healt
 	return 1
 }
 serve_stop() { kill -"${1:-TERM}" "$SERVE"; wait "$SERVE" 2>/dev/null; }
-attached() { ps_pathscope_b status --json | jq -r --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" '[.[] | select(.netns == ($ns | tonumber))] | length'; }
 
 serve_b --features default,tcp --queues 0-1 --tc-mode clsact --tc-prio 9 --peer-prefix 16,32 --tcp-rx xdp &&
 	ps_check_eq "serve with attach's options: status has them" \
