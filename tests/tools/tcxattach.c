@@ -14,6 +14,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/compat.h" /* TCX's attach types, which Debian 12's libbpf lacks */
 
@@ -42,22 +43,28 @@ int main(int argc, char **argv)
 	prog = bpf_object__find_program_by_name(obj, argv[2]);
 	if (!prog) {
 		fprintf(stderr, "tcxattach: no program '%s' in '%s'\n", argv[2], argv[1]);
-		return 1;
+		goto fail;
 	}
 	if ((err = bpf_object__load(obj))) {
 		fprintf(stderr, "tcxattach: load: %s\n", strerror(-err));
-		return 1;
+		goto fail;
 	}
 	fd = bpf_link_create(bpf_program__fd(prog), (int)ifindex,
 			     ingress ? PS_BPF_TCX_INGRESS : PS_BPF_TCX_EGRESS, NULL);
 	if (fd < 0) {
 		fprintf(stderr, "tcxattach: attach to %s %s: %s\n", argv[3], argv[4],
 			strerror(errno));
-		return 1;
+		goto fail;
 	}
 	if (bpf_obj_pin(fd, argv[5])) {
 		fprintf(stderr, "tcxattach: pin '%s': %s\n", argv[5], strerror(errno));
-		return 1;
+		close(fd);
+		goto fail;
 	}
+	close(fd); /* the pin holds the link, the link the program */
+	bpf_object__close(obj);
 	return 0;
+fail:
+	bpf_object__close(obj);
+	return 1;
 }
