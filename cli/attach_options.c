@@ -14,7 +14,8 @@
 #define PS_STR_(x) #x
 #define PS_STR(x)  PS_STR_(x)
 
-/* clang-format off: one line of help per line */
+/* One line of help per line. */
+/* clang-format off */
 const char ps_attach_options_help[] =
     "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
     "  --features LIST        class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel |\n"

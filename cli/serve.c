@@ -44,6 +44,10 @@ static const char serve_usage[] =
     "                      with --enable-feature=native-histograms), answer in it,\n"
     "                      each histogram a native one (one series, 16 buckets per\n"
     "                      power of two) beside its classic buckets; text otherwise\n"
+    "  --no-peer-metrics   leave the per-peer families out of /metrics: the ICMP peers'\n"
+    "                      addresses (pathscope_icmp_peer_*) and the TCP peer subnets\n"
+    "                      (pathscope_tcp_peer_*), the balancer's clients. Totals per\n"
+    "                      queue and interface stay; --jsonl keeps the peers\n"
     "attach's options, for the interfaces serve attaches (not those it adopts):\n";
 static const char serve_examples[] =
     "examples:\n"
@@ -79,6 +83,7 @@ int ps_cmd_serve(int argc, char **argv)
 		{ "detail", required_argument, NULL, 'd' },
 		{ "queue-detail", required_argument, NULL, 'Q' },
 		{ "native-histograms", no_argument, NULL, 'N' },
+		{ "no-peer-metrics", no_argument, NULL, 'O' },
 		PS_ATTACH_OPTIONS,
 		{},
 	};
@@ -125,6 +130,9 @@ int ps_cmd_serve(int argc, char **argv)
 			break;
 		case 'N':
 			o.native_histograms = true;
+			break;
+		case 'O':
+			o.no_peer_metrics = true;
 			break;
 		default:
 			if (ps_attach_opt(c, optarg, &o.attach))

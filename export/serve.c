@@ -49,6 +49,7 @@ struct serve {
 	int n;
 	__u32 queue_detail;	/* --detail, --queue-detail */
 	bool native_histograms; /* --native-histograms */
+	bool no_peer_metrics;	/* --no-peer-metrics */
 	pthread_mutex_t lock;
 	/* JSON lines (main thread only) */
 	const char *jsonl_path;
@@ -75,6 +76,7 @@ static int metrics(void *ctx, const char *accept, char **body, size_t *len, cons
 		.ifaces = ifs,
 		.nifaces = sv->n,
 		.queue_detail = sv->queue_detail,
+		.no_peers = sv->no_peer_metrics,
 		.protobuf =
 		    sv->native_histograms && ps_http_accept_prefers(accept, PB_TYPE, PB_PARAMS),
 	};
@@ -347,6 +349,7 @@ int ps_serve(const struct ps_serve_opts *o)
 	sv.jsonl_path = o->jsonl;
 	sv.queue_detail = o->queue_detail;
 	sv.native_histograms = o->native_histograms;
+	sv.no_peer_metrics = o->no_peer_metrics;
 	fd = ps_http_listen(&o->addr, o->addrlen);
 	if (fd < 0)
 		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;

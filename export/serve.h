@@ -26,6 +26,7 @@ struct ps_serve_opts {
 	bool keep;		      /* leave the interfaces attached on exit */
 	__u32 queue_detail;	      /* PS_F_* exported per queue in /metrics (--detail) */
 	bool native_histograms;	      /* protobuf with native histograms, to who asks */
+	bool no_peer_metrics;	      /* no per-peer families in /metrics (clients' addresses) */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
 };
 

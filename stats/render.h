@@ -57,6 +57,9 @@ struct ps_prom_extra {
 	/* The protobuf exposition with native histograms (serve
 	 * --native-histograms, to a scraper that asks for it), not the text. */
 	bool protobuf;
+	/* Leave out the per-peer families (ICMP peers, TCP peer subnets): they
+	 * name the hosts this one talks to (serve --no-peer-metrics). */
+	bool no_peers;
 };
 
 /* Write one exposition of n snapshots; extra may be NULL (detail 0, text).

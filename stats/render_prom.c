@@ -113,7 +113,9 @@ static void bpf_families(struct ps_prom *p, const struct ps_prom_extra *x)
 int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		   const struct ps_prom_extra *extra)
 {
-	struct ps_prom p = { .out = out, .queue_detail = extra ? extra->queue_detail : 0 };
+	struct ps_prom p = { .out = out,
+			     .queue_detail = extra ? extra->queue_detail : 0,
+			     .no_peers = extra && extra->no_peers };
 	struct ps_lbl l;
 	char abi[16];
 	int rc = 0;

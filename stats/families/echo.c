@@ -267,6 +267,8 @@ static void peer_resp(struct ps_prom *p, const struct ps_lbl *l, const struct ps
 
 static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n)
 {
+	if (p->no_peers)
+		return;
 	ps_prom_family(p, "pathscope_icmp_peer_rtt_seconds", "histogram",
 		       "ICMP echo RTT per peer (the first 64 peers, then peer=\"other\"); _sum is "
 		       "exact.");

@@ -320,6 +320,8 @@ static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	size_t k;
 	int i;
 
+	if (p->no_peers)
+		return;
 	ps_prom_family(p, "pathscope_tcp_peer_rtt_seconds", "histogram",
 		       "TCP network RTT per peer subnet (the first 128 subnets, then "
 		       "subnet=\"other\"); _sum is exact.");

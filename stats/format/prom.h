@@ -43,6 +43,7 @@ struct ps_prom {
 	const char *name, *type, *help;
 	bool header_done;
 	__u32 queue_detail; /* PS_F_* whose families go per queue (0: all per interface) */
+	bool no_peers;	    /* no per-peer families (they name other hosts) */
 };
 
 /* Are the families of feature f per queue in this exposition? */

@@ -229,6 +229,7 @@ serve_stop_q() {
 serve_stop_q
 ps_check_eq "serve --detail queue --keep stopped; the attachment stays with the first serve" "$(code /healthz)" 200
 
+
 # 3. JSON lines: one per second, each what stats --json prints; SIGHUP reopens.
 sleep 1.2 # a line after the workload
 keys=$(ps_pathscope_b stats vB --json | jq -c '[keys, (.interfaces[0] | keys)]')
@@ -251,6 +252,31 @@ ps_check_eq "SIGHUP: new lines go to a new file at the same path" \
 sleep 1.2
 ps_check_eq "SIGHUP: the renamed file gets no more lines" "$(wc -l <"$TMP/serve.jsonl.1")" "$n2"
 ps_check_eq "SIGHUP: serve still serves" "$(code /healthz)" 200
+
+# 3a. --no-peer-metrics: 5 pings from A, answered by B. The first serve names
+# A among B's ICMP peers; a second one adopting with --no-peer-metrics has no
+# per-peer family, and the same per-interface response count.
+r0=$(msum "$(get /metrics)" pathscope_icmp_peer_response_seconds_count "peer=\"$PS_IP4_A\"")
+ps_in_a ping -n -q -c 5 -i 0.2 -W 1 "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
+ps_wait_quiet 3
+nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --keep --no-peer-metrics \
+	>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
+SERVE_Q_PID=$!
+for i in $(seq $((100 * PS_SLOW))); do
+	[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
+	sleep 0.1
+done
+m_all=$(get /metrics)
+m_np=$(in_b curl -gs --max-time 5 "$URL_Q/metrics")
+ps_check_eq "/metrics: A's 5 pings under B's ICMP peer $PS_IP4_A" \
+	"$(($(msum "$m_all" pathscope_icmp_peer_response_seconds_count "peer=\"$PS_IP4_A\"") - r0))" 5
+ps_check_eq "--no-peer-metrics: no per-peer series, HELP or TYPE" "$(grep -c '_peer_' <<<"$m_np")" 0
+ps_check_eq "--no-peer-metrics: the same ICMP responses per interface" \
+	"$(msum "$m_np" pathscope_icmp_response_seconds_count 'iface="vB"')" \
+	"$(msum "$m_all" pathscope_icmp_response_seconds_count 'iface="vB"')"
+ps_check_eq "--no-peer-metrics: promtool check metrics accepts it" \
+	"$(promtool check metrics <<<"$m_np" >/dev/null 2>&1 && echo ok)" ok
+serve_stop_q
 
 # 3b. A long run stays flat: after 1000 more scrapes (each on a new
 # connection) and 5 SIGHUPs, serve holds the same file descriptors and at

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/lib/check.h"
 #include "stats/render.h"
@@ -39,6 +40,33 @@ static char *slurp(const char *path, size_t *len)
 	fclose(f);
 	*len = n;
 	return buf;
+}
+
+/* text without the lines of the per-peer families (their HELP, TYPE and
+ * samples): what serve --no-peer-metrics must export. The number of lines
+ * dropped in *dropped. */
+static char *without_peers(const char *text, size_t len, size_t *out_len, int *dropped)
+{
+	char *out = malloc(len + 1), *o = out;
+	const char *s = text, *e, *name;
+
+	*dropped = 0;
+	for (; out && s < text + len; s = e) {
+		e = memchr(s, '\n', (size_t)(text + len - s));
+		e = e ? e + 1 : text + len;
+		name = s;
+		if (strncmp(s, "# HELP ", 7) == 0 || strncmp(s, "# TYPE ", 7) == 0)
+			name = s + 7;
+		if (strncmp(name, "pathscope_icmp_peer_", 20) == 0 ||
+		    strncmp(name, "pathscope_tcp_peer_", 19) == 0) {
+			(*dropped)++;
+			continue;
+		}
+		memcpy(o, s, (size_t)(e - s));
+		o += e - s;
+	}
+	*out_len = out ? (size_t)(o - out) : 0;
+	return out;
 }
 
 /* The first line where a and b differ, for the failure message. */
@@ -101,7 +129,7 @@ int main(void)
 	static const struct ps_prom_iface ifaces[] = { { "veth0", true }, { "lb\"1", false } };
 	/* serve's default detail (per interface), and --detail queue */
 	struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2, 0,
-				       false };
+				       false,	     false };
 	struct ps_snapshot cur[2];
 	struct ps_report first[2], window[2];
 	char *text = NULL;
@@ -131,6 +159,29 @@ int main(void)
 	ps_render_prom(f, cur, 2, &extra);
 	fclose(f);
 	golden("metrics-queue.prom", text, len);
+
+	/* --no-peer-metrics: the same exposition, less the peer families'
+	 * lines, every one of them (the fixture has ICMP peers and TCP subnets) */
+	{
+		char *peerless = NULL, *want;
+		size_t plen = 0, wlen;
+		int dropped;
+
+		want = without_peers(text, len, &wlen, &dropped);
+		extra.no_peers = true;
+		f = open_memstream(&peerless, &plen);
+		ps_render_prom(f, cur, 2, &extra);
+		fclose(f);
+		CHECK_TRUE("the fixture exports peer families", dropped >= 6 * 2);
+		CHECK_TRUE("--no-peer-metrics: no pathscope_*_peer_ line",
+			   !strstr(peerless, "_peer_"));
+		check_report(want && plen == wlen && memcmp(peerless, want, wlen) == 0,
+			     "--no-peer-metrics: the rest unchanged",
+			     "differs from the full exposition less its %d peer lines at line %d",
+			     dropped, want ? first_diff_line(peerless, plen, want, wlen) : 0);
+		free(want);
+		free(peerless);
+	}
 	free(text);
 	return check_exit_code();
 }
