@@ -345,6 +345,43 @@ static void nic_samples(struct ps_prom *p, const struct ps_snapshot *s, int n, b
 			}
 }
 
+/* One value of the root qdisc of each interface that has one with stats
+ * (for mq, the sum of its children), labelled iface and kind. */
+static void qdisc_samples(struct ps_prom *p, const struct ps_snapshot *s, int n, bool drops)
+{
+	const struct ps_qdisc *q;
+	struct ps_lbl l;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!s[i].qdiscs || s[i].qdiscs->root < 0)
+			continue;
+		q = &s[i].qdiscs->q[s[i].qdiscs->root];
+		if (!q->has_stats)
+			continue;
+		ps_lbl_iface(&l, &s[i]);
+		ps_lbl_add(&l, "kind", q->kind);
+		ps_prom_sample_u(p, &l, drops ? q->drops : q->packets);
+	}
+}
+
+/* One column of /proc/net/softnet_stat summed over the CPUs (the host's,
+ * the same in every snapshot: the first one that has it); none when no
+ * snapshot could read it. */
+static void softnet_sample(struct ps_prom *p, const struct ps_snapshot *s, int n, bool squeeze)
+{
+	ps_u128 sum = 0;
+	int i, j;
+
+	for (i = 0; i < n && !s[i].softnet; i++)
+		;
+	if (i == n)
+		return;
+	for (j = 0; j < s[i].nsoftnet; j++)
+		sum += squeeze ? s[i].softnet[j].time_squeeze : s[i].softnet[j].dropped;
+	ps_prom_sample_u(p, NULL, sum);
+}
+
 /* The driver's own per-queue counters, per queue at every detail level (they
  * are what differs between queues): RX and TX packets from one source each
  * (qstats where the kernel reports them, else ethtool -S), RX XDP packets
@@ -361,4 +398,21 @@ void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "rx_queue_N_xdp_packets), since the driver started counting; compare "
 		       "pathscope_packets_total{hook=\"xdp\"}.");
 	nic_samples(p, s, n, true);
+	ps_prom_family(p, "pathscope_qdisc_packets_total", "counter",
+		       "Packets sent by the interface's root qdisc (for mq, the sum of its "
+		       "children), by its own counters (tc -s qdisc).");
+	qdisc_samples(p, s, n, false);
+	ps_prom_family(p, "pathscope_qdisc_drops_total", "counter",
+		       "Packets dropped by the interface's root qdisc (for mq, the sum of its "
+		       "children): queue full or policed, by its own counters (tc -s qdisc).");
+	qdisc_samples(p, s, n, true);
+	ps_prom_family(p, "pathscope_softnet_dropped_total", "counter",
+		       "The host's packets dropped from a full per-CPU backlog "
+		       "(net.core.netdev_max_backlog), all CPUs, all devices "
+		       "(/proc/net/softnet_stat column 2).");
+	softnet_sample(p, s, n, false);
+	ps_prom_family(p, "pathscope_softnet_times_squeezed_total", "counter",
+		       "The host's net_rx_action runs that ended with work left (budget or time "
+		       "out: softnet squeeze), all CPUs (/proc/net/softnet_stat column 3).");
+	softnet_sample(p, s, n, true);
 }

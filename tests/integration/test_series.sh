@@ -116,9 +116,9 @@ for k in default-interface default-queue default-d2s all-interface all-queue; do
 		"$(grep -c '^pathscope_nic_queue_xdp_packets_total{iface="vB",queue="[0-9]*",source="ethtool"} ' "$TMP/$k") $(grep -c '^pathscope_nic_queue_packets_total{' "$TMP/$k")" \
 		"$NQ 0"
 done
-# README's table: 300 + 11 x (queues + 1) of pathscope's own families, + NQ of the driver's.
-ps_check_eq "default features, --detail interface: 300 + 11 x ($NQ + 1) + $NQ = $((300 + 11 * (NQ + 1) + NQ)) series" \
-	"${N[default/interface]}" $((300 + 11 * (NQ + 1) + NQ))
+# README's table: 304 + 11 x (queues + 1) of pathscope's own families, + NQ of the driver's.
+ps_check_eq "default features, --detail interface: 304 + 11 x ($NQ + 1) + $NQ = $((304 + 11 * (NQ + 1) + NQ)) series" \
+	"${N[default/interface]}" $((304 + 11 * (NQ + 1) + NQ))
 ps_check_eq "default features, --detail interface: those per queue for every slot ($NQ queues and other)" \
 	"$(grep -c '^pathscope_packets_total{' "$TMP/default-interface") $(grep -c '^pathscope_d2s_matched_total{' "$TMP/default-interface")" \
 	"$((3 * (NQ + 1))) $((NQ + 1))"

@@ -278,7 +278,34 @@ ps_check_eq "--no-peer-metrics: promtool check metrics accepts it" \
 	"$(promtool check metrics <<<"$m_np" >/dev/null 2>&1 && echo ok)" ok
 serve_stop_q
 
-# 3b. A long run stays flat: after 1000 more scrapes (each on a new
+# 3b. The kernel's own drop counters beside pathscope's: vB's root qdisc (a tbf
+# of 10 Mbit/s holding 3 frames) drops from a burst of 200 datagrams from B;
+# /metrics must say what tc -s qdisc says, exactly, once the queue is drained.
+# The host's softnet counters (summed over CPUs) lie between two reads of
+# /proc/net/softnet_stat around the scrape.
+softnet() {
+	local s=0 f
+	while read -ra f; do s=$((s + 16#${f[$1 - 1]})); done </proc/net/softnet_stat
+	echo "$s"
+}
+ip netns exec "$NS_B" tc qdisc replace dev vB root tbf rate 10mbit burst 1600 limit 3000
+ps_sink_start "$NS_A" 9001 --expect 200 --timeout 2
+in_b "$UDPSEND" -n 200 -s 1000 "$PS_IP4_A" 9001 || ps_fail "udpsend from B" "exit $?"
+got=$(ps_sink_wait) # 200 x 1042 B take 0.17 s at 10 Mbit/s; the sink waits 2 s
+tcq=$(ip netns exec "$NS_B" tc -s -j qdisc show dev vB root | jq -r '.[0] | "\(.kind) \(.packets) \(.drops)"')
+sq0=$(softnet 3) sd0=$(softnet 2)
+m_q=$(get /metrics)
+sq1=$(softnet 3) sd1=$(softnet 2)
+ps_check_eq "/metrics: vB's root qdisc packets and drops as tc -s qdisc says ($tcq)" \
+	"tbf $(msum "$m_q" pathscope_qdisc_packets_total 'iface="vB"' 'kind="tbf"') $(msum "$m_q" pathscope_qdisc_drops_total 'iface="vB"' 'kind="tbf"')" "$tcq"
+ps_check_eq "the tbf sent the 200 datagrams, A received them, after drops (udpsend resends what the qdisc refuses)" \
+	"$(cut -d' ' -f2 <<<"$tcq") $got $([ "$(cut -d' ' -f3 <<<"$tcq")" -gt 0 ] && echo drops)" "200 200 drops"
+ps_check_eq "/metrics: softnet squeezes and backlog drops between two reads of softnet_stat" \
+	"$(awk -v q="$(msum "$m_q" pathscope_softnet_times_squeezed_total)" -v d="$(msum "$m_q" pathscope_softnet_dropped_total)" \
+		-v q0="$sq0" -v q1="$sq1" -v d0="$sd0" -v d1="$sd1" 'BEGIN { print (q0 <= q && q <= q1 && d0 <= d && d <= d1) ? "within" : "outside" }')" within
+ip netns exec "$NS_B" tc qdisc del dev vB root
+
+# 3d. A long run stays flat: after 1000 more scrapes (each on a new
 # connection) and 5 SIGHUPs, serve holds the same file descriptors and at
 # most 1 MiB more resident memory (a leak of 1 KiB per scrape would show).
 # The sanitizer builds keep freed memory in quarantine, so there only the
