@@ -40,8 +40,9 @@
       scraped with --enable-feature=native-histograms: the one series X). With
       INSTANCE selected, the arm of a query (or a heatmap's target) that reads
       the other format must return nothing, so the data comes from the arm of
-      FORMAT; a target that reads only the other format is expected empty (at
-      All it may have data: other instances may store the other format). No
+      FORMAT; a target that reads only the other format beside one of FORMAT
+      (a heatmap's) is expected empty (at All it may have data: other
+      instances may store the other format), else it needs data as any. No
       result has two series with the same labels, nor a label outside the
       query's by clauses.
 
@@ -454,9 +455,12 @@ def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"
                     continue
             fm = [arm_format(a, hists) for a in arms(expr)]
             selected = values["instance"] != ".*"
-            if fm and all(f == other for f in fm):
-                # A target of the other format only (a heatmap's): at All it
-                # may see other instances; with INSTANCE selected nothing.
+            sibling = any(fmt in [arm_format(a, hists) for a in arms(u.get("expr", ""))]
+                          for u in p.get("targets", []) if u is not t)
+            if fm and all(f == other for f in fm) and sibling:
+                # A target of the other format only, beside one of FORMAT (a
+                # heatmap's): at All it may see other instances; with
+                # INSTANCE selected nothing.
                 if selected:
                     check(name + f": parses; no series ({instance} stores {fmt} histograms)", not result,
                           f"{len(result)} series from {expr}")
