@@ -16,6 +16,18 @@ codepoints only at --detail queue (or for the features of --queue-detail),
 else once per interface and hook without a queue label. So every latency
 family has interface panels (no queue filter: they work at every level) and a
 per-queue p50/p99 panel that needs per-queue detail and says so.
+
+Every histogram query works with both expositions of serve: the classic one
+(X_bucket, X_sum, X_count; the text, or a Prometheus without native
+histograms) and native histograms (serve --native-histograms scraped by a
+Prometheus with --enable-feature=native-histograms, which keeps only the one
+series X). A p50/p99 line is CLASSIC or NATIVE, where NATIVE is the same
+histogram_quantile without le and without _bucket: both give the same labels
+(those of the by clause), and a series the classic arm has wins over the same
+series from the native one, so no line shows twice. A rate of samples reads
+histogram_count() in its native arm. A heatmap has two targets: the classic
+buckets by le (format heatmap) and the native histogram itself, which Grafana
+draws as heatmap cells.
 """
 import json
 import os
@@ -98,10 +110,31 @@ def timeseries(title, desc, queries, unit, w=12, h=8, no_value=None, stack=False
     })
 
 
+def native_or(classic, native):
+    """CLASSIC or NATIVE: the classic histogram's query, else the native one's."""
+    return f"{classic} or {native}"
+
+
+def quantile_expr(p, metric, by, sel):
+    return native_or(f"histogram_quantile({p}, sum by ({by}, le) (rate({metric}_bucket{{{sel}}}{RI})))",
+                     f"histogram_quantile({p}, sum by ({by}) (rate({metric}{{{sel}}}{RI})))")
+
+
+def count_rate_expr(metric, by, sel):
+    """Samples per second of a histogram."""
+    return native_or(f"sum by ({by}) (rate({metric}_count{{{sel}}}{RI}))",
+                     f"histogram_count(sum by ({by}) (rate({metric}{{{sel}}}{RI})))")
+
+
 def heatmap(title, desc, metric, unit="s", w=12, h=8, sel=SELQ):
-    expr = f"sum by (le) (increase({metric}_bucket{{{sel}}}{RI}))"
+    classic = _targets([(f"sum by (le) (increase({metric}_bucket{{{sel}}}{RI}))", "{{le}}")],
+                       format="heatmap")
+    native = _targets([(f"sum(increase({metric}{{{sel}}}{RI}))", "")])
+    native[0]["refId"] = "B"
     panels.append({
-        "id": _id(), "type": "heatmap", "title": title, "description": desc,
+        "id": _id(), "type": "heatmap", "title": title,
+        "description": desc + " Target A: the classic power-of-two buckets; B: the native "
+                              "histogram (serve --native-histograms), with finer buckets.",
         "datasource": DS, "gridPos": _place(w, h),
         "fieldConfig": {"defaults": {"noValue": NO_DATA_HIST if sel == SELQ else NO_DATA},
                         "overrides": []},
@@ -113,14 +146,14 @@ def heatmap(title, desc, metric, unit="s", w=12, h=8, sel=SELQ):
                     "tooltip": {"show": True, "yHistogram": True},
                     "legend": {"show": True}, "exemplars": {"color": "rgba(255,0,255,0.7)"},
                     "filterValues": {"le": 1e-9}},
-        "targets": _targets([(expr, "{{le}}")], format="heatmap"),
+        "targets": classic + native,
     })
 
 
 def quantiles(title, desc, metric, by="instance, iface", sel=SELQ, unit="s", w=12, h=8,
               legend="{{instance}} {{iface}}", no_value=NO_DATA_HIST):
-    q = [(f"histogram_quantile({p}, sum by ({by}, le) (rate({metric}_bucket{{{sel}}}{RI})))",
-          f"{legend} {name}") for p, name in (("0.5", "p50"), ("0.99", "p99"))]
+    q = [(quantile_expr(p, metric, by, sel), f"{legend} {name}")
+         for p, name in (("0.5", "p50"), ("0.99", "p99"))]
     timeseries(title, desc, q, unit, w=w, h=h, no_value=no_value)
 
 
@@ -258,8 +291,8 @@ for title, metric, desc, extra in LAT:
     by = "instance, iface" + (f", {extra}" if extra else "")
     legend = "{{instance}} {{iface}}" + (f" {{{{{extra}}}}}" if extra else "")
     heatmap(f"{title}: distribution", desc + " All queues of the interface.", metric, w=8, sel=SEL)
-    quantiles(f"{title}: p50 and p99", desc + " Percentiles from the power-of-two buckets, all "
-              "queues of the interface.", metric, by=by, sel=SEL, w=8, legend=legend,
+    quantiles(f"{title}: p50 and p99", desc + " Percentiles from the power-of-two buckets (or the "
+              "native histogram's, with serve --native-histograms), all queues of the interface.", metric, by=by, sel=SEL, w=8, legend=legend,
               no_value=NO_DATA)
     quantiles(f"{title}: p50 and p99 per queue", desc + " Percentiles per queue." + DETAIL_NOTE,
               metric, by=by + ", queue", legend=legend + " q{{queue}}", w=8)
@@ -292,7 +325,7 @@ samples = [
      "{{instance}} {{iface}} icmp rtt"),
     (f"sum by (instance, iface) (rate(pathscope_icmp_echo_replies_sent_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} icmp response"),
-    (f"sum by (instance, iface) (rate(pathscope_tcp_rtt_seconds_count{{{SELQ}}}{RI}))",
+    (count_rate_expr("pathscope_tcp_rtt_seconds", "instance, iface", SELQ),
      "{{instance}} {{iface}} tcp rtt"),
     (f"sum by (instance, iface) (rate(pathscope_d2s_matched_total{{{SELQ}}}{RI}))",
      "{{instance}} {{iface}} d2s matched"),

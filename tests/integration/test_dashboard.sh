@@ -11,6 +11,12 @@
 # something to count (UDP with Not-ECT and CE, UDP to a closed port, TCP both
 # ways, the TCP from A through GRO, pings both ways); the per-queue histogram
 # panels return series per queue at --detail queue, per interface by default.
+# Then the same with native histograms: two more serves of the attachment with
+# --native-histograms (both levels), scraped with the two text ones by a second
+# Prometheus with --enable-feature=native-histograms (a fleet of both formats):
+# every panel returns data there too, the latency panels from their native arm
+# (the classic arm has nothing for a native instance), per queue at --detail
+# queue; no query gives a series twice or a label outside its by clauses.
 . "$(dirname "$0")/lib.sh"
 ps_require_root dashboard
 ps_require_file dashboard "$PATHSCOPE"
@@ -34,8 +40,9 @@ check python3 "$CHECK" static "$DASH" "$PS_ROOT/tests/golden/metrics.prom" \
 ps_testbed_create 4 || { ps_fail dashboard "testbed setup failed"; ps_done; }
 TMP=$(mktemp -d)
 PORT=9464 PORT_Q=9465 PROM_PORT=9090 # namespace B's loopback
-SERVE_PID='' SERVE_Q_PID='' PROM_PID='' IPERF_PID=''
-ps_at_exit 'for p in $SERVE_Q_PID $SERVE_PID $PROM_PID $IPERF_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
+PORT_N=9466 PORT_NQ=9467 PROM_N_PORT=9091 # the same with native histograms
+SERVE_PID='' SERVE_Q_PID='' SERVE_N_PID='' SERVE_NQ_PID='' PROM_PID='' PROM_N_PID='' IPERF_PID=''
+ps_at_exit 'for p in $SERVE_NQ_PID $SERVE_N_PID $SERVE_Q_PID $SERVE_PID $PROM_N_PID $PROM_PID $IPERF_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 in_b() { ip netns exec "$NS_B" "$@"; }
 
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --features all \
@@ -44,24 +51,45 @@ SERVE_PID=$!
 ps_wait_healthz_b "$PORT" "$SERVE_PID"
 ps_check_eq "serve vB --features all answers /healthz" \
 	"$(in_b curl -s "http://127.0.0.1:$PORT/healthz")" ok || { cat "$TMP/serve.err"; ps_done; }
-# The same attachment exported per queue: a second serve adopts it (--keep).
-nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --detail queue --keep \
-	>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
-SERVE_Q_PID=$!
-for _ in $(seq $((100 * PS_SLOW))); do
-	[ "$(in_b curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_Q/healthz")" = 200 ] && break
-	sleep 0.1
-done
-ps_check_eq "serve vB --detail queue adopts it" "$(cat "$TMP/serve-q.out")" \
-	"serving vB (adopted) on http://127.0.0.1:$PORT_Q/metrics"
+# The same attachment exported per queue, and both levels with native
+# histograms: more serves adopt it (--keep). adopt NAME PORT OPTION...: its PID
+# in ADOPTED.
+adopt() {
+	local name=$1 port=$2
+	shift 2
+	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$port" --keep "$@" \
+		>"$TMP/serve-$name.out" 2>"$TMP/serve-$name.err" &
+	ADOPTED=$!
+	ps_wait_healthz_b "$port" "$ADOPTED"
+	ps_check_eq "serve vB $* adopts it" "$(cat "$TMP/serve-$name.out")" \
+		"serving vB (adopted) on http://127.0.0.1:$port/metrics" || cat "$TMP/serve-$name.err"
+}
+adopt q "$PORT_Q" --detail queue
+SERVE_Q_PID=$ADOPTED
+adopt n "$PORT_N" --native-histograms
+SERVE_N_PID=$ADOPTED
+adopt nq "$PORT_NQ" --native-histograms --detail queue
+SERVE_NQ_PID=$ADOPTED
 
+# Prometheus with native histograms (a directory of its own), scraping all four
+# serves: the text ones stay classic; then the plain one of the text serves.
+mkdir "$TMP/native"
+ps_prometheus_b "$TMP/native" "$PROM_N_PORT" \
+	"'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q', '127.0.0.1:$PORT_N', '127.0.0.1:$PORT_NQ'" \
+	--enable-feature=native-histograms
+PROM_N_PID=$PS_PROM_PID
 ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
 PROM_PID=$PS_PROM_PID
+promq_n() { PS_PROM_PORT=$PROM_N_PORT ps_promq "$1"; }
 for _ in $(seq 300); do
-	[ "$(ps_promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
+	[ "$(ps_promq 'min(count_over_time(pathscope_up{iface="vB"}[1m]))')" -ge 2 ] 2>/dev/null &&
+		[ "$(promq_n 'min(count_over_time(pathscope_up{iface="vB"}[1m]))')" -ge 2 ] 2>/dev/null &&
+		[ "$(promq_n 'count(pathscope_up{iface="vB"})')" = 4 ] && break
 	sleep 0.1
 done
 ps_check_eq "prometheus scrapes both serves" "$(ps_promq 'count(pathscope_up{iface="vB"} == 1)')" 2
+ps_check_eq "prometheus with native histograms scrapes all four" \
+	"$(promq_n 'count(pathscope_up{iface="vB"} == 1)')" 4
 
 # The workload: every datagram and segment from A leaves on TX queue 2, so
 # arrives on vB's RX queue 2 (the queue the per-queue run selects).
@@ -101,18 +129,35 @@ ps_txq_unpin "$NS_A" vA
 sleep 2.5
 in_b curl -s "http://127.0.0.1:$PORT/metrics" >"$TMP/metrics"
 in_b curl -s "http://127.0.0.1:$PORT_Q/metrics" >"$TMP/metrics-q"
+in_b curl -s "http://127.0.0.1:$PORT_N/metrics" >"$TMP/metrics-n" # curl gets the text
+in_b curl -s "http://127.0.0.1:$PORT_NQ/metrics" >"$TMP/metrics-nq"
 echo "# --detail interface: $(grep -vc '^#' "$TMP/metrics") series; --detail queue: $(grep -vc '^#' "$TMP/metrics-q")"
 check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_PORT" "$TMP/metrics" \
 	"127.0.0.1:$PORT" vB 2 interface
 check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_PORT" "$TMP/metrics-q" \
 	"127.0.0.1:$PORT_Q" vB 2 queue
+# Native histograms: Prometheus holds them as such (one series, no _bucket).
+for p in "$PORT_N" "$PORT_NQ"; do
+	i="instance=\"127.0.0.1:$p\""
+	n=$(promq_n "count(pathscope_tcp_rtt_seconds{$i})") b=$(promq_n "count(pathscope_tcp_rtt_seconds_bucket{$i})")
+	ps_check_eq "prometheus with native histograms: $i's TCP RTTs are native ($n series), no _bucket series" \
+		"$([ "$n" -ge 1 ] 2>/dev/null && echo native) $b" "native none"
+done
+check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_N_PORT" "$TMP/metrics-n" \
+	"127.0.0.1:$PORT_N" vB 2 interface native
+check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_N_PORT" "$TMP/metrics-nq" \
+	"127.0.0.1:$PORT_NQ" vB 2 queue native
 
-kill "$PROM_PID"
-_ps_reap "$PROM_PID"
-PROM_PID=
-kill -TERM "$SERVE_Q_PID"
-_ps_reap "$SERVE_Q_PID"
-SERVE_Q_PID=
+for p in "$PROM_N_PID" "$PROM_PID"; do
+	kill "$p"
+	_ps_reap "$p"
+done
+PROM_N_PID='' PROM_PID=''
+for p in "$SERVE_NQ_PID" "$SERVE_N_PID" "$SERVE_Q_PID"; do
+	kill -TERM "$p"
+	_ps_reap "$p"
+done
+SERVE_NQ_PID='' SERVE_N_PID='' SERVE_Q_PID=''
 kill -TERM "$SERVE_PID"
 _ps_reap "$SERVE_PID"
 SERVE_PID=

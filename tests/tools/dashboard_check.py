@@ -15,9 +15,14 @@
       queue at --detail queue a p50/p99 panel per queue; a panel that splits
       or filters by queue a family that the default level exports per
       interface (no queue label in GOLDEN_METRICS) says that it depends on
-      the export's detail level.
+      the export's detail level; every query of a histogram's classic
+      series also reads the native histogram (serve --native-histograms): a
+      p50/p99 is "CLASSIC or NATIVE" with the same quantile and by labels
+      (without le), a rate of samples "... X_count ... or
+      histogram_count(... X ...)", and a heatmap has a target of the native
+      histogram beside the classic buckets, with the same matchers.
 
-  dashboard_check.py live DASHBOARD PROM_URL METRICS_FILE INSTANCE IFACE QUEUE [LEVEL]
+  dashboard_check.py live DASHBOARD PROM_URL METRICS_FILE INSTANCE IFACE QUEUE [LEVEL [FORMAT]]
       Runs every query of every panel through Prometheus' HTTP API with the
       variables substituted: all at All; then INSTANCE and IFACE selected;
       then QUEUE selected too. Each must parse. In the first two, each must
@@ -30,6 +35,16 @@
       one series per queue at queue; at interface, a panel that splits by
       queue a family METRICS_FILE has per interface gives series without a
       queue label, or none (a ratio of a per-interface and a per-queue family).
+      FORMAT is how Prometheus stores INSTANCE's histograms: classic (the
+      default: X_bucket, X_sum, X_count) or native (serve --native-histograms
+      scraped with --enable-feature=native-histograms: the one series X). With
+      INSTANCE selected, the arm of a query (or a heatmap's target) that reads
+      the other format must return nothing, so the data comes from the arm of
+      FORMAT; a target that reads only the other format beside one of FORMAT
+      (a heatmap's) is expected empty (at All it may have data: other
+      instances may store the other format), else it needs data as any. No
+      result has two series with the same labels, nor a label outside the
+      query's by clauses.
 
 Prints "ok - ..." / "not ok - ...: why" lines (tests/run.sh counts them);
 exits 1 if any check failed.
@@ -108,6 +123,44 @@ def golden_families(path):
 
 
 BY_QUEUE_RE = re.compile(r"\bby \([^)]*\bqueue\b")
+BY_RE = re.compile(r"\bby \(([^)]*)\)")
+SELECTOR_RE = re.compile(r"\b(pathscope_[a-z0-9_]+)(\{[^}]*\})?")
+
+
+def arms(expr):
+    """The operands of the top-level 'or's of expr."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(expr):
+        c = expr[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == '"':
+            i = expr.index('"', i + 1)
+        elif depth == 0 and expr.startswith(" or ", i):
+            out.append(expr[start:i].strip())
+            start = i + 4
+            i += 3
+        i += 1
+    out.append(expr[start:].strip())
+    return out
+
+
+def by_labels(expr):
+    return {lb.strip() for g in BY_RE.findall(expr) for lb in g.split(",") if lb.strip()}
+
+
+def arm_format(expr, hists):
+    """classic if expr reads a histogram's _bucket/_sum/_count, native if it
+    reads a histogram's own name, else None (or both: mixed)."""
+    fmts = set()
+    for m in METRIC_RE.findall(expr):
+        if m in hists:
+            fmts.add("native")
+        elif base_metric(m) != m and base_metric(m) in hists:
+            fmts.add("classic")
+    return fmts.pop() if len(fmts) == 1 else ("mixed" if fmts else None)
 
 
 def variables_used(text):
@@ -212,6 +265,46 @@ def static(dash_path, golden_path, generator):
             check(f"latency family {h}: a p50/p99 panel per queue", any(quant_panel(p, h, True) for p in panels),
                   "none")
 
+    # Every query of a histogram's classic series has its native arm.
+    no_native = []
+    for p in panels:
+        ts = p.get("targets") or []
+        for t in ts:
+            e = t.get("expr", "")
+            if arm_format(e, hists) is None:
+                continue
+            parts = arms(e)
+            fm = [arm_format(a, hists) for a in parts]
+            where = f"panel {p.get('id')} {t.get('refId')}"
+            if "mixed" in fm:
+                no_native.append(f"{where}: an arm reads both formats")
+                continue
+            if p.get("type") == "heatmap":
+                if fm == ["classic"]:
+                    sels = SELECTOR_RE.findall(e)
+                    want = [(base_metric(m), sel) for m, sel in sels]
+                    if not any(arms(u.get("expr", "")) and arm_format(u.get("expr", ""), hists) == "native"
+                               and SELECTOR_RE.findall(u.get("expr", "")) == want
+                               and "le" not in by_labels(u.get("expr", "")) for u in ts):
+                        no_native.append(f"{where}: no target of the native histogram with the same matchers")
+                continue
+            classic = [a for a, f in zip(parts, fm) if f == "classic"]
+            native = [a for a, f in zip(parts, fm) if f == "native"]
+            if len(classic) != 1 or len(native) != 1:
+                no_native.append(f"{where}: {len(classic)} classic and {len(native)} native arms, not 1 and 1")
+                continue
+            c, n = classic[0], native[0]
+            fn = re.match(r"histogram_quantile\(([0-9.]+),", c)
+            want_fn = (f"histogram_quantile({fn.group(1)}," if fn else
+                       "histogram_count(" if "_count" in c else "histogram_sum(" if "_sum" in c else None)
+            want_sel = [(base_metric(m), sel) for m, sel in SELECTOR_RE.findall(c)]
+            if (not want_fn or not n.startswith(want_fn) or SELECTOR_RE.findall(n) != want_sel
+                    or by_labels(n) != by_labels(c) - {"le"}):
+                no_native.append(f"{where}: the native arm of {c} is not {want_fn}...{want_sel} by "
+                                 f"{sorted(by_labels(c) - {'le'})}: {n}")
+    check("every query of a histogram's classic series has a native arm (serve --native-histograms): "
+          "the same function, matchers and by labels", not no_native, "; ".join(no_native[:5]))
+
     for need, what in (("pathscope_packets_total", "packet rate"), ("pathscope_bytes_total", "bit rate"),
                        ("pathscope_ce_packets_total", "CE share"), ("pathscope_kernel_drops_total", "drops by reason"),
                        ("pathscope_segments_total", "GRO segments per skb"),
@@ -262,9 +355,12 @@ def finite_values(res):
     if rtype == "scalar":
         values = [result[1]]
     elif rtype == "vector":
-        values = [s["value"][1] for s in result]
+        # A native histogram's sample is {"histogram": [t, {"count": ...}]}:
+        # its count stands for its value.
+        values = [s["value"][1] if "value" in s else s["histogram"][1].get("count") for s in result]
     elif rtype == "matrix":
-        values = [v[1] for s in result for v in s["values"]]
+        values = [v[1] for s in result for v in s.get("values", [])]
+        values += [h[1].get("count") for s in result for h in s.get("histograms", [])]
     else:
         values = []
     out = []
@@ -289,11 +385,15 @@ def per_queue_hist_panel(p):
                for t in p.get("targets", []))
 
 
-def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"):
+def live(dash_path, url, metrics_path, instance, iface, queue, level="interface", fmt="classic"):
+    if fmt not in ("classic", "native"):
+        sys.exit(f"FORMAT is classic or native, not {fmt}")
+    other = "classic" if fmt == "native" else "native"
     with open(dash_path, encoding="utf-8") as f:
         dash = json.load(f)
     with open(metrics_path, encoding="utf-8") as f:
         text = f.read()
+    hists = set(re.findall(r"^# TYPE (\S+) histogram$", text, re.M))
     exported = {base_metric(m.group(0)) for m in re.finditer(r"^pathscope_[a-z0-9_]+", text, re.M)}
     exported_pq = {base_metric(m.group(1)) for m in re.finditer(r"^(pathscope_[a-z0-9_]+)\{[^}]*\bqueue=", text, re.M)}
 
@@ -332,6 +432,8 @@ def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"
     ]
     for label, values, need_data in runs:
         values = dict(values, datasource="")
+        if fmt == "native":
+            label = f"native histograms, {label}"
         for p, t in targets(dash):
             name = f"[{label}] panel {p['id']} '{p.get('title')}' {t.get('refId')}"
             try:
@@ -343,6 +445,36 @@ def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"
             if res.get("status") != "success":
                 fail(name, f"{res.get('errorType', '')}: {res.get('error', '')} in {expr}")
                 continue
+            result = res["data"].get("result", [])
+            if isinstance(result, list) and result and isinstance(result[0], dict):
+                labelsets = [tuple(sorted(r.get("metric", {}).items())) for r in result]
+                allowed = by_labels(expr) if BY_RE.search(expr) else None
+                stray = sorted({k for ls in labelsets for k, _ in ls} - allowed) if allowed is not None else []
+                if len(set(labelsets)) != len(labelsets) or stray:
+                    fail(name, f"series twice or labels outside its by clauses {stray}: {labelsets[:4]}")
+                    continue
+            fm = [arm_format(a, hists) for a in arms(expr)]
+            selected = values["instance"] != ".*"
+            sibling = any(fmt in [arm_format(a, hists) for a in arms(u.get("expr", ""))]
+                          for u in p.get("targets", []) if u is not t)
+            if fm and all(f == other for f in fm) and sibling:
+                # A target of the other format only, beside one of FORMAT (a
+                # heatmap's): at All it may see other instances; with
+                # INSTANCE selected nothing.
+                if selected:
+                    check(name + f": parses; no series ({instance} stores {fmt} histograms)", not result,
+                          f"{len(result)} series from {expr}")
+                else:
+                    ok(name + f": parses (reads {other} histograms only)")
+                continue
+            if selected and other in fm:
+                # The arm of the other format: nothing, so the data is this one's.
+                o = [a for a, f in zip(arms(expr), fm) if f == other]
+                ores = prom_query(url, " or ".join(o))
+                if ores.get("status") != "success" or ores["data"].get("result"):
+                    fail(name, f"the {other} arm has series ({instance} stores {fmt} histograms): "
+                               f"{ores.get('error') or ores['data'].get('result', [])[:2]}")
+                    continue
             if not need_data:
                 ok(name + ": parses")
                 continue
@@ -372,7 +504,7 @@ def live(dash_path, url, metrics_path, instance, iface, queue, level="interface"
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "static":
         static(*sys.argv[2:])
-    elif len(sys.argv) in (8, 9) and sys.argv[1] == "live":
+    elif len(sys.argv) in (8, 9, 10) and sys.argv[1] == "live":
         live(*sys.argv[2:])
     else:
         sys.exit(__doc__)
