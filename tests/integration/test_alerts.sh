@@ -125,6 +125,10 @@ kernel drops: rate floor 10/s -> 1/s|s/(kernel_drops:rate5m > )10$/\11/
 kernel drops: for 10m -> 5m|/alert: PathscopeKernelDrops/,/for:/s/for: 10m/for: 5m/
 XDP exceptions: for 10m -> 3m|/alert: PathscopeXdpExceptions/,/for:/s/for: 10m/for: 3m/
 TX queue drops: share threshold 0.1% -> 1%|s/(txlat_dropped:ratio5m > )0\.001$/\10.01/
+qdisc drops: share threshold 0.1% -> 1%|s/(qdisc_drops:ratio5m > )0\.001$/\10.01/
+qdisc drops: rate floor 10/s -> 1/s|s/(qdisc_drops:rate5m > )10$/\11/
+softnet squeeze: 10/s -> 1/s|s/(times_squeezed:rate5m > )10$/\11/
+softnet backlog drops: 1/s -> 0.1/s|s/(softnet_dropped:rate5m > )1$/\10.1/
 RSS: every queue slot counted as active|s/(queue!="other"\}\)) > 0\)/\1 >= 0)/
 RSS: rate floor 1000/s -> 100/s|s/(rx_packets:rate5m > )1000\)/\1100)/
 RSS: 3 times the other queues' mean -> 2.5|s/expr: 3 \/ /expr: 2.5 \/ /
