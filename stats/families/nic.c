@@ -385,7 +385,8 @@ static void softnet_sample(struct ps_prom *p, const struct ps_snapshot *s, int n
 /* The driver's own per-queue counters, per queue at every detail level (they
  * are what differs between queues): RX and TX packets from one source each
  * (qstats where the kernel reports them, else ethtool -S), RX XDP packets
- * from ethtool -S: at most 3 series per queue. */
+ * from ethtool -S: at most 3 series per queue. Then the root qdisc's own
+ * counters (2 series per interface) and the host's softnet ones (2). */
 void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_family(p, "pathscope_nic_queue_packets_total", "counter",

@@ -42,6 +42,18 @@ expect_exit() {
 		ps_fail "$name" "exit $rc (want $want), stderr '$err'"
 	fi
 }
+# A second serve adopting vB's attachment (--keep) on PORT_Q with options
+# ARGS (sets SERVE_Q_PID); waits (at most 10 s, times PS_SLOW) for /healthz 200.
+serve_q_start() {
+	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --keep "$@" \
+		>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
+	SERVE_Q_PID=$!
+	local i
+	for i in $(seq $((100 * PS_SLOW))); do
+		[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
+		sleep 0.1
+	done
+}
 # Start serve in namespace B in the background (sets SERVE_PID) and wait
 # (at most 10 s, times PS_SLOW) until /healthz answers.
 serve_start() {
@@ -132,13 +144,7 @@ ps_check_eq "found the xdp program and two tc links of the attachment" \
 	"$(echo "$PROG_IDS" "$LINK_IDS" "$LINK_PROGS" | wc -w)" 5
 
 # The same attachment per queue: a second serve adopts it (--keep), --detail queue.
-nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --detail queue --keep \
-	>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
-SERVE_Q_PID=$!
-for i in $(seq $((100 * PS_SLOW))); do
-	[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
-	sleep 0.1
-done
+serve_q_start --detail queue
 ps_check_eq "serve --detail queue adopts vB" "$(cat "$TMP/serve-q.out")" \
 	"serving vB (adopted) on http://127.0.0.1:$PORT_Q/metrics"
 
@@ -259,13 +265,7 @@ ps_check_eq "SIGHUP: serve still serves" "$(code /healthz)" 200
 r0=$(msum "$(get /metrics)" pathscope_icmp_peer_response_seconds_count "peer=\"$PS_IP4_A\"")
 ps_in_a ping -n -q -c 5 -i 0.2 -W 1 "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
 ps_wait_quiet 3
-nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --keep --no-peer-metrics \
-	>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
-SERVE_Q_PID=$!
-for i in $(seq $((100 * PS_SLOW))); do
-	[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
-	sleep 0.1
-done
+serve_q_start --no-peer-metrics
 m_all=$(get /metrics)
 m_np=$(in_b curl -gs --max-time 5 "$URL_Q/metrics")
 ps_check_eq "/metrics: A's 5 pings under B's ICMP peer $PS_IP4_A" \
