@@ -16,7 +16,9 @@
 # Prometheus with --enable-feature=native-histograms (a fleet of both formats):
 # every panel returns data there too, the latency panels from their native arm
 # (the classic arm has nothing for a native instance), per queue at --detail
-# queue; no query gives a series twice or a label outside its by clauses.
+# queue; no query gives a series twice or a label outside its by clauses. That
+# Prometheus also evaluates packaging/alerts.yml: its p99 per stage has the
+# same stages for the native serve as for the text one.
 . "$(dirname "$0")/lib.sh"
 ps_require_root dashboard
 ps_require_file dashboard "$PATHSCOPE"
@@ -74,7 +76,7 @@ SERVE_NQ_PID=$ADOPTED
 # Prometheus with native histograms (a directory of its own), scraping all four
 # serves: the text ones stay classic; then the plain one of the text serves.
 mkdir "$TMP/native"
-ps_prometheus_b "$TMP/native" "$PROM_N_PORT" \
+PS_PROM_RULES=$PS_ROOT/packaging/alerts.yml ps_prometheus_b "$TMP/native" "$PROM_N_PORT" \
 	"'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q', '127.0.0.1:$PORT_N', '127.0.0.1:$PORT_NQ'" \
 	--enable-feature=native-histograms
 PROM_N_PID=$PS_PROM_PID
@@ -143,6 +145,14 @@ for p in "$PORT_N" "$PORT_NQ"; do
 	ps_check_eq "prometheus with native histograms: $i's TCP RTTs are native ($n series), no _bucket series" \
 		"$([ "$n" -ge 1 ] 2>/dev/null && echo native) $b" "native none"
 done
+# alerts.yml's p99 per stage (loaded by this Prometheus) from either exposition:
+# the same stages for the text serve and the native one of the same attachment.
+stages() {
+	in_b curl -s --max-time 5 --data-urlencode "query=iface_stage:pathscope_latency_seconds:p99_5m{instance=\"127.0.0.1:$1\"}" \
+		"http://127.0.0.1:$PROM_N_PORT/api/v1/query" | jq -r '[.data.result[].metric.stage] | sort | join(" ")'
+}
+ps_check_eq "alerts.yml: p99 per stage of the native serve, as of the text one (veth has no TX completion)" \
+	"$(stages "$PORT_N") / $(stages "$PORT")" "driver_to_stack qdisc_sojourn socket_read / driver_to_stack qdisc_sojourn socket_read"
 check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_N_PORT" "$TMP/metrics-n" \
 	"127.0.0.1:$PORT_N" vB 2 interface native
 check in_b python3 "$CHECK" live "$DASH" "http://127.0.0.1:$PROM_N_PORT" "$TMP/metrics-nq" \
