@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
+#include "export/web_config.h"
 #include "loader/attach.h"
 
 #define PS_SERVE_MAX_IFACES	  64
@@ -27,6 +28,7 @@ struct ps_serve_opts {
 	__u32 queue_detail;	      /* PS_F_* exported per queue in /metrics (--detail) */
 	bool native_histograms;	      /* protobuf with native histograms, to who asks */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
+	struct ps_web_config *web;    /* --web-config, loaded and checked; NULL: none */
 };
 
 /* Serve until SIGTERM or SIGINT; the exit status (0, or 1 after one line on
