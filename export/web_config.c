@@ -511,8 +511,10 @@ static int tls_check_pems(const char *file, const struct ps_web_config *c)
 	return 0;
 }
 
-/* Does libxcrypt take the hash's salt? Checked at the lowest cost (a hash of
- * cost 31 is valid, and would take days). */
+/* Does libxcrypt take the hash's salt as it is? It rewrites a salt whose
+ * last character has bits bcrypt does not use, and then no password would
+ * ever match. Checked at the lowest cost (a hash of cost 31 is valid, and
+ * would take days). */
 static bool bcrypt_salt_ok(const char *hash)
 {
 	struct crypt_data *cd = calloc(1, sizeof(*cd));
@@ -524,7 +526,7 @@ static bool bcrypt_salt_ok(const char *hash)
 		return false;
 	snprintf(setting, sizeof(setting), "%.4s04%.23s", hash, hash + 6); /* $2y$04$<salt> */
 	out = crypt_rn("pathscope", setting, cd, sizeof(*cd));
-	ok = out && out[0] == '$';
+	ok = out && strlen(out) == 60 && !strncmp(out + 6, hash + 6, 23);
 	free(cd);
 	return ok;
 }
@@ -547,7 +549,8 @@ int ps_web_config_load(const char *file, struct ps_web_config *c)
 		return ps_error("%s", c->err), 2;
 	for (i = 0; i < c->nusers; i++)
 		if (!bcrypt_salt_ok(c->users[i].hash))
-			return ps_error("%s: basic_auth_users: crypt(3) refuses the hash of '%s'",
+			return ps_error("%s: basic_auth_users: the hash of '%s' has a salt "
+					"crypt(3) does not keep: no password would match",
 					file, c->users[i].name),
 			       2;
 	if (gnutls_rnd(GNUTLS_RND_KEY, c->cache_key, sizeof(c->cache_key)) < 0)
