@@ -15,6 +15,8 @@
 #      no client certificate, or one of the other CA, fails the TLS handshake
 #      (curl exit 35 or 56, no HTTP status); the CA's certificate and the
 #      password get 200;
+#      the example packaging/web-config.yml, refused as it is, works with a
+#      hash in place of its placeholder;
 #   4. Debian's Prometheus scrapes both over https (basic_auth, tls_config with
 #      ca_file, and cert_file/key_file for the second): up 1 and pathscope_
 #      series in its TSDB; a job with a wrong password: up 0, lastError 401;
@@ -29,8 +31,8 @@ ps_testbed_create 2 || { ps_fail serve_tls "testbed setup failed"; ps_done; }
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
 PORT=9466 PORT_M=9467 PROM_PORT=9092
-SERVE_PID='' SERVE_M_PID='' PROM_PID=''
-ps_at_exit 'for p in $SERVE_M_PID $SERVE_PID $PROM_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
+SERVE_PID='' SERVE_M_PID='' SERVE_S_PID='' PROM_PID=''
+ps_at_exit 'for p in $SERVE_S_PID $SERVE_M_PID $SERVE_PID $PROM_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 
 # ---- certificates and hashes -------------------------------------------------------
 cd "$TMP" || ps_done
@@ -140,6 +142,12 @@ wait_port() { # until PORT accepts TCP connections, or PID exits (10 s x PS_SLOW
 	done
 	return 1
 }
+stop() { # stop PID PORT: sets STOPPED to "EXIT STDERR" (not from $(...): serve is our child)
+	local rc=0
+	kill -TERM "$1"
+	wait "$1" || rc=$?
+	STOPPED="$rc $(cat "$TMP/serve-$2.err")"
+}
 start_serve "$PORT" "$TMP/conf/web.yml"
 SERVE_PID=$LAST_PID
 wait_port "$PORT" "$SERVE_PID" || { ps_fail "serve --web-config web.yml starts" "$(cat "$TMP/serve-$PORT.err")"; ps_done; }
@@ -216,6 +224,26 @@ ps_check_eq "mTLS, TLS 1.2: a certificate of the CA for servers only (extendedKe
 ps_check_eq "mTLS: a certificate of the CA without extendedKeyUsage: 200" \
 	"$(req --cert "$TMP/plain.pem" --key "$TMP/plain.key" -u "prometheus:$PW" "$URL_M/healthz")" "200 0"
 
+# The example the package installs (packaging/web-config.yml): refused as it
+# is (a placeholder for the hash), served once the files and hash are there.
+mkdir -p "$TMP/sample/tls"
+cp "$TMP/server.pem" "$TMP/server.key" "$TMP/ca.pem" "$TMP/sample/tls/"
+cp "$PS_ROOT/packaging/web-config.yml" "$TMP/sample/web.yml"
+ps_expect_error "packaging/web-config.yml as it is: refused (the hash is a placeholder)" \
+	"web.yml:[0-9]+: basic_auth_users: the hash of 'prometheus' is not bcrypt" \
+	ps_pathscope_b serve vB --listen "127.0.0.1:9468" --web-config "$TMP/sample/web.yml"
+sed -i "s|REPLACE-WITH-A-BCRYPT-HASH|'$HASH'|" "$TMP/sample/web.yml"
+start_serve 9468 "$TMP/sample/web.yml" --keep
+SERVE_S_PID=$LAST_PID
+wait_port 9468 "$SERVE_S_PID" || ps_fail "serve with packaging/web-config.yml starts" "$(cat "$TMP/serve-9468.err")"
+ps_check_eq "packaging/web-config.yml with a hash: a client certificate and the password get 200" \
+	"$(req "${CLIENT[@]}" -u "prometheus:$PW" https://127.0.0.1:9468/healthz)" "200 0"
+ps_check_eq "packaging/web-config.yml with a hash: no client certificate: refused" \
+	"$(refused "$(req -u "prometheus:$PW" https://127.0.0.1:9468/healthz)")" refused
+stop "$SERVE_S_PID" 9468
+SERVE_S_PID=
+ps_check_eq "packaging/web-config.yml: SIGTERM exits 0, stderr empty" "$STOPPED" "0 "
+
 # ---- 4. Prometheus over https --------------------------------------------------------
 mkdir -p "$TMP/prom"
 cat >"$TMP/prom/prometheus.yml" <<EOF
@@ -263,12 +291,6 @@ _ps_reap "$PROM_PID"
 PROM_PID=
 
 # ---- 5. SIGTERM ------------------------------------------------------------------------
-stop() { # stop PID PORT: sets STOPPED to "EXIT STDERR" (not from $(...): serve is our child)
-	local rc=0
-	kill -TERM "$1"
-	wait "$1" || rc=$?
-	STOPPED="$rc $(cat "$TMP/serve-$2.err")"
-}
 stop "$SERVE_M_PID" "$PORT_M"
 SERVE_M_PID=
 ps_check_eq "mTLS serve: SIGTERM exits 0, stderr empty" "$STOPPED" "0 "
