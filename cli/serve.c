@@ -44,6 +44,14 @@ static const char serve_usage[] =
     "                      with --enable-feature=native-histograms), answer in it,\n"
     "                      each histogram a native one (one series, 16 buckets per\n"
     "                      power of two) beside its classic buckets; text otherwise\n"
+    "  --web-config FILE   TLS, client certificates and basic authentication, in the\n"
+    "                      web config format of Prometheus' exporter-toolkit (as\n"
+    "                      node_exporter's --web.config.file): tls_server_config\n"
+    "                      (cert_file, key_file, client_auth_type NoClientCert,\n"
+    "                      VerifyClientCertIfGiven or RequireAndVerifyClientCert,\n"
+    "                      client_ca_file, min_version, max_version) and\n"
+    "                      basic_auth_users (user: bcrypt hash); read and checked\n"
+    "                      before anything is attached. See pathscope-serve(8)\n"
     "attach's options, for the interfaces serve attaches (not those it adopts):\n";
 static const char serve_examples[] =
     "examples:\n"
