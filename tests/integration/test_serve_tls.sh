@@ -13,8 +13,9 @@
 #      every route; plain HTTP to the TLS port gets no answer;
 #   3. a second serve (adopting the attachment) with RequireAndVerifyClientCert:
 #      no client certificate, or one of the other CA, fails the TLS handshake
-#      (curl exit 35 or 56, no HTTP status); the CA's certificate and the
-#      password get 200;
+#      (no HTTP status; in TLS 1.2 in the handshake, curl 35); the CA's
+#      certificate and the password get 200; VerifyClientCertIfGiven takes no
+#      certificate and refuses another CA's;
 #      the example packaging/web-config.yml, refused as it is, works with a
 #      hash in place of its placeholder;
 #   4. Debian's Prometheus scrapes both over https (basic_auth, tls_config with
@@ -223,6 +224,23 @@ ps_check_eq "mTLS, TLS 1.2: a certificate of the CA for servers only (extendedKe
 	"$(req --tls-max 1.2 --cert "$TMP/server2.pem" --key "$TMP/server2.key" -u "prometheus:$PW" "$URL_M/healthz")" "000 35"
 ps_check_eq "mTLS: a certificate of the CA without extendedKeyUsage: 200" \
 	"$(req --cert "$TMP/plain.pem" --key "$TMP/plain.key" -u "prometheus:$PW" "$URL_M/healthz")" "200 0"
+
+# VerifyClientCertIfGiven: no certificate is fine, one must verify.
+printf '%s\n' 'tls_server_config:' '  cert_file: ../server.pem' '  key_file: ../server.key' \
+	'  client_auth_type: VerifyClientCertIfGiven' '  client_ca_file: ../ca.pem' >"$TMP/conf/ifgiven.yml"
+start_serve 9469 "$TMP/conf/ifgiven.yml" --keep
+SERVE_S_PID=$LAST_PID
+wait_port 9469 "$SERVE_S_PID" || ps_fail "serve with VerifyClientCertIfGiven starts" "$(cat "$TMP/serve-9469.err")"
+ps_check_eq "VerifyClientCertIfGiven: no client certificate: 200" "$(req https://127.0.0.1:9469/healthz)" "200 0"
+ps_check_eq "VerifyClientCertIfGiven: the CA's client certificate: 200" \
+	"$(req "${CLIENT[@]}" https://127.0.0.1:9469/healthz)" "200 0"
+ps_check_eq "VerifyClientCertIfGiven: a certificate of another CA: refused" \
+	"$(refused "$(req "${INTRUDER[@]}" https://127.0.0.1:9469/healthz)")" refused
+ps_check_eq "VerifyClientCertIfGiven, TLS 1.2: a certificate of another CA: the handshake fails" \
+	"$(req --tls-max 1.2 "${INTRUDER[@]}" https://127.0.0.1:9469/healthz)" "000 35"
+stop "$SERVE_S_PID" 9469
+SERVE_S_PID=
+ps_check_eq "VerifyClientCertIfGiven: SIGTERM exits 0, stderr empty" "$STOPPED" "0 "
 
 # The example the package installs (packaging/web-config.yml): refused as it
 # is (a placeholder for the hash), served once the files and hash are there.
