@@ -7,7 +7,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 
 CFLAGS   ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)
-LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd -lprotobuf-c
+LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd -lprotobuf-c -lyaml -lcrypt -lgnutls
 # The BPF objects take the kernel's types from include/pathscope/kernel.bpf.h
 # and the UAPI from linux-libc-dev, never from the build host's kernel: the
 # same objects come out on any host (CO-RE adapts them at load time).
@@ -193,7 +193,8 @@ $(BUILD)/bench/micro: bench/micro.c $(ABI_HDRS) $(SKELS)
 # make install: the binary, the man pages, the bash completion, the systemd units
 # (their ExecStart paths set to these directories), the units' helper and the
 # examples (Prometheus scrape configuration and alerting rules, Grafana dashboard,
-# an instance's settings). debian/rules runs it with prefix=/usr unitdir=/lib/systemd/system.
+# an instance's settings, a --web-config file). debian/rules runs it with prefix=/usr
+# unitdir=/lib/systemd/system.
 prefix      ?= /usr/local
 sbindir     ?= $(prefix)/sbin
 libexecdir  ?= $(prefix)/libexec
@@ -211,7 +212,8 @@ install: $(BUILD)/pathscope
 		sed -e 's|/usr/local/sbin/|$(sbindir)/|' -e 's|/usr/local/libexec/|$(libexecdir)/|' \
 			packaging/$$u > $(DESTDIR)$(unitdir)/$$u && chmod 0644 $(DESTDIR)$(unitdir)/$$u || exit 1; \
 	done
-	install -m 0644 packaging/prometheus.yml packaging/alerts.yml packaging/instance.conf $(DESTDIR)$(datadir)/pathscope/
+	install -m 0644 packaging/prometheus.yml packaging/alerts.yml packaging/instance.conf \
+		packaging/web-config.yml $(DESTDIR)$(datadir)/pathscope/
 	install -m 0644 packaging/grafana/pathscope.json $(DESTDIR)$(datadir)/pathscope/grafana/
 
 # make deb: pathscope_<version>_<arch>.deb in the repository root, built by

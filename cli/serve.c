@@ -48,6 +48,14 @@ static const char serve_usage[] =
     "                      addresses (pathscope_icmp_peer_*) and the TCP peer subnets\n"
     "                      (pathscope_tcp_peer_*), the balancer's clients. Totals per\n"
     "                      queue and interface stay; --jsonl keeps the peers\n"
+    "  --web-config FILE   TLS, client certificates and basic authentication, in the\n"
+    "                      web config format of Prometheus' exporter-toolkit (as\n"
+    "                      node_exporter's --web.config.file): tls_server_config\n"
+    "                      (cert_file, key_file, client_auth_type NoClientCert,\n"
+    "                      VerifyClientCertIfGiven or RequireAndVerifyClientCert,\n"
+    "                      client_ca_file, min_version, max_version) and\n"
+    "                      basic_auth_users (user: bcrypt hash); read and checked\n"
+    "                      before anything is attached. See pathscope-serve(8)\n"
     "attach's options, for the interfaces serve attaches (not those it adopts):\n";
 static const char serve_examples[] =
     "examples:\n"
@@ -58,7 +66,9 @@ static const char serve_examples[] =
     "  pathscope serve eth1 --jsonl /var/log/pathscope/eth1.jsonl --interval 60\n"
     "  pathscope serve eth1 --queue-detail d2s,tcp     # these latencies per queue\n"
     "  pathscope serve eth1 --detail queue --native-histograms\n"
+    "  pathscope serve eth1 --listen 0.0.0.0:9464 --web-config /etc/pathscope/web.yml\n"
     "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
+    "  curl -s --cacert ca.pem -u prometheus https://host:9464/metrics  # with --web-config\n"
     "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
     "CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n";
 /* clang-format on */
@@ -84,6 +94,7 @@ int ps_cmd_serve(int argc, char **argv)
 		{ "queue-detail", required_argument, NULL, 'Q' },
 		{ "native-histograms", no_argument, NULL, 'N' },
 		{ "no-peer-metrics", no_argument, NULL, 'O' },
+		{ "web-config", required_argument, NULL, 'W' },
 		PS_ATTACH_OPTIONS,
 		{},
 	};
@@ -94,6 +105,8 @@ int ps_cmd_serve(int argc, char **argv)
 		.interval = PS_SERVE_DEFAULT_INTERVAL,
 		.attach = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO },
 	};
+	static struct ps_web_config web;
+	const char *web_file = NULL;
 	__u32 level = 0, families = 0;
 	int c, i, rc;
 
@@ -134,6 +147,9 @@ int ps_cmd_serve(int argc, char **argv)
 		case 'O':
 			o.no_peer_metrics = true;
 			break;
+		case 'W':
+			web_file = optarg;
+			break;
 		default:
 			if (ps_attach_opt(c, optarg, &o.attach))
 				return 2;
@@ -161,5 +177,18 @@ int ps_cmd_serve(int argc, char **argv)
 		       2;
 	if (ps_require_privileges())
 		return 1;
-	return ps_serve(&o);
+	/* Read and checked before anything is attached (the key may be
+	 * readable by root only: after the privileges). */
+	if (web_file) {
+		rc = ps_web_config_load(web_file, &web);
+		if (rc) {
+			ps_web_config_free(&web);
+			return rc;
+		}
+		o.web = &web;
+	}
+	rc = ps_serve(&o);
+	if (o.web)
+		ps_web_config_free(&web);
+	return rc;
 }

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "export/web_auth.h"
 #include "lib/util.h"
 
 struct ps_http {
@@ -17,6 +18,7 @@ struct ps_http {
 	const struct ps_http_route *routes;
 	int nroutes;
 	void *ctx;
+	struct ps_web_config *web; /* NULL: plain HTTP, no authentication */
 };
 
 /* ---- Accept (RFC 9110 12.5.1) -------------------------------------------------- */
@@ -221,6 +223,30 @@ static enum MHD_Result text(struct MHD_Connection *c, int status, const char *ms
 	return body ? reply(c, status, body, strlen(body), "text/plain; charset=utf-8") : MHD_NO;
 }
 
+/* 401 with WWW-Authenticate: Basic realm="pathscope". */
+static enum MHD_Result unauthorized(struct MHD_Connection *c)
+{
+	static const char msg[] = "unauthorized\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(sizeof(msg) - 1, (void *)msg, MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+	ret = MHD_queue_basic_auth_fail_response(c, PS_WEB_REALM, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+			  enum MHD_ConnectionNotificationCode code)
+{
+	(void)socket_context;
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		ps_web_auth_tls_session(cls, c);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload_data,
 			      size_t *upload_data_size, void **con_cls)
@@ -242,6 +268,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
+	/* Who asks, before anything else is looked at (every route, 404s too). */
+	switch (h->web ? ps_web_auth_check(h->web, c) : PS_WEB_ALLOW) {
+	case PS_WEB_ALLOW:
+		break;
+	case PS_WEB_DROP:
+		return MHD_NO;
+	case PS_WEB_UNAUTHORIZED:
+		return unauthorized(c);
+	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
 	for (i = 0; i < h->nroutes; i++)
@@ -256,21 +291,41 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return reply(c, status, body, len, ctype);
 }
 
-struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nroutes, void *ctx)
+struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nroutes, void *ctx,
+			      struct ps_web_config *web)
 {
 	struct ps_http *h = calloc(1, sizeof(*h));
+	struct MHD_OptionItem o[12];
+	unsigned int flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	int n = 0;
 
 	if (!h)
 		return NULL;
 	h->routes = routes;
 	h->nroutes = nroutes;
 	h->ctx = ctx;
+	h->web = web && (web->tls || web->nusers) ? web : NULL;
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, 64, NULL };
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, 10, NULL };
+	if (h->web && web->tls) {
+		flags |= MHD_USE_TLS;
+		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key };
+		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert };
+		o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, web->priorities };
+		if (web->client_ca) {
+			o[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_TRUST, 0,
+							  web->client_ca };
+			o[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION,
+							  (intptr_t)on_connection, web };
+		}
+	}
+	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 	/* One internal thread polls every connection (epoll where there is
-	 * one): no busy waiting, and scrapes are served one at a time. */
+	 * one): no busy waiting, and scrapes are served one at a time (and the
+	 * password cache has one writer). */
 	h->d =
-	    MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD, 0, NULL, NULL, handle, h,
-			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)fd, MHD_OPTION_CONNECTION_LIMIT,
-			     64U, MHD_OPTION_CONNECTION_TIMEOUT, 10U, MHD_OPTION_END);
+	    MHD_start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_ARRAY, o, MHD_OPTION_END);
 	if (!h->d) {
 		free(h);
 		return NULL;

@@ -35,10 +35,14 @@ int ps_http_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_
  * early). Returns the socket or -errno. */
 int ps_http_listen(const struct sockaddr_storage *ss, socklen_t len);
 
+struct ps_web_config;
+
 /* Serve routes on the listening socket fd until ps_http_stop(), which
  * closes fd (on failure, NULL: fd is still the caller's). The routes array
- * must outlive the server. */
-struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nroutes, void *ctx);
+ * must outlive the server, and so must web: --web-config's TLS and
+ * authentication (NULL, or one with neither: plain HTTP, anyone). */
+struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nroutes, void *ctx,
+			      struct ps_web_config *web);
 
 /* Stop: waits for a request being handled, then closes every connection
  * and the listening socket. */

@@ -375,7 +375,7 @@ int ps_serve(const struct ps_serve_opts *o)
 		rc = 1;
 		goto out;
 	}
-	http = ps_http_start(fd, routes, (int)(sizeof(routes) / sizeof(routes[0])), &sv);
+	http = ps_http_start(fd, routes, (int)(sizeof(routes) / sizeof(routes[0])), &sv, o->web);
 	if (!http) {
 		ps_error("cannot start the HTTP server on %s", o->listen);
 		close(fd);
@@ -384,8 +384,8 @@ int ps_serve(const struct ps_serve_opts *o)
 		goto out;
 	}
 	for (i = 0; i < sv.n; i++)
-		printf("serving %s (%s) on http://%s/metrics\n", sv.ifc[i].ifname, sv.ifc[i].how,
-		       o->listen);
+		printf("serving %s (%s) on %s://%s/metrics\n", sv.ifc[i].ifname, sv.ifc[i].how,
+		       o->web && o->web->tls ? "https" : "http", o->listen);
 	fflush(stdout);
 	if (sv.jsonl_path)
 		jsonl_line(&sv, false); /* the first line's rates start here */

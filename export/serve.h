@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <sys/socket.h>
 
+#include "export/web_config.h"
 #include "loader/attach.h"
 
 #define PS_SERVE_MAX_IFACES	  64
@@ -28,6 +29,7 @@ struct ps_serve_opts {
 	bool native_histograms;	      /* protobuf with native histograms, to who asks */
 	bool no_peer_metrics;	      /* no per-peer families in /metrics (clients' addresses) */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
+	struct ps_web_config *web;    /* --web-config, loaded and checked; NULL: none */
 };
 
 /* Serve until SIGTERM or SIGINT; the exit status (0, or 1 after one line on

@@ -7,13 +7,14 @@
 # mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
 # test_dashboard; systemd: systemd-analyze verify of the units; sockperf:
 # test_tcp_rtt, netperf's stand-in in Debian; libprotobuf-c-dev, protobuf-c-compiler:
-# serve's protobuf exposition.)
+# serve's protobuf exposition; libyaml-dev, libcrypt-dev, libgnutls28-dev: serve
+# --web-config (YAML, bcrypt, TLS); openssl: test_serve_tls's certificates.)
 # Idempotent: skips apt-get entirely when everything is already present.
 set -euo pipefail
 
 PKGS=(
 	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
-	libprotobuf-c-dev protobuf-c-compiler
+	libprotobuf-c-dev protobuf-c-compiler libyaml-dev libcrypt-dev libgnutls28-dev openssl
 	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd

@@ -8,7 +8,7 @@
 # and --probe-mode; feature names, which must be those the binary accepts, and
 # lists of them; interface names; the attached interfaces of this namespace
 # only for detach, stats and check, and every interface when status cannot be
-# read (no privileges); file names for --jsonl and --xdp-join.
+# read (no privileges); file names for --jsonl, --web-config and --xdp-join.
 . "$(dirname "$0")/lib.sh"
 ps_require_root completion
 ps_require_file completion "$PATHSCOPE"
@@ -97,6 +97,7 @@ is "$P serve vB --queue-detail d2s,t" "d2s,tcp d2s,txlat"
 # Files.
 mkdir "$TMP/fdir" && touch "$TMP/file.jsonl" "$TMP/other"
 is "$P serve vB --jsonl $TMP/f" "$TMP/fdir $TMP/file.jsonl"
+is "$P serve vB --web-config $TMP/f" "$TMP/fdir $TMP/file.jsonl"
 is "$P attach vB --xdp-join $TMP/o" "$TMP/other"
 
 # Interfaces of namespace B (lo, vB); nothing attached there yet.

@@ -54,6 +54,7 @@ for f in /usr/sbin/pathscope /usr/libexec/pathscope/check-listen /etc/default/pa
 	/lib/systemd/system/pathscope.service /lib/systemd/system/pathscope@.service \
 	/usr/share/bash-completion/completions/pathscope /usr/share/pathscope/prometheus.yml \
 	/usr/share/pathscope/alerts.yml /usr/share/pathscope/instance.conf /usr/share/pathscope/grafana/pathscope.json \
+	/usr/share/pathscope/web-config.yml \
 	/usr/share/man/man8/pathscope.8.gz /usr/share/doc/pathscope/copyright; do
 	grep -qx "$f" <<<"$files" || missing+=" $f"
 done

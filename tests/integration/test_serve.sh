@@ -125,7 +125,7 @@ expect_exit "unknown interface: runtime error" 1 "unknown interface 'nosuch0'" \
 expect_exit "second interface fails: one line, exit 1" 1 "unknown interface 'nosuch0'" \
 	ps_pathscope_b serve vB nosuch0 --listen "127.0.0.1:$PORT"
 ps_check_eq "a failed serve undid its attach of vB" "$(census_is "$before")" "$before"
-ps_check_eq "serve --help shows examples" "$("$PATHSCOPE" serve --help | grep -c 'pathscope serve eth1')" 7
+ps_check_eq "serve --help shows examples" "$("$PATHSCOPE" serve --help | grep -c 'pathscope serve eth1')" 8
 
 # 2. Serve vB; an exact workload from A: 500 UDP datagrams of 1000 B = 1042 B frames.
 serve_start --jsonl "$TMP/serve.jsonl" --interval 1 || ps_done

@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * serve --web-config FILE: exporter-toolkit's web configuration (see
+ * web_config.h). The YAML is libyaml's document loader; this file walks the
+ * three mappings the format has, refuses what it does not know by name
+ * (FILE:LINE: ...), and then (ps_web_config_load) reads the PEM files and has
+ * GnuTLS check them, so that serve fails before it touches the kernel.
+ */
+#include "export/web_config.h"
+
+#include <crypt.h>
+#include <errno.h>
+#include <gnutls/crypto.h>
+#include <gnutls/gnutls.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lib/util.h"
+
+#define MAX_FILE_BYTES (1 << 20) /* a web config or a PEM file */
+
+/* tls_server_config's values that become something else once all are read */
+struct tls_parse {
+	char *client_auth, *min_version, *max_version;
+	bool any; /* any key given */
+};
+
+struct parse {
+	struct ps_web_config *c;
+	const char *file;
+	yaml_document_t *doc;
+	struct tls_parse tls;
+};
+
+static int fail(struct parse *p, const yaml_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(struct parse *p, const yaml_node_t *n, const char *fmt, ...)
+{
+	size_t off;
+	va_list ap;
+	int w;
+
+	if (n)
+		w = snprintf(p->c->err, sizeof(p->c->err), "%s:%zu: ", p->file,
+			     n->start_mark.line + 1);
+	else
+		w = snprintf(p->c->err, sizeof(p->c->err), "%s: ", p->file);
+	off = w > 0 && (size_t)w < sizeof(p->c->err) ? (size_t)w : sizeof(p->c->err) - 1;
+	va_start(ap, fmt);
+	vsnprintf(p->c->err + off, sizeof(p->c->err) - off, fmt, ap);
+	va_end(ap);
+	/* one line, whatever the YAML held */
+	for (char *s = p->c->err; *s; s++)
+		if (*s == '\n' || *s == '\r' || (unsigned char)*s < ' ')
+			*s = '?';
+	return -1;
+}
+
+/* A plain scalar YAML reads as null: "", ~, null. */
+static bool is_null(const yaml_node_t *n)
+{
+	const char *v;
+
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	v = (const char *)n->data.scalar.value;
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") || !strcmp(v, "Null") ||
+	       !strcmp(v, "NULL");
+}
+
+/* The value of a scalar node (no NUL inside), or NULL after fail(). */
+static const char *scalar(struct parse *p, const yaml_node_t *n, const char *what)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return fail(p, n, "%s: expected a string", what), NULL;
+	if (strlen((const char *)n->data.scalar.value) != n->data.scalar.length)
+		return fail(p, n, "%s: a NUL character in the string", what), NULL;
+	return (const char *)n->data.scalar.value;
+}
+
+/* A string option: its copy in *out (NULL when null or ""); 0 or -1. */
+static int string_opt(struct parse *p, const yaml_node_t *n, const char *what, char **out)
+{
+	const char *v;
+
+	if (*out)
+		return fail(p, n, "%s given twice", what);
+	if (is_null(n))
+		return 0;
+	v = scalar(p, n, what);
+	if (!v)
+		return -1;
+	if (*v && !(*out = strdup(v)))
+		return fail(p, n, "out of memory");
+	return 0;
+}
+
+/* A file name relative to the config file's directory, as exporter-toolkit
+ * resolves it. */
+static int path_opt(struct parse *p, const yaml_node_t *n, const char *what, char **out)
+{
+	const char *slash = strrchr(p->file, '/');
+	char *rel = NULL, *abs;
+
+	if (string_opt(p, n, what, &rel))
+		return -1;
+	if (!rel || rel[0] == '/' || !slash) {
+		*out = rel;
+		return 0;
+	}
+	if (asprintf(&abs, "%.*s/%s", (int)(slash - p->file), p->file, rel) < 0) {
+		free(rel);
+		return fail(p, n, "out of memory");
+	}
+	free(rel);
+	*out = abs;
+	return 0;
+}
+
+/* A mapping's pairs: each key a string, none twice. Calls fn for each. */
+typedef int (*pair_fn)(struct parse *p, const char *key, const yaml_node_t *k,
+		       const yaml_node_t *v);
+
+static int each_pair(struct parse *p, const yaml_node_t *map, const char *what, pair_fn fn)
+{
+	yaml_node_pair_t *pr, *q;
+	const yaml_node_t *k, *v, *k2;
+	const char *key;
+
+	if (is_null(map))
+		return 0;
+	if (map->type != YAML_MAPPING_NODE)
+		return fail(p, map, "%s: expected a mapping", what);
+	for (pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++) {
+		k = yaml_document_get_node(p->doc, pr->key);
+		v = yaml_document_get_node(p->doc, pr->value);
+		if (!k || !v)
+			return fail(p, map, "%s: a broken mapping", what);
+		key = scalar(p, k, what);
+		if (!key)
+			return -1;
+		for (q = map->data.mapping.pairs.start; q < pr; q++) {
+			k2 = yaml_document_get_node(p->doc, q->key);
+			if (k2 && k2->type == YAML_SCALAR_NODE &&
+			    !strcmp((const char *)k2->data.scalar.value, key))
+				return fail(p, k, "%s: key '%s' given twice", what, key);
+		}
+		if (fn(p, key, k, v))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- tls_server_config ------------------------------------------------------- */
+
+static int tls_pair(struct parse *p, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct ps_web_config *c = p->c;
+	struct tls_parse *t = &p->tls;
+	static const char *const unsupported[] = {
+		"client_allowed_sans",
+		"cipher_suites",
+		"prefer_server_cipher_suites",
+		"curve_preferences",
+	};
+	unsigned int i;
+
+	t->any = true;
+	if (!strcmp(key, "cert_file"))
+		return path_opt(p, v, key, &c->cert_file);
+	if (!strcmp(key, "key_file"))
+		return path_opt(p, v, key, &c->key_file);
+	if (!strcmp(key, "client_ca_file"))
+		return path_opt(p, v, key, &c->client_ca_file);
+	if (!strcmp(key, "cert"))
+		return string_opt(p, v, key, &c->cert);
+	if (!strcmp(key, "key"))
+		return string_opt(p, v, key, &c->key);
+	if (!strcmp(key, "client_ca"))
+		return string_opt(p, v, key, &c->client_ca);
+	if (!strcmp(key, "client_auth_type"))
+		return string_opt(p, v, key, &t->client_auth);
+	if (!strcmp(key, "min_version"))
+		return string_opt(p, v, key, &t->min_version);
+	if (!strcmp(key, "max_version"))
+		return string_opt(p, v, key, &t->max_version);
+	for (i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++)
+		if (!strcmp(key, unsupported[i]))
+			return fail(p, k, "tls_server_config: %s is not supported by pathscope",
+				    key);
+	return fail(p, k, "unknown key '%s' in tls_server_config", key);
+}
+
+/* TLS10..TLS13 -> 0..3, or -1. */
+static int tls_version(const char *v)
+{
+	static const char *const names[] = { "TLS10", "TLS11", "TLS12", "TLS13" };
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(v, names[i]))
+			return i;
+	return -1;
+}
+
+static int tls_check(struct parse *p, const yaml_node_t *n, struct tls_parse *t)
+{
+	struct ps_web_config *c = p->c;
+	const char *ca = c->client_ca_file ? "client_ca_file" : "client_ca";
+	int lo = 2, hi = 3, v; /* exporter-toolkit's defaults: TLS12..TLS13 */
+	char buf[96];
+
+	if (!t->any)
+		return 0; /* tls_server_config: {} or null: plain HTTP */
+	c->tls = true;
+	if (c->cert && c->cert_file)
+		return fail(p, n, "tls_server_config: cert and cert_file both given");
+	if (c->key && c->key_file)
+		return fail(p, n, "tls_server_config: key and key_file both given");
+	if (c->client_ca && c->client_ca_file)
+		return fail(p, n, "tls_server_config: client_ca and client_ca_file both given");
+	if (!c->cert && !c->cert_file)
+		return fail(p, n, "tls_server_config: missing cert_file");
+	if (!c->key && !c->key_file)
+		return fail(p, n, "tls_server_config: missing key_file");
+	if (!t->client_auth || !strcmp(t->client_auth, "NoClientCert"))
+		c->client_auth = PS_CLIENT_AUTH_NONE;
+	else if (!strcmp(t->client_auth, "VerifyClientCertIfGiven"))
+		c->client_auth = PS_CLIENT_AUTH_VERIFY_IF_GIVEN;
+	else if (!strcmp(t->client_auth, "RequireAndVerifyClientCert"))
+		c->client_auth = PS_CLIENT_AUTH_REQUIRE_VERIFY;
+	else if (!strcmp(t->client_auth, "RequestClientCert") ||
+		 !strcmp(t->client_auth, "RequireAnyClientCert"))
+		return fail(p, n,
+			    "tls_server_config: client_auth_type %s is not supported by pathscope "
+			    "(it takes certificates no CA signed): use RequireAndVerifyClientCert",
+			    t->client_auth);
+	else
+		return fail(p, n,
+			    "tls_server_config: bad client_auth_type '%s' (NoClientCert, "
+			    "VerifyClientCertIfGiven or RequireAndVerifyClientCert)",
+			    t->client_auth);
+	if (c->client_auth != PS_CLIENT_AUTH_NONE && !c->client_ca && !c->client_ca_file)
+		return fail(p, n, "tls_server_config: client_auth_type %s needs client_ca_file",
+			    t->client_auth);
+	if (c->client_auth == PS_CLIENT_AUTH_NONE && (c->client_ca || c->client_ca_file))
+		return fail(p, n,
+			    "tls_server_config: %s given but client_auth_type is NoClientCert "
+			    "(set RequireAndVerifyClientCert)",
+			    ca);
+	if (t->min_version && (lo = tls_version(t->min_version)) < 0)
+		return fail(p, n, "tls_server_config: bad min_version '%s' (TLS10 .. TLS13)",
+			    t->min_version);
+	if (t->max_version && (hi = tls_version(t->max_version)) < 0)
+		return fail(p, n, "tls_server_config: bad max_version '%s' (TLS10 .. TLS13)",
+			    t->max_version);
+	if (lo > hi)
+		return fail(p, n, "tls_server_config: min_version %s is above max_version %s",
+			    t->min_version ? t->min_version : "TLS12",
+			    t->max_version ? t->max_version : "TLS13");
+	snprintf(buf, sizeof(buf), "NORMAL:-VERS-ALL");
+	for (v = hi; v >= lo; v--)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), ":+VERS-TLS1.%d", v);
+	c->priorities = strdup(buf);
+	if (!c->priorities)
+		return fail(p, n, "out of memory");
+	return 0;
+}
+
+/* ---- http_server_config, basic_auth_users, the top ------------------------------ */
+
+static int http_pair(struct parse *p, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+{
+	static const char *const bools[] = { "true",  "false", "True", "False", "TRUE",
+					     "FALSE", "yes",   "no",   "on",	"off" };
+	const char *s;
+	unsigned int i;
+
+	if (!strcmp(key, "http2")) {
+		/* pathscope speaks HTTP/1.1 only, which every client of
+		 * http2: true speaks too: either value is honoured. */
+		s = scalar(p, v, "http_server_config: http2");
+		if (!s)
+			return -1;
+		for (i = 0; i < sizeof(bools) / sizeof(bools[0]); i++)
+			if (!strcmp(s, bools[i]))
+				return 0;
+		return fail(p, v, "http_server_config: http2: expected true or false, not '%s'", s);
+	}
+	if (!strcmp(key, "headers"))
+		return fail(p, k, "http_server_config: headers is not supported by pathscope");
+	return fail(p, k, "unknown key '%s' in http_server_config", key);
+}
+
+bool ps_web_bcrypt_form(const char *s)
+{
+	static const char b64[] =
+	    "./ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	int cost, i;
+
+	if (strlen(s) != 60 || s[0] != '$' || s[1] != '2' || !strchr("aby", s[2]) || s[3] != '$' ||
+	    s[4] < '0' || s[4] > '9' || s[5] < '0' || s[5] > '9' || s[6] != '$')
+		return false;
+	cost = (s[4] - '0') * 10 + (s[5] - '0');
+	if (cost < 4 || cost > 31)
+		return false;
+	for (i = 7; i < 60; i++)
+		if (!strchr(b64, s[i]))
+			return false;
+	return true;
+}
+
+static int user_pair(struct parse *p, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct ps_web_config *c = p->c;
+	struct ps_web_user *u;
+	const char *hash;
+
+	(void)k;
+	hash = scalar(p, v, "basic_auth_users");
+	if (!hash)
+		return -1;
+	if (!ps_web_bcrypt_form(hash))
+		return fail(p, v,
+			    "basic_auth_users: the hash of '%s' is not bcrypt ($2y$, $2b$ or $2a$, "
+			    "60 characters, e.g. from htpasswd -nBC 10)",
+			    key);
+	u = realloc(c->users, (size_t)(c->nusers + 1) * sizeof(*u));
+	if (!u)
+		return fail(p, v, "out of memory");
+	c->users = u;
+	u = &c->users[c->nusers];
+	memset(u, 0, sizeof(*u));
+	u->name = strdup(key);
+	u->hash = strdup(hash);
+	c->nusers++;
+	if (!u->name || !u->hash)
+		return fail(p, v, "out of memory");
+	return 0;
+}
+
+static int top_pair(struct parse *p, const char *key, const yaml_node_t *k, const yaml_node_t *v)
+{
+	if (!strcmp(key, "tls_server_config"))
+		return each_pair(p, v, key, tls_pair) ? -1 : tls_check(p, k, &p->tls);
+	if (!strcmp(key, "http_server_config"))
+		return each_pair(p, v, key, http_pair);
+	if (!strcmp(key, "basic_auth_users"))
+		return each_pair(p, v, key, user_pair);
+	if (!strcmp(key, "rate_limit"))
+		return fail(p, k, "rate_limit is not supported by pathscope");
+	return fail(p, k, "unknown key '%s'", key);
+}
+
+/* libyaml's reason for refusing the text. */
+static int yaml_fail(struct parse *p, const yaml_parser_t *parser)
+{
+	yaml_node_t at = { .start_mark = parser->problem_mark };
+
+	return fail(p, &at, "bad YAML: %s", parser->problem ? parser->problem : "?");
+}
+
+int ps_web_config_parse(const char *text, size_t len, const char *file, struct ps_web_config *c)
+{
+	struct parse p = { .c = c, .file = file };
+	yaml_document_t doc, more;
+	yaml_parser_t parser;
+	yaml_node_t *root;
+	int rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	if (!yaml_parser_initialize(&parser))
+		return fail(&p, NULL, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		yaml_fail(&p, &parser);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	p.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		rc = 0; /* an empty file: plain HTTP, no authentication */
+	} else if (!yaml_parser_load(&parser, &more)) {
+		yaml_fail(&p, &parser);
+	} else {
+		if (yaml_document_get_root_node(&more))
+			fail(&p, yaml_document_get_root_node(&more), "more than one YAML document");
+		else
+			rc = each_pair(&p, root, "the file", top_pair);
+		yaml_document_delete(&more);
+	}
+	free(p.tls.client_auth);
+	free(p.tls.min_version);
+	free(p.tls.max_version);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* ---- the files it names ------------------------------------------------------------ */
+
+/* The whole of path, NUL-terminated, in *out: 0, or -errno (-EFBIG when
+ * larger than MAX_FILE_BYTES). */
+static int read_all(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0, got;
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			if (cap > MAX_FILE_BYTES + 8192) {
+				err = -EFBIG;
+				break;
+			}
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n > MAX_FILE_BYTES)
+			err = -EFBIG;
+	} while (!err && got > 0);
+	if (!err && ferror(f))
+		err = -EIO;
+	fclose(f);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return -ENOMEM;
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Read the PEM file `path` (option `what`) into *pem unless inline. */
+static int read_pem(const char *file, const char *what, const char *path, char **pem)
+{
+	size_t len;
+	int err;
+
+	if (!path)
+		return 0;
+	err = read_all(path, pem, &len);
+	if (err)
+		return ps_error("%s: cannot read %s %s: %s", file, what, path,
+				err == -EFBIG ? "larger than 1 MiB" : strerror(-err)),
+		       1;
+	return 0;
+}
+
+static gnutls_datum_t datum(const char *s)
+{
+	return (gnutls_datum_t){ .data = (unsigned char *)s, .size = (unsigned int)strlen(s) };
+}
+
+/* What MHD will hand to GnuTLS, handed to it now: the key pair, the client
+ * CA, the priority string. */
+static int tls_check_pems(const char *file, const struct ps_web_config *c)
+{
+	gnutls_certificate_credentials_t cr;
+	gnutls_priority_t prio;
+	gnutls_datum_t cd = datum(c->cert), kd = datum(c->key), ad;
+	const char *where = NULL;
+	int rc;
+
+	if (gnutls_certificate_allocate_credentials(&cr) < 0)
+		return ps_error("%s: GnuTLS: out of memory", file), 1;
+	rc = gnutls_certificate_set_x509_key_mem(cr, &cd, &kd, GNUTLS_X509_FMT_PEM);
+	if (rc < 0) {
+		ps_error("%s: TLS certificate %s and key %s: %s", file,
+			 c->cert_file ? c->cert_file : "(cert)",
+			 c->key_file ? c->key_file : "(key)", gnutls_strerror(rc));
+		gnutls_certificate_free_credentials(cr);
+		return 2;
+	}
+	if (c->client_ca) {
+		ad = datum(c->client_ca);
+		rc = gnutls_certificate_set_x509_trust_mem(cr, &ad, GNUTLS_X509_FMT_PEM);
+		if (rc <= 0) {
+			ps_error("%s: client CA %s: %s", file,
+				 c->client_ca_file ? c->client_ca_file : "(client_ca)",
+				 rc < 0 ? gnutls_strerror(rc) : "no certificate in it");
+			gnutls_certificate_free_credentials(cr);
+			return 2;
+		}
+	}
+	gnutls_certificate_free_credentials(cr);
+	rc = gnutls_priority_init(&prio, c->priorities, &where);
+	if (rc < 0)
+		return ps_error("%s: GnuTLS refuses the TLS versions (%s): %s", file, c->priorities,
+				gnutls_strerror(rc)),
+		       2;
+	gnutls_priority_deinit(prio);
+	return 0;
+}
+
+/* Does libxcrypt take the hash's salt as it is? It rewrites a salt whose
+ * last character has bits bcrypt does not use, and then no password would
+ * ever match. Checked at the lowest cost (a hash of cost 31 is valid, and
+ * would take days). */
+static bool bcrypt_salt_ok(const char *hash)
+{
+	struct crypt_data *cd = calloc(1, sizeof(*cd));
+	char setting[30];
+	const char *out;
+	bool ok;
+
+	if (!cd)
+		return false;
+	snprintf(setting, sizeof(setting), "%.4s04%.23s", hash, hash + 6); /* $2y$04$<salt> */
+	out = crypt_rn("pathscope", setting, cd, sizeof(*cd));
+	ok = out && strlen(out) == 60 && !strncmp(out + 6, hash + 6, 23);
+	free(cd);
+	return ok;
+}
+
+int ps_web_config_load(const char *file, struct ps_web_config *c)
+{
+	char *text;
+	size_t len;
+	int err, rc, i;
+
+	memset(c, 0, sizeof(*c));
+	err = read_all(file, &text, &len);
+	if (err)
+		return ps_error("cannot read --web-config %s: %s", file,
+				err == -EFBIG ? "larger than 1 MiB" : strerror(-err)),
+		       1;
+	rc = ps_web_config_parse(text, len, file, c);
+	free(text);
+	if (rc)
+		return ps_error("%s", c->err), 2;
+	for (i = 0; i < c->nusers; i++)
+		if (!bcrypt_salt_ok(c->users[i].hash))
+			return ps_error("%s: basic_auth_users: the hash of '%s' has a salt "
+					"crypt(3) does not keep: no password would match",
+					file, c->users[i].name),
+			       2;
+	if (gnutls_rnd(GNUTLS_RND_KEY, c->cache_key, sizeof(c->cache_key)) < 0)
+		return ps_error("%s: no random bytes from GnuTLS", file), 1;
+	if (!c->tls)
+		return 0;
+	if (read_pem(file, "cert_file", c->cert_file, &c->cert) ||
+	    read_pem(file, "key_file", c->key_file, &c->key) ||
+	    read_pem(file, "client_ca_file", c->client_ca_file, &c->client_ca))
+		return 1;
+	return tls_check_pems(file, c);
+}
+
+static void free_secret(char *s)
+{
+	if (s)
+		explicit_bzero(s, strlen(s));
+	free(s);
+}
+
+void ps_web_config_free(struct ps_web_config *c)
+{
+	int i;
+
+	for (i = 0; i < c->nusers; i++) {
+		free(c->users[i].name);
+		free(c->users[i].hash);
+	}
+	free(c->users);
+	free(c->cert_file);
+	free(c->key_file);
+	free(c->client_ca_file);
+	free(c->cert);
+	free_secret(c->key);
+	free(c->client_ca);
+	free(c->priorities);
+	explicit_bzero(c, sizeof(*c));
+}

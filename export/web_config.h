@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* serve --web-config FILE: the web configuration file of Prometheus'
+ * exporter-toolkit (what node_exporter's --web.config.file reads), parsed
+ * with libyaml. What pathscope does with it: TLS (tls_server_config: cert,
+ * key, client_auth_type, client CA, min_version, max_version) and basic
+ * authentication (basic_auth_users, bcrypt hashes). A key of that format
+ * pathscope does not implement is refused by name, as an unknown key is. */
+#ifndef PATHSCOPE_EXPORT_WEB_CONFIG_H
+#define PATHSCOPE_EXPORT_WEB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ps_client_auth {
+	PS_CLIENT_AUTH_NONE,		/* NoClientCert (the default) */
+	PS_CLIENT_AUTH_VERIFY_IF_GIVEN, /* VerifyClientCertIfGiven */
+	PS_CLIENT_AUTH_REQUIRE_VERIFY,	/* RequireAndVerifyClientCert */
+};
+
+#define PS_WEB_DIGEST_LEN 32 /* SHA-256 */
+
+struct ps_web_user {
+	char *name;
+	char *hash; /* bcrypt: $2y$, $2b$ or $2a$, 60 characters */
+	/* The last password that matched hash, as an HMAC under the config's
+	 * key (bcrypt is slow by design; a scrape a second would pay for it
+	 * every time). Written by the server's one thread only. */
+	bool cached;
+	unsigned char digest[PS_WEB_DIGEST_LEN];
+};
+
+struct ps_web_config {
+	bool tls; /* tls_server_config given */
+	/* As written, or resolved against the file's directory when relative
+	 * (NULL when the PEM is inline or absent). */
+	char *cert_file, *key_file, *client_ca_file;
+	/* The PEM text (from the file, or inline: cert, key, client_ca). */
+	char *cert, *key, *client_ca;
+	enum ps_client_auth client_auth;
+	char *priorities; /* GnuTLS priority string for min_version..max_version */
+	struct ps_web_user *users;
+	int nusers;
+	unsigned char cache_key[PS_WEB_DIGEST_LEN];
+	char err[320]; /* the one-line reason of a failure */
+};
+
+/* Parse the text of a web config file (len bytes) named file (for messages
+ * and for the directory relative paths resolve against): 0, or -1 with the
+ * reason in c->err ("FILE: ..."). Reads no other file: the PEM files named
+ * are read by ps_web_config_load(). c is zeroed first; free it with
+ * ps_web_config_free() in both cases. */
+int ps_web_config_parse(const char *text, size_t len, const char *file, struct ps_web_config *c);
+
+/* Read file, parse it, read the PEM files it names and check them (the key
+ * matches the certificate, the client CA holds a certificate, GnuTLS takes
+ * the TLS versions): 0, or 1 (a file cannot be read) or 2 (bad content)
+ * after one line on stderr. */
+int ps_web_config_load(const char *file, struct ps_web_config *c);
+
+void ps_web_config_free(struct ps_web_config *c);
+
+/* Is s a bcrypt hash crypt(3) takes ($2a$, $2b$ or $2y$, cost 04..31, 53
+ * characters of its base64)? */
+bool ps_web_bcrypt_form(const char *s);
+
+#endif /* PATHSCOPE_EXPORT_WEB_CONFIG_H */

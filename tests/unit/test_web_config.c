@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* serve --web-config: the parser of exporter-toolkit's web config
+ * (ps_web_config_parse) on valid files (relative paths against the file's
+ * directory, the client auth types, the TLS versions as a GnuTLS priority
+ * string, users) and invalid ones (each refused in one line naming the file,
+ * the line and the key); the bcrypt form; ps_web_config_load on files it
+ * cannot read; the password check (libxcrypt's bcrypt, the cache). */
+#include <crypt.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tests/lib/check.h"
+#include "export/web_auth.h"
+#include "export/web_config.h"
+
+#define SALT_HASH "mDwo.lAisC94iLAyP81MCesa29IzH37oigHC/42V2pdJlUprsJPze"
+#define HASH	  "$2y$10$" SALT_HASH
+#define WEB	  "/etc/pathscope/web.yml"
+
+static int parse(const char *text, struct ps_web_config *c)
+{
+	return ps_web_config_parse(text, strlen(text), WEB, c);
+}
+
+static void valid(void)
+{
+	struct ps_web_config c;
+	int rc;
+
+	rc = parse("tls_server_config:\n  cert_file: server.pem\n  key_file: /k/server.key\n"
+		   "basic_auth_users:\n  alice: " HASH "\n  bob: '" HASH "'\n",
+		   &c);
+	check_report(rc == 0, "TLS and two users: parsed", "%s", c.err);
+	check_report(c.tls && c.cert_file && !strcmp(c.cert_file, "/etc/pathscope/server.pem"),
+		     "a relative cert_file: against the file's directory", "%s", c.cert_file);
+	check_report(c.key_file && !strcmp(c.key_file, "/k/server.key"),
+		     "an absolute key_file: as written", "%s", c.key_file);
+	check_report(c.client_auth == PS_CLIENT_AUTH_NONE && !c.client_ca_file,
+		     "client_auth_type: NoClientCert by default", "%d", c.client_auth);
+	check_report(c.priorities &&
+			 !strcmp(c.priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"),
+		     "TLS versions: TLS12..TLS13 by default", "%s", c.priorities);
+	check_report(c.nusers == 2 && !strcmp(c.users[0].name, "alice") &&
+			 !strcmp(c.users[1].name, "bob") && !strcmp(c.users[1].hash, HASH),
+		     "two users with their hashes", "%d users", c.nusers);
+	ps_web_config_free(&c);
+
+	rc = ps_web_config_parse(
+	    "tls_server_config:\n  cert_file: s.pem\n  key_file: s.key\n",
+	    strlen("tls_server_config:\n  cert_file: s.pem\n  key_file: s.key\n"), "web.yml", &c);
+	check_report(rc == 0 && !strcmp(c.cert_file, "s.pem"),
+		     "a file name without a directory: paths as written", "%s", c.err);
+	ps_web_config_free(&c);
+
+	rc = parse("tls_server_config:\n  cert_file: a\n  key_file: b\n"
+		   "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem\n"
+		   "  min_version: TLS13\n",
+		   &c);
+	check_report(rc == 0 && c.client_auth == PS_CLIENT_AUTH_REQUIRE_VERIFY &&
+			 !strcmp(c.client_ca_file, "/etc/pathscope/ca.pem") &&
+			 !strcmp(c.priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.3"),
+		     "RequireAndVerifyClientCert, client CA, min_version TLS13", "%s", c.err);
+	ps_web_config_free(&c);
+
+	rc = parse("tls_server_config:\n  cert: \"-----BEGIN CERTIFICATE-----\\n\"\n  key: k\n"
+		   "  client_auth_type: VerifyClientCertIfGiven\n  client_ca: c\n"
+		   "  min_version: TLS10\n  max_version: TLS11\n",
+		   &c);
+	check_report(rc == 0 && c.client_auth == PS_CLIENT_AUTH_VERIFY_IF_GIVEN && !c.cert_file &&
+			 !strcmp(c.cert, "-----BEGIN CERTIFICATE-----\n") &&
+			 !strcmp(c.priorities, "NORMAL:-VERS-ALL:+VERS-TLS1.1:+VERS-TLS1.0"),
+		     "inline PEM, VerifyClientCertIfGiven, TLS10..TLS11", "%s", c.err);
+	ps_web_config_free(&c);
+
+	rc = parse("", &c);
+	check_report(rc == 0 && !c.tls && !c.nusers, "an empty file: plain HTTP, no users", "%s",
+		     c.err);
+	ps_web_config_free(&c);
+	rc = parse("# nothing\ntls_server_config:\nbasic_auth_users: {}\nhttp_server_config:\n"
+		   "  http2: false\n",
+		   &c);
+	check_report(rc == 0 && !c.tls && !c.nusers,
+		     "null and empty sections, http2: false: plain HTTP, no users", "%s", c.err);
+	ps_web_config_free(&c);
+	rc = parse("tls_server_config: {}\n", &c);
+	check_report(rc == 0 && !c.tls, "tls_server_config: {}: plain HTTP", "%s", c.err);
+	ps_web_config_free(&c);
+	rc = parse("basic_auth_users:\n  a: &h " HASH "\n  b: *h\n", &c);
+	check_report(rc == 0 && c.nusers == 2 && !strcmp(c.users[1].hash, HASH),
+		     "an alias for a hash", "%s", c.err);
+	ps_web_config_free(&c);
+}
+
+static void invalid(void)
+{
+	static const struct {
+		const char *name, *yaml, *want;
+	} cases[] = {
+		{ "bad YAML", "tls_server_config: [\n", WEB ":2: bad YAML: " },
+		{ "a tab in the indentation", "tls_server_config:\n\tcert_file: a\n", "bad YAML" },
+		{ "a list at the top", "- a\n- b\n", WEB ":1: the file: expected a mapping" },
+		{ "a string at the top", "hello\n", "the file: expected a mapping" },
+		{ "unknown key at the top", "basic_auth_user:\n  a: b\n",
+		  WEB ":1: unknown key 'basic_auth_user'" },
+		{ "unknown key in tls_server_config",
+		  "tls_server_config:\n  cert_file: a\n  keyfile: b\n",
+		  WEB ":3: unknown key 'keyfile' in tls_server_config" },
+		{ "unknown key in http_server_config", "http_server_config:\n  http3: true\n",
+		  "unknown key 'http3' in http_server_config" },
+		{ "http2 not a boolean", "http_server_config:\n  http2: maybe\n",
+		  "http2: expected true or false, not 'maybe'" },
+		{ "headers", "http_server_config:\n  headers:\n    X-Frame-Options: deny\n",
+		  "headers is not supported by pathscope" },
+		{ "rate_limit", "rate_limit:\n  interval: 1s\n", "rate_limit is not supported" },
+		{ "cipher_suites", "tls_server_config:\n  cert_file: a\n  cipher_suites: [x]\n",
+		  "cipher_suites is not supported" },
+		{ "client_allowed_sans",
+		  "tls_server_config:\n  cert_file: a\n  client_allowed_sans: [x]\n",
+		  "client_allowed_sans is not supported" },
+		{ "a key twice", "basic_auth_users:\n  a: " HASH "\n  a: " HASH "\n",
+		  WEB ":3: basic_auth_users: key 'a' given twice" },
+		{ "a section twice", "tls_server_config: {}\ntls_server_config: {}\n",
+		  "key 'tls_server_config' given twice" },
+		{ "no cert_file", "tls_server_config:\n  key_file: b\n", "missing cert_file" },
+		{ "no key_file", "tls_server_config:\n  cert_file: a\n", "missing key_file" },
+		{ "cert and cert_file", "tls_server_config:\n  cert_file: a\n  cert: x\n  key: y\n",
+		  "cert and cert_file both given" },
+		{ "bad client_auth_type",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n  client_auth_type: Yes\n",
+		  "bad client_auth_type 'Yes' (NoClientCert, VerifyClientCertIfGiven or "
+		  "RequireAndVerifyClientCert)" },
+		{ "RequireAnyClientCert",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n"
+		  "  client_auth_type: RequireAnyClientCert\n  client_ca_file: c\n",
+		  "client_auth_type RequireAnyClientCert is not supported by pathscope" },
+		{ "a verifying client_auth_type without a CA",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n"
+		  "  client_auth_type: VerifyClientCertIfGiven\n",
+		  "client_auth_type VerifyClientCertIfGiven needs client_ca_file" },
+		{ "a CA without client_auth_type",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n  client_ca_file: c\n",
+		  "client_ca_file given but client_auth_type is NoClientCert" },
+		{ "bad min_version",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS1.2\n",
+		  "bad min_version 'TLS1.2'" },
+		{ "min_version above max_version",
+		  "tls_server_config:\n  cert_file: a\n  key_file: b\n  min_version: TLS13\n"
+		  "  max_version: TLS12\n",
+		  "min_version TLS13 is above max_version TLS12" },
+		{ "a list for a file name", "tls_server_config:\n  cert_file: [a]\n",
+		  "cert_file: expected a string" },
+		{ "a NUL in a string", "tls_server_config:\n  cert_file: \"a\\0b\"\n",
+		  "a NUL character in the string" },
+		{ "a hash that is not bcrypt", "basic_auth_users:\n  alice: $1$abc$def\n",
+		  WEB ":2: basic_auth_users: the hash of 'alice' is not bcrypt" },
+		{ "a password for a hash", "basic_auth_users:\n  alice: secret\n",
+		  "is not bcrypt" },
+		{ "users as a list", "basic_auth_users:\n  - alice\n",
+		  "basic_auth_users: expected a mapping" },
+		{ "two documents", "basic_auth_users: {}\n---\nrate_limit: {}\n",
+		  "more than one YAML document" },
+		{ "a control character in a key", "\"a\\nb\": 1\n", "unknown key 'a?b'" },
+	};
+	struct ps_web_config c;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rc = parse(cases[i].yaml, &c);
+		check_report(rc == -1 && strstr(c.err, cases[i].want) && !strchr(c.err, '\n'),
+			     cases[i].name, "rc %d, '%s', want '%s'", rc, c.err, cases[i].want);
+		ps_web_config_free(&c);
+	}
+}
+
+static void bcrypt_form(void)
+{
+	static const struct {
+		const char *s;
+		bool want;
+	} cases[] = {
+		{ HASH, true },
+		{ "$2b$04$" SALT_HASH, true },
+		{ "$2a$31$" SALT_HASH, true },
+		{ "$2x$10$" SALT_HASH, false },
+		{ "$2y$03$" SALT_HASH, false },
+		{ "$2y$32$" SALT_HASH, false },
+		{ "$2y$1a$" SALT_HASH, false },
+		{ HASH "x", false },
+		{ "$2y$10$mDwo.lAisC94iLAyP81MCesa29IzH37oigHC/42V2pdJlUprsJPz!", false },
+		{ "", false },
+	};
+	unsigned int i;
+	char name[128];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(name, sizeof(name), "bcrypt form of '%s': %s", cases[i].s,
+			 cases[i].want ? "yes" : "no");
+		check_report(ps_web_bcrypt_form(cases[i].s) == cases[i].want, name, "wrong");
+	}
+}
+
+static void load(void)
+{
+	char dir[] = "/tmp/ps-web-config-XXXXXX", path[128];
+	struct ps_web_config c;
+	FILE *f;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		check_report(0, "load: a temporary directory", "%s", strerror(errno));
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/nosuch.yml", dir);
+	rc = ps_web_config_load(path, &c);
+	check_report(rc == 1, "load: a missing file: 1", "%d", rc);
+	ps_web_config_free(&c);
+
+	snprintf(path, sizeof(path), "%s/web.yml", dir);
+	f = fopen(path, "w");
+	fputs("tls_server_config:\n  cert_file: nosuch.pem\n  key_file: nosuch.key\n", f);
+	fclose(f);
+	rc = ps_web_config_load(path, &c);
+	check_report(rc == 1, "load: a cert_file that is missing: 1", "%d", rc);
+	ps_web_config_free(&c);
+
+	f = fopen(path, "w");
+	fputs("basic_auth_users:\n  alice: " HASH "\n", f);
+	fclose(f);
+	rc = ps_web_config_load(path, &c);
+	check_report(rc == 0 && c.nusers == 1 && !c.tls, "load: users only: 0", "%d", rc);
+	ps_web_config_free(&c);
+
+	f = fopen(path, "w");
+	fputs("basic_auth_users:\n  alice: "
+	      "$2y$10$mDwo.lAisC94iLAyP81MCzsa29IzH37oigHC/42V2pdJlUprsJPze\n",
+	      f);
+	fclose(f);
+	rc = ps_web_config_load(path, &c);
+	check_report(rc == 2, "load: a salt libxcrypt would rewrite (never matches): 2", "%d", rc);
+	ps_web_config_free(&c);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void passwords(void)
+{
+	struct ps_web_user users[2] = { { .name = "alice" }, { .name = "bob" } };
+	struct ps_web_config c = { .users = users, .nusers = 2 };
+	char salt[CRYPT_GENSALT_OUTPUT_SIZE], a[CRYPT_OUTPUT_SIZE], b[CRYPT_OUTPUT_SIZE];
+	struct crypt_data *cd = calloc(1, sizeof(*cd));
+
+	if (!cd || !crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)) ||
+	    !crypt_rn("alice's password", salt, cd, sizeof(*cd))) {
+		check_report(0, "libxcrypt makes bcrypt hashes", "no");
+		free(cd);
+		return;
+	}
+	snprintf(a, sizeof(a), "%s", cd->output);
+	crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt));
+	crypt_rn("", salt, cd, sizeof(*cd));
+	snprintf(b, sizeof(b), "%s", cd->output);
+	free(cd);
+	users[0].hash = a;
+	users[1].hash = b;
+	check_report(ps_web_bcrypt_form(a), "libxcrypt's hash has bcrypt's form", "%s", a);
+	check_report(ps_web_password_ok(&c, "alice", "alice's password"), "the right password",
+		     "refused");
+	check_report(users[0].cached, "a match is cached", "not cached");
+	check_report(ps_web_password_ok(&c, "alice", "alice's password"),
+		     "the right password again (from the cache)", "refused");
+	check_report(!ps_web_password_ok(&c, "alice", "alice's passwor"), "a prefix of it",
+		     "taken");
+	check_report(!ps_web_password_ok(&c, "alice", "alice's password "), "with a space more",
+		     "taken");
+	check_report(!ps_web_password_ok(&c, "bob", "alice's password"), "another user's password",
+		     "taken");
+	check_report(!ps_web_password_ok(&c, "carol", "alice's password"),
+		     "an unknown user with a known password", "taken");
+	check_report(ps_web_password_ok(&c, "bob", ""), "an empty password that is bob's",
+		     "refused");
+	check_report(!ps_web_password_ok(&c, "alice", ""), "an empty password that is not alice's",
+		     "taken");
+	c.nusers = 0;
+	check_report(!ps_web_password_ok(&c, "alice", "alice's password"), "no users: nobody",
+		     "taken");
+}
+
+int main(void)
+{
+	valid();
+	invalid();
+	bcrypt_form();
+	load();
+	passwords();
+	return check_exit_code();
+}
