@@ -39,11 +39,13 @@ IMAGE_SIZE=4G
 
 # What a test in the guest may need. pathscope's runtime libraries (it is
 # built on the host, against Debian 12, and run from the 9p share): libbpf1
-# libxdp1 libmnl0 libjson-c5 libmicrohttpd12 libprotobuf-c1 libelf1 zlib1g.
+# libxdp1 libmnl0 libjson-c5 libmicrohttpd12 libprotobuf-c1 libelf1 zlib1g,
+# libyaml-0-2 libgnutls30 libcrypt1 (serve --web-config).
 # The rest: the tools the tests call (tests/integration/lib.sh and the
 # tests), initramfs-tools for the kernels' initrds.
 GUEST_PKGS=(
 	libbpf1 libxdp1 libmnl0 libjson-c5 libmicrohttpd12 libprotobuf-c1 libelf1 zlib1g
+	libyaml-0-2 libgnutls30 libcrypt1
 	iproute2 ethtool iputils-ping kmod procps util-linux initramfs-tools
 	xdp-tools bpftool tcpdump python3 python3-scapy
 	iperf3 sockperf netcat-openbsd jq curl prometheus
