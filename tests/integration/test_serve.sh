@@ -200,14 +200,19 @@ lint=$(promtool check metrics <<<"$q1" 2>&1) && rc=0 || rc=$?
 ps_check_eq "promtool check metrics accepts /metrics --detail queue" "$rc $lint" "0 "
 echo "# 4-queue veth, default features, idle peers: --detail interface $(grep -vc '^#' <<<"$m1") series, --detail queue $(grep -vc '^#' <<<"$q1")"
 
-# The same numbers through Prometheus (wait, at most 15 s, for a scrape after the workload).
-Q="sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"}) - sum(pathscope_packets_total{instance=\"127.0.0.1:$PORT\",iface=\"vB\",hook=\"xdp\"} @ $T0)"
+# The same numbers through Prometheus. Every check below reads both serves'
+# series: wait (at most 15 s) until Prometheus has, from each, a scrape after
+# the workload (each instance is scraped on its own schedule).
+since_t0() { # xdp packets of serve on port $1 since T0, in Prometheus
+	local s="pathscope_packets_total{instance=\"127.0.0.1:$1\",iface=\"vB\",hook=\"xdp\"}"
+	ps_promq "sum($s) - sum($s @ $T0)"
+}
 for i in $(seq 150); do
-	got=$(ps_promq "$Q")
-	[ "$got" = "$N" ] && break
+	got=$(since_t0 "$PORT") got_q=$(since_t0 "$PORT_Q")
+	[ "$got $got_q" = "$N $N" ] && break
 	sleep 0.1
 done
-ps_check_eq "prometheus: xdp packets since T0 = workload" "$got" "$N"
+ps_check_eq "prometheus: xdp packets since T0 = workload, from both serves" "$got $got_q" "$N $N"
 I1="instance=\"127.0.0.1:$PORT\"" IQ="instance=\"127.0.0.1:$PORT_Q\""
 ps_check_eq "prometheus, --detail interface: median frame size from the buckets: 1535, the middle of (1023, 2047]" \
 	"$(ps_promq "histogram_quantile(0.5, sum by (le) (rate(pathscope_frame_size_bytes_bucket{$I1,iface=\"vB\",hook=\"xdp\"}[5m])))")" 1535
