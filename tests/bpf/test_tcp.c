@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/types.h>
@@ -33,6 +32,7 @@
 #include "pathscope_xdp.skel.h"
 #include "pathscope_tc.skel.h"
 #include "loader/features.h"
+#include "tests/lib/bracket.h"
 #include "tests/lib/check.h"
 #include "tests/lib/frame.h"
 
@@ -671,39 +671,13 @@ static void test_peer_subnets(void)
 	check(other == 0, "peers: no \"other\" entry until 128 subnets", "%d other entries", other);
 }
 
-/* ---- exact brackets against CLOCK_MONOTONIC ------------------------------- */
-
-/* bpf_ktime_get_ns() reads CLOCK_MONOTONIC: a sample timed from segment a
- * (run in [a.start, a.end]) to segment b (in [b.start, b.end]) lies in
- * [b.start - a.end, b.end - a.start] by construction, whatever the machine's
- * load; the sleep between them makes a constant error (+-200 us), a scale
- * error (x1.2, x0.8) or a unit error fall outside. */
-#define GAP_NS 2000000ULL /* the sleep between the two segments */
-
-struct span {
-	__u64 start, end;
-};
-
-static __u64 mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (__u64)t.tv_sec * 1000000000ULL + (__u64)t.tv_nsec;
-}
+/* ---- exact brackets against CLOCK_MONOTONIC (tests/lib/bracket.h) --------- */
 
 static void timed(void (*fn)(const struct seg *), const struct seg *g, struct span *s)
 {
 	s->start = mono_ns();
 	fn(g);
 	s->end = mono_ns();
-}
-
-static void gap(void)
-{
-	struct timespec t = { 0, (long)GAP_NS };
-
-	nanosleep(&t, NULL);
 }
 
 /* Each family's (rtt, handshake, resp_data, resp_ack) count and exact sum
@@ -753,12 +727,13 @@ static void bracket(const char *name, int i, const struct sums *before, const st
 		    const struct span *b)
 {
 	struct sums after;
-	__u64 lo = b->start - a->end, hi = b->end - a->start, got;
-	unsigned int j, blo = ps_hist_bucket(lo, PS_LAT_BUCKETS),
-			bhi = ps_hist_bucket(hi, PS_LAT_BUCKETS), in = 0,
-			q = rx_at_xdp ? 0 : NSLOTS - 1;
+	unsigned int j, blo, bhi, in = 0, q = rx_at_xdp ? 0 : NSLOTS - 1;
+	__u64 lo, hi, got;
 	char label[200];
 
+	bracket_of(a, b, &lo, &hi);
+	blo = ps_hist_bucket(lo, PS_LAT_BUCKETS);
+	bhi = ps_hist_bucket(hi, PS_LAT_BUCKETS);
 	read_sums(&after);
 	got = after.ns[i] - before->ns[i];
 	check(after.n[i] - before->n[i] == 1 && lo <= got && got <= hi, name,
@@ -780,13 +755,13 @@ static void test_brackets(void)
 
 	read_sums(&s);
 	timed(tx, &(struct seg){ .lport = 43000, .flags = ACK, TS(1000, 1), DATA(100) }, &a);
-	gap();
+	bracket_gap();
 	timed(rx, &(struct seg){ .lport = 43000, .flags = ACK, TS(7001, 1000) }, &b);
 	bracket("bracket: RTT, data out to the ACK echoing it", 0, &s, &a, &b);
 
 	read_sums(&s);
 	timed(tx, &(struct seg){ .lport = 43001, .flags = SYN, .seq = 100, TS(20, 0) }, &a);
-	gap();
+	bracket_gap();
 	timed(
 	    rx,
 	    &(struct seg){ .lport = 43001, .flags = SYN | ACK, .seq = 900, .ack = 101, TS(60, 20) },
@@ -799,7 +774,7 @@ static void test_brackets(void)
 	    tx,
 	    &(struct seg){ .lport = 43002, .flags = SYN | ACK, .seq = 600, .ack = 401, TS(40, 80) },
 	    &a);
-	gap();
+	bracket_gap();
 	timed(rx, &(struct seg){ .lport = 43002, .flags = ACK, .seq = 401, .ack = 601, TS(81, 40) },
 	      &b);
 	bracket("bracket: handshake, server (SYN-ACK out to its ACK in)", 1, &s, &a, &b);
@@ -807,12 +782,12 @@ static void test_brackets(void)
 	tx(&(struct seg){ .lport = 43003, .flags = ACK, TS(10, 500) });
 	read_sums(&s);
 	timed(rx, &(struct seg){ .lport = 43003, .flags = ACK, TS(501, 10), DATA(50) }, &a);
-	gap();
+	bracket_gap();
 	timed(tx, &(struct seg){ .lport = 43003, .flags = ACK, TS(11, 501) }, &b);
 	bracket("bracket: ACK delay (data in to the pure ACK echoing it)", 3, &s, &a, &b);
 	read_sums(&s);
 	timed(rx, &(struct seg){ .lport = 43003, .flags = ACK, TS(502, 11), DATA(50) }, &a);
-	gap();
+	bracket_gap();
 	timed(tx, &(struct seg){ .lport = 43003, .flags = ACK, TS(12, 502), DATA(70) }, &b);
 	bracket("bracket: response with data (data in to the data echoing it)", 2, &s, &a, &b);
 }
