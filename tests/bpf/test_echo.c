@@ -34,6 +34,7 @@
 #include "tests/lib/bracket.h"
 #include "tests/lib/check.h"
 #include "tests/lib/frame.h"
+#include "tests/lib/skel_pair.h"
 
 #define NSLOTS 2 /* nqueues 1: queue 0 and "other" */
 
@@ -91,13 +92,13 @@ static void run(const struct echo *e, struct span *s)
 	s->end = mono_ns();
 	if (err || (int)o.retval != want)
 		check_report(0, e->rx ? "xdp run" : "tc egress run", "err %d, verdict %d (want %d)",
-		      err ? -errno : 0, (int)o.retval, want);
+			     err ? -errno : 0, (int)o.retval, want);
 }
 
 /* ---- reading the maps ----------------------------------------------------- */
 
 struct state {
-	struct ps_echo_qstats q[NSLOTS]; /* summed over the CPUs */
+	struct ps_echo_qstats q[NSLOTS];      /* summed over the CPUs */
 	__u64 rtt_n, rtt_ns, resp_n, resp_ns; /* the peer (family v6 ? 6 : 4) */
 };
 
@@ -165,22 +166,28 @@ static void test_rtt(bool v6, __u16 seq)
 	run(&(struct echo){ v6, false, true, seq }, &b);
 	read_state(&s1, v6);
 	bracket_of(&a, &b, &lo, &hi);
-	snprintf(name, sizeof(name), "%s RTT: request out, reply in 2 ms later: the peer's exact sum "
-		 "in the bracket", fam);
-	check_report(s1.rtt_n - s0.rtt_n == 1 && s1.rtt_ns - s0.rtt_ns >= lo && s1.rtt_ns - s0.rtt_ns <= hi,
-	      name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
-	      (unsigned long long)(s1.rtt_n - s0.rtt_n), (unsigned long long)(s1.rtt_ns - s0.rtt_ns),
-	      (unsigned long long)lo, (unsigned long long)hi);
-	snprintf(name, sizeof(name), "%s RTT: its bucket in RX queue 0's slot, one request out, one "
-		 "reply in", fam);
+	snprintf(name, sizeof(name),
+		 "%s RTT: request out, reply in 2 ms later: the peer's exact sum "
+		 "in the bracket",
+		 fam);
+	check_report(
+	    s1.rtt_n - s0.rtt_n == 1 && s1.rtt_ns - s0.rtt_ns >= lo && s1.rtt_ns - s0.rtt_ns <= hi,
+	    name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
+	    (unsigned long long)(s1.rtt_n - s0.rtt_n), (unsigned long long)(s1.rtt_ns - s0.rtt_ns),
+	    (unsigned long long)lo, (unsigned long long)hi);
+	snprintf(name, sizeof(name),
+		 "%s RTT: its bucket in RX queue 0's slot, one request out, one "
+		 "reply in",
+		 fam);
 	check_report(in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi) == 1 &&
-		      hist_total(s1.q[1].rtt_hist) == hist_total(s0.q[1].rtt_hist) &&
-		      s1.q[1].requests_out - s0.q[1].requests_out == 1 &&
-		      s1.q[0].replies_in - s0.q[0].replies_in == 1,
-	      name, "queue 0 +%llu in the bracket's buckets, requests out +%llu, replies in +%llu",
-	      (unsigned long long)in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi),
-	      (unsigned long long)(s1.q[1].requests_out - s0.q[1].requests_out),
-	      (unsigned long long)(s1.q[0].replies_in - s0.q[0].replies_in));
+			 hist_total(s1.q[1].rtt_hist) == hist_total(s0.q[1].rtt_hist) &&
+			 s1.q[1].requests_out - s0.q[1].requests_out == 1 &&
+			 s1.q[0].replies_in - s0.q[0].replies_in == 1,
+		     name,
+		     "queue 0 +%llu in the bracket's buckets, requests out +%llu, replies in +%llu",
+		     (unsigned long long)in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi),
+		     (unsigned long long)(s1.q[1].requests_out - s0.q[1].requests_out),
+		     (unsigned long long)(s1.q[0].replies_in - s0.q[0].replies_in));
 }
 
 static void test_response(bool v6, __u16 seq)
@@ -197,24 +204,27 @@ static void test_response(bool v6, __u16 seq)
 	run(&(struct echo){ v6, false, false, seq }, &b);
 	read_state(&s1, v6);
 	bracket_of(&a, &b, &lo, &hi);
-	snprintf(name, sizeof(name), "%s response: request in, reply out 2 ms later: the peer's "
-		 "exact sum in the bracket", fam);
+	snprintf(name, sizeof(name),
+		 "%s response: request in, reply out 2 ms later: the peer's "
+		 "exact sum in the bracket",
+		 fam);
 	check_report(s1.resp_n - s0.resp_n == 1 && s1.resp_ns - s0.resp_ns >= lo &&
-		      s1.resp_ns - s0.resp_ns <= hi,
-	      name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
-	      (unsigned long long)(s1.resp_n - s0.resp_n),
-	      (unsigned long long)(s1.resp_ns - s0.resp_ns), (unsigned long long)lo,
-	      (unsigned long long)hi);
+			 s1.resp_ns - s0.resp_ns <= hi,
+		     name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
+		     (unsigned long long)(s1.resp_n - s0.resp_n),
+		     (unsigned long long)(s1.resp_ns - s0.resp_ns), (unsigned long long)lo,
+		     (unsigned long long)hi);
 	snprintf(name, sizeof(name), "%s response: its bucket in the request's RX queue slot (0)",
 		 fam);
 	check_report(in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi) == 1 &&
-		      hist_total(s1.q[1].resp_hist) == hist_total(s0.q[1].resp_hist) &&
-		      s1.q[0].requests_in - s0.q[0].requests_in == 1 &&
-		      s1.q[0].replies_out - s0.q[0].replies_out == 1,
-	      name, "queue 0 +%llu in the bracket's buckets, requests in +%llu, replies out +%llu",
-	      (unsigned long long)in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi),
-	      (unsigned long long)(s1.q[0].requests_in - s0.q[0].requests_in),
-	      (unsigned long long)(s1.q[0].replies_out - s0.q[0].replies_out));
+			 hist_total(s1.q[1].resp_hist) == hist_total(s0.q[1].resp_hist) &&
+			 s1.q[0].requests_in - s0.q[0].requests_in == 1 &&
+			 s1.q[0].replies_out - s0.q[0].replies_out == 1,
+		     name,
+		     "queue 0 +%llu in the bracket's buckets, requests in +%llu, replies out +%llu",
+		     (unsigned long long)in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi),
+		     (unsigned long long)(s1.q[0].requests_in - s0.q[0].requests_in),
+		     (unsigned long long)(s1.q[0].replies_out - s0.q[0].replies_out));
 }
 
 /* Replies that no request of theirs waits for: not timed. */
@@ -229,17 +239,17 @@ static void test_unmatched(void)
 	run(&(struct echo){ false, false, false, 903 }, NULL);
 	read_state(&s1, false);
 	check_report(s1.rtt_n == s0.rtt_n && s1.resp_n == s0.resp_n &&
-		      s1.q[0].replies_in == s0.q[0].replies_in &&
-		      s1.q[0].replies_out == s0.q[0].replies_out,
-	      "a reply with no request, or another seq, is not timed", "rtt +%llu, resp +%llu",
-	      (unsigned long long)(s1.rtt_n - s0.rtt_n), (unsigned long long)(s1.resp_n - s0.resp_n));
+			 s1.q[0].replies_in == s0.q[0].replies_in &&
+			 s1.q[0].replies_out == s0.q[0].replies_out,
+		     "a reply with no request, or another seq, is not timed",
+		     "rtt +%llu, resp +%llu", (unsigned long long)(s1.rtt_n - s0.rtt_n),
+		     (unsigned long long)(s1.resp_n - s0.resp_n));
 }
 
 static int load(void)
 {
 	static const char *const shared[] = { "echo_pending", "echo_waiting", "echo_stats",
-					      "echo_peers" };
-	size_t i;
+					      "echo_peers", NULL };
 	int err;
 
 	xdp = pathscope_xdp__open();
@@ -250,27 +260,20 @@ static int load(void)
 	tc->rodata->ps_features = PS_F_ICMP;
 	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
 	err = pathscope_xdp__load(xdp);
-	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
-		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(tc->obj, shared[i]),
-					bpf_object__find_map_fd_by_name(xdp->obj, shared[i]));
+	if (!err)
+		err = skel_share_maps(xdp->obj, tc->obj, shared);
 	if (!err)
 		err = pathscope_tc__load(tc);
 	return err;
 }
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN && getenv("PS_TEST_VERBOSE"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
-}
-
 int main(void)
 {
-	libbpf_set_print(quiet);
+	libbpf_set_print(skel_pair_quiet);
 	ncpus = libbpf_num_possible_cpus();
 	if (geteuid() != 0 || load()) {
-		check_skip("echo: BPF_PROG_TEST_RUN", geteuid() ? "needs root" : "cannot load the programs");
+		check_skip("echo: BPF_PROG_TEST_RUN",
+			   geteuid() ? "needs root" : "cannot load the programs");
 		return check_exit_code();
 	}
 	test_rtt(false, 1);

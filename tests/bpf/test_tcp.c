@@ -35,6 +35,7 @@
 #include "tests/lib/bracket.h"
 #include "tests/lib/check.h"
 #include "tests/lib/frame.h"
+#include "tests/lib/skel_pair.h"
 
 #define NCOUNTERS (sizeof(struct ps_tcp_qstats) / sizeof(__u64))
 #define NSLOTS	  2 /* nqueues 1: queue 0 and "other" */
@@ -841,9 +842,8 @@ static void test_other_hook(void)
 
 static int load(bool at_xdp)
 {
-	static const char *const shared[] = { "tcp_flows", "tcp_halfopen", "tcp_stats", "tcp_hist",
-					      "tcp_peers" };
-	size_t i;
+	static const char *const shared[] = { "tcp_flows", "tcp_halfopen", "tcp_stats",
+					      "tcp_hist",  "tcp_peers",	   NULL };
 	int err;
 
 	xdp = pathscope_xdp__open();
@@ -856,24 +856,16 @@ static int load(bool at_xdp)
 	tc->rodata->ps_tcp_rx_at_tc = !at_xdp;
 	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
 	err = pathscope_xdp__load(xdp);
-	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
-		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(tc->obj, shared[i]),
-					bpf_object__find_map_fd_by_name(xdp->obj, shared[i]));
+	if (!err)
+		err = skel_share_maps(xdp->obj, tc->obj, shared);
 	if (!err)
 		err = pathscope_tc__load(tc);
 	return err;
 }
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN && getenv("PS_TEST_VERBOSE"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
-}
-
 int main(void)
 {
-	libbpf_set_print(quiet);
+	libbpf_set_print(skel_pair_quiet);
 	ncpus = libbpf_num_possible_cpus();
 	for (int pass = 0; pass < 2; pass++) {
 		rx_at_xdp = pass == 1; /* tc ingress first: attach's default */

@@ -36,6 +36,14 @@ static inline void bracket_gap(void)
 	nanosleep(&t, NULL);
 }
 
+/* Spin until CLOCK_MONOTONIC reaches t: a gap that ends where the test
+ * wants (a sleep overshoots by tens of microseconds). */
+static inline void bracket_until(__u64 t)
+{
+	while (mono_ns() < t)
+		;
+}
+
 /* The bracket of a sample timed from span a to span b. */
 static inline void bracket_of(const struct span *a, const struct span *b, __u64 *lo, __u64 *hi)
 {

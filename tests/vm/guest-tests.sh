@@ -24,7 +24,7 @@
 # keep each guest near 10 minutes, test_tcp.sh and test_serve.sh, whose
 # counts test_vm_virtio holds on the real driver.
 # PS_VM_TESTS and PS_VM_GUEST_TESTS in run.sh's environment replace the lists.
-PS_VM_TESTS=${PS_VM_TESTS-"build/tests/test_datapath build/tests/test_tcp build/tests/test_echo
+PS_VM_TESTS=${PS_VM_TESTS-"build/tests/test_datapath build/tests/test_tcp build/tests/test_echo build/tests/test_d2s
 	integration/test_attach_detach.sh integration/test_coexist.sh
 	integration/test_coexist_dispatcher.sh integration/test_ecn_queues.sh"}
 PS_VM_GUEST_TESTS=${PS_VM_GUEST_TESTS-"guest/test_vm_virtio.sh guest/test_vm_e1000.sh guest/test_vm_demo.sh"}
