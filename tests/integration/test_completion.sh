@@ -61,7 +61,9 @@ ps_check_eq "the completion registers for pathscope" \
 # Commands: those of pathscope(8)'s COMMANDS list.
 is "$P " "$(awk '/^\.Sh / { on = ($0 == ".Sh COMMANDS") } on && /^\.It Cm / { print $3 }' "$MAN/pathscope.8" | words)"
 is "$P st" "stats status"
-is "$P help " ""
+is "$P help " "$(awk '/^\.Sh / { on = ($0 == ".Sh COMMANDS") } on && /^\.It Cm / { print $3 }' "$MAN/pathscope.8" | grep -vxE 'help|version' | words)" "help CMD: the commands with a help of their own"
+is "$P help st" "stats status"
+is "$P help stats " ""
 
 # Options: those of each command's page, OPTIONS section.
 for c in attach check detach features nic serve stats status; do
