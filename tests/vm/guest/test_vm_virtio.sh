@@ -119,9 +119,12 @@ run_case() { # FEATURES
 	mean=$(jq '.interfaces[0].icmp_peers[] | select(.peer == "'"$HOST"'") | .rtt_avg_ns' <<<"$js")
 	pmean=$(awk -F/ '/^rtt / { printf "%d\n", $5 * 1000000 + 0.5 }' <<<"$out")
 	# Under TCG the guest's own send and receive path (socket to tc egress,
-	# XDP to socket) took 0.1-0.4 ms of ping's 0.6-3 ms here: a third of
-	# ping's mean, and at least 0.5 ms, bounds it.
-	tol=$((pmean / 3 > 500000 ? pmean / 3 : 500000))
+	# XDP to socket), which ping's RTT holds and pathscope's does not, took
+	# 0.1-0.4 ms of ping's 0.6-3 ms here, and 0.51 ms of 1.13 ms (45%) in a
+	# CI run on 5.10 (2026-11-26): half of ping's mean, and at least 0.6 ms,
+	# bounds it. (On the host, test_icmp_rtt holds the RTT to ping within
+	# max(2%, 50 us); here the check is that the driver's path is timed.)
+	tol=$((pmean / 2 > 600000 ? pmean / 2 : 600000))
 	d=$((pmean - mean))
 	[ "$d" -ge -1000 ] && [ "$d" -le "$tol" ] &&
 		ps_ok "$name: mean RTT $mean ns within ping's $pmean ns (ping - pathscope = $d ns, at most $tol)" ||
