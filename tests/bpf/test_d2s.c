@@ -17,23 +17,9 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
 #include <sched.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <linux/types.h>
-#include <bpf/libbpf.h>
-#include <bpf/bpf.h>
-#include "pathscope/abi.h"
-#include "pathscope_xdp.skel.h"
-#include "pathscope_tc.skel.h"
-#include "loader/features.h"
+
 #include "tests/lib/bracket.h"
-#include "tests/lib/check.h"
-#include "tests/lib/frame.h"
 #include "tests/lib/skel_pair.h"
 
 #define NSLOTS 2 /* nqueues 1: queue 0 and "other" */
@@ -96,8 +82,8 @@ static void run(const struct pkt *k, bool at_xdp, struct span *s)
 	err = bpf_prog_test_run_opts(fd, &o);
 	s->end = mono_ns();
 	if (err || (int)o.retval != want)
-		check_report(0, at_xdp ? "xdp run" : "tc ingress run", "err %d, verdict %d (want %d)",
-			     err ? -errno : 0, (int)o.retval, want);
+		check_report(0, at_xdp ? "xdp run" : "tc ingress run",
+			     "err %d, verdict %d (want %d)", err ? -errno : 0, (int)o.retval, want);
 }
 
 /* d2s_stats, slot by slot, summed over the CPUs. */
@@ -204,21 +190,8 @@ static void test_not_the_sample(void)
 static int load(void)
 {
 	static const char *const shared[] = { "d2s_slot", "d2s_stats", NULL };
-	int err;
 
-	xdp = pathscope_xdp__open();
-	tc = pathscope_tc__open();
-	if (!xdp || !tc)
-		return -1;
-	xdp->rodata->ps_features = PS_F_D2S;
-	tc->rodata->ps_features = PS_F_D2S;
-	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
-	err = pathscope_xdp__load(xdp);
-	if (!err)
-		err = skel_share_maps(xdp->obj, tc->obj, shared);
-	if (!err)
-		err = pathscope_tc__load(tc);
-	return err;
+	return skel_pair_open(&xdp, &tc, PS_F_D2S) ?: skel_pair_load(xdp, tc, shared);
 }
 
 int main(void)
@@ -234,10 +207,8 @@ int main(void)
 		check_report(0, "d2s: pin to one CPU", "%s", strerror(errno));
 		return check_exit_code();
 	}
-	if (geteuid() != 0 || load()) {
-		check_skip("d2s: BPF_PROG_TEST_RUN", geteuid() ? "needs root" : "cannot load the programs");
+	if (!skel_pair_ready("d2s: BPF_PROG_TEST_RUN", geteuid() ? 0 : load()))
 		return check_exit_code();
-	}
 	test_bracket(false, false);
 	test_bracket(false, true);
 	test_bracket(true, false);

@@ -18,22 +18,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <errno.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
-#include <linux/types.h>
-#include <bpf/libbpf.h>
-#include <bpf/bpf.h>
-#include "pathscope/abi.h"
-#include "pathscope_xdp.skel.h"
-#include "pathscope_tc.skel.h"
-#include "loader/features.h"
 #include "tests/lib/bracket.h"
-#include "tests/lib/check.h"
-#include "tests/lib/frame.h"
 #include "tests/lib/skel_pair.h"
 
 #define NSLOTS 2 /* nqueues 1: queue 0 and "other" */
@@ -152,79 +137,47 @@ static __u64 hist_total(const __u64 *h)
 
 /* ---- the cases ------------------------------------------------------------- */
 
-static void test_rtt(bool v6, __u16 seq)
+/* rtt: a request leaving, its reply arriving 2 ms later (the RTT); else a
+ * request arriving, this host's reply leaving (the response time). */
+static void test_latency(bool v6, bool rtt, __u16 seq)
 {
-	const char *fam = v6 ? "ICMPv6" : "ICMP";
+	const char *what = rtt ? "RTT: request out, reply in" : "response: request in, reply out";
 	struct state s0, s1;
 	struct span a, b;
-	__u64 lo, hi;
-	char name[160];
+	__u64 lo, hi, n, ns, in, other, req, rep;
+	char name[200];
 
 	read_state(&s0, v6);
-	run(&(struct echo){ v6, true, false, seq }, &a);
+	run(&(struct echo){ v6, true, !rtt, seq }, &a);
 	bracket_gap();
-	run(&(struct echo){ v6, false, true, seq }, &b);
+	run(&(struct echo){ v6, false, rtt, seq }, &b);
 	read_state(&s1, v6);
 	bracket_of(&a, &b, &lo, &hi);
+	n = rtt ? s1.rtt_n - s0.rtt_n : s1.resp_n - s0.resp_n;
+	ns = rtt ? s1.rtt_ns - s0.rtt_ns : s1.resp_ns - s0.resp_ns;
+	in = rtt ? in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi)
+		 : in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi);
+	other = rtt ? hist_total(s1.q[1].rtt_hist) - hist_total(s0.q[1].rtt_hist)
+		    : hist_total(s1.q[1].resp_hist) - hist_total(s0.q[1].resp_hist);
+	/* requests leaving count in the slot of no queue (1), the rest in the
+	 * RX queue's (0) */
+	req = rtt ? s1.q[1].requests_out - s0.q[1].requests_out
+		  : s1.q[0].requests_in - s0.q[0].requests_in;
+	rep = rtt ? s1.q[0].replies_in - s0.q[0].replies_in
+		  : s1.q[0].replies_out - s0.q[0].replies_out;
+	snprintf(name, sizeof(name), "%s %s 2 ms later: the peer's exact sum in the bracket",
+		 v6 ? "ICMPv6" : "ICMP", what);
+	check_report(n == 1 && ns >= lo && ns <= hi, name,
+		     "%llu samples, %llu ns; want 1 in [%llu, %llu] ns", (unsigned long long)n,
+		     (unsigned long long)ns, (unsigned long long)lo, (unsigned long long)hi);
 	snprintf(name, sizeof(name),
-		 "%s RTT: request out, reply in 2 ms later: the peer's exact sum "
-		 "in the bracket",
-		 fam);
-	check_report(
-	    s1.rtt_n - s0.rtt_n == 1 && s1.rtt_ns - s0.rtt_ns >= lo && s1.rtt_ns - s0.rtt_ns <= hi,
-	    name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
-	    (unsigned long long)(s1.rtt_n - s0.rtt_n), (unsigned long long)(s1.rtt_ns - s0.rtt_ns),
-	    (unsigned long long)lo, (unsigned long long)hi);
-	snprintf(name, sizeof(name),
-		 "%s RTT: its bucket in RX queue 0's slot, one request out, one "
-		 "reply in",
-		 fam);
-	check_report(in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi) == 1 &&
-			 hist_total(s1.q[1].rtt_hist) == hist_total(s0.q[1].rtt_hist) &&
-			 s1.q[1].requests_out - s0.q[1].requests_out == 1 &&
-			 s1.q[0].replies_in - s0.q[0].replies_in == 1,
-		     name,
-		     "queue 0 +%llu in the bracket's buckets, requests out +%llu, replies in +%llu",
-		     (unsigned long long)in_buckets(s1.q[0].rtt_hist, s0.q[0].rtt_hist, lo, hi),
-		     (unsigned long long)(s1.q[1].requests_out - s0.q[1].requests_out),
-		     (unsigned long long)(s1.q[0].replies_in - s0.q[0].replies_in));
-}
-
-static void test_response(bool v6, __u16 seq)
-{
-	const char *fam = v6 ? "ICMPv6" : "ICMP";
-	struct state s0, s1;
-	struct span a, b;
-	__u64 lo, hi;
-	char name[160];
-
-	read_state(&s0, v6);
-	run(&(struct echo){ v6, true, true, seq }, &a);
-	bracket_gap();
-	run(&(struct echo){ v6, false, false, seq }, &b);
-	read_state(&s1, v6);
-	bracket_of(&a, &b, &lo, &hi);
-	snprintf(name, sizeof(name),
-		 "%s response: request in, reply out 2 ms later: the peer's "
-		 "exact sum in the bracket",
-		 fam);
-	check_report(s1.resp_n - s0.resp_n == 1 && s1.resp_ns - s0.resp_ns >= lo &&
-			 s1.resp_ns - s0.resp_ns <= hi,
-		     name, "%llu samples, %llu ns; want 1 in [%llu, %llu] ns",
-		     (unsigned long long)(s1.resp_n - s0.resp_n),
-		     (unsigned long long)(s1.resp_ns - s0.resp_ns), (unsigned long long)lo,
-		     (unsigned long long)hi);
-	snprintf(name, sizeof(name), "%s response: its bucket in the request's RX queue slot (0)",
-		 fam);
-	check_report(in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi) == 1 &&
-			 hist_total(s1.q[1].resp_hist) == hist_total(s0.q[1].resp_hist) &&
-			 s1.q[0].requests_in - s0.q[0].requests_in == 1 &&
-			 s1.q[0].replies_out - s0.q[0].replies_out == 1,
-		     name,
-		     "queue 0 +%llu in the bracket's buckets, requests in +%llu, replies out +%llu",
-		     (unsigned long long)in_buckets(s1.q[0].resp_hist, s0.q[0].resp_hist, lo, hi),
-		     (unsigned long long)(s1.q[0].requests_in - s0.q[0].requests_in),
-		     (unsigned long long)(s1.q[0].replies_out - s0.q[0].replies_out));
+		 "%s %s: its bucket in RX queue 0's slot, one request and one reply counted",
+		 v6 ? "ICMPv6" : "ICMP", what);
+	check_report(in == 1 && other == 0 && req == 1 && rep == 1, name,
+		     "queue 0 +%llu in the bracket's buckets, other +%llu, requests +%llu, "
+		     "replies +%llu",
+		     (unsigned long long)in, (unsigned long long)other, (unsigned long long)req,
+		     (unsigned long long)rep);
 }
 
 /* Replies that no request of theirs waits for: not timed. */
@@ -250,36 +203,20 @@ static int load(void)
 {
 	static const char *const shared[] = { "echo_pending", "echo_waiting", "echo_stats",
 					      "echo_peers", NULL };
-	int err;
 
-	xdp = pathscope_xdp__open();
-	tc = pathscope_tc__open();
-	if (!xdp || !tc)
-		return -1;
-	xdp->rodata->ps_features = PS_F_ICMP;
-	tc->rodata->ps_features = PS_F_ICMP;
-	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
-	err = pathscope_xdp__load(xdp);
-	if (!err)
-		err = skel_share_maps(xdp->obj, tc->obj, shared);
-	if (!err)
-		err = pathscope_tc__load(tc);
-	return err;
+	return skel_pair_open(&xdp, &tc, PS_F_ICMP) ?: skel_pair_load(xdp, tc, shared);
 }
 
 int main(void)
 {
 	libbpf_set_print(skel_pair_quiet);
 	ncpus = libbpf_num_possible_cpus();
-	if (geteuid() != 0 || load()) {
-		check_skip("echo: BPF_PROG_TEST_RUN",
-			   geteuid() ? "needs root" : "cannot load the programs");
+	if (!skel_pair_ready("echo: BPF_PROG_TEST_RUN", geteuid() ? 0 : load()))
 		return check_exit_code();
-	}
-	test_rtt(false, 1);
-	test_rtt(true, 2);
-	test_response(false, 3);
-	test_response(true, 4);
+	test_latency(false, true, 1);
+	test_latency(true, true, 2);
+	test_latency(false, false, 3);
+	test_latency(true, false, 4);
 	test_unmatched();
 	pathscope_tc__destroy(tc);
 	pathscope_xdp__destroy(xdp);

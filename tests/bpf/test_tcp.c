@@ -844,23 +844,12 @@ static int load(bool at_xdp)
 {
 	static const char *const shared[] = { "tcp_flows", "tcp_halfopen", "tcp_stats",
 					      "tcp_hist",  "tcp_peers",	   NULL };
-	int err;
 
-	xdp = pathscope_xdp__open();
-	tc = pathscope_tc__open();
-	if (!xdp || !tc)
+	if (skel_pair_open(&xdp, &tc, PS_F_TCP))
 		return -1;
-	xdp->rodata->ps_features = PS_F_TCP;
-	tc->rodata->ps_features = PS_F_TCP;
 	xdp->rodata->ps_tcp_rx_at_xdp = at_xdp;
 	tc->rodata->ps_tcp_rx_at_tc = !at_xdp;
-	tc->rodata->ps_kern_ctx = ps_kern_ctx_supported();
-	err = pathscope_xdp__load(xdp);
-	if (!err)
-		err = skel_share_maps(xdp->obj, tc->obj, shared);
-	if (!err)
-		err = pathscope_tc__load(tc);
-	return err;
+	return skel_pair_load(xdp, tc, shared);
 }
 
 int main(void)
@@ -869,11 +858,8 @@ int main(void)
 	ncpus = libbpf_num_possible_cpus();
 	for (int pass = 0; pass < 2; pass++) {
 		rx_at_xdp = pass == 1; /* tc ingress first: attach's default */
-		if (geteuid() != 0 || load(rx_at_xdp)) {
-			check_skip("tcp: BPF_PROG_TEST_RUN",
-				   geteuid() ? "needs root" : "cannot load the programs");
+		if (!skel_pair_ready("tcp: BPF_PROG_TEST_RUN", geteuid() ? 0 : load(rx_at_xdp)))
 			return check_exit_code();
-		}
 		test_rtt();
 		test_wrap();
 		test_response();
