@@ -7,19 +7,21 @@ before it answers, and its client, for the host response time tests
   tcpthink.py serve   --bind ADDR --port P --think-us US --seconds S
   tcpthink.py request --dst ADDR --port P --count N [--gap-ms MS]
   tcpthink.py accept  --bind ADDR --port P --count N --seconds S
-  tcpthink.py connect --dst ADDR --port P --count N
+  tcpthink.py connect --dst ADDR --port P --count N [--gap-ms MS]
 
 serve: accepts one connection; for every 64-byte request it waits US
 microseconds from the moment the request is read (sleeps, then spins the
 last 200 us to the deadline, so the wait is US to within a few us rather
 than the scheduler's slack), then writes a 64-byte answer. It prints one
 JSON line at the end: requests answered and the measured think times
-(min, median, max, ns). Prints "ready" on stderr once it listens.
-request: N requests on one connection (TCP_NODELAY), each after the answer
-to the one before plus MS milliseconds, and prints one JSON line: the
+(min, median, mean, max, ns). Prints "ready" on stderr once it listens.
+request: N requests on one connection (TCP_NODELAY), the first MS
+milliseconds after the handshake, each next one after the answer to the one
+before plus MS milliseconds, and prints one JSON line: the
 answers received and the median request->answer time (ns).
 accept / connect: N bare connections, one after the other (connect waits
-for the accept side's close before the next), for the handshake counts;
+for the accept side's close, then MS milliseconds, before the next), for the
+handshake counts;
 each prints {"connections": N} at the end; accept prints "ready" on stderr.
 """
 import argparse
@@ -87,7 +89,7 @@ def serve(a):
     out = {"answered": len(think)}
     if think:
         out.update(min_ns=min(think), median_ns=int(statistics.median(think)),
-                   max_ns=max(think))
+                   mean_ns=int(statistics.mean(think)), max_ns=max(think))
     print(json.dumps(out))
 
 
@@ -95,6 +97,8 @@ def request(a):
     s = socket.create_connection((a.dst, a.port), timeout=5)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     rtts = []
+    if a.gap_ms:  # the first request too: not in the handshake ACK's ms
+        time.sleep(a.gap_ms / 1000)
     for i in range(a.count):
         t0 = time.monotonic_ns()
         s.sendall(i.to_bytes(4, "big") + bytes(MSG - 4))
@@ -137,6 +141,8 @@ def connect(a):
         s.recv(1)  # the accept side closes: its FIN
         s.close()
         n += 1
+        if a.gap_ms:
+            time.sleep(a.gap_ms / 1000)
     print(json.dumps({"connections": n}))
 
 
@@ -160,6 +166,8 @@ def main():
         c.add_argument("--count", type=int, required=True)
         if name == "accept":
             c.add_argument("--seconds", type=float, required=True)
+        else:
+            c.add_argument("--gap-ms", type=float, default=0)
     a = p.parse_args()
     {"serve": serve, "request": request, "accept": accept, "connect": connect}[a.cmd](a)
 
