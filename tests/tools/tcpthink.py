@@ -14,7 +14,10 @@ microseconds from the moment the request is read (sleeps, then spins the
 last 200 us to the deadline, so the wait is US to within a few us rather
 than the scheduler's slack), then writes a 64-byte answer. It prints one
 JSON line at the end: requests answered and the measured think times
-(min, median, mean, max, ns). Prints "ready" on stderr once it listens.
+(min, median, mean, max, ns), and how long each request was held: from the
+kernel's receive time of its first segment (SO_TIMESTAMPNS, stamped as the
+stack takes the frame, just past XDP) to the answer's send(), so the
+server's own wakeup is in it (held_count, held_mean_ns). Prints "ready" on stderr once it listens.
 request: N requests on one connection (TCP_NODELAY), the first MS
 milliseconds after the handshake, each next one after the answer to the one
 before plus MS milliseconds, and prints one JSON line: the
@@ -28,11 +31,29 @@ import argparse
 import json
 import socket
 import statistics
+import struct
 import sys
 import time
 
 MSG = 64
 SPIN_NS = 200_000
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # = SCM_TIMESTAMPNS
+
+
+def read_stamped(s, n):
+    """Read n bytes; return them and the kernel's receive time (CLOCK_REALTIME,
+    ns) of the first skb among them (SO_TIMESTAMPNS), or (None, 0)."""
+    buf, stamp = b"", 0
+    while len(buf) < n:
+        data, anc, _, _ = s.recvmsg(n - len(buf), socket.CMSG_SPACE(16))
+        if not data:
+            return None, 0
+        for level, kind, val in anc:
+            if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and not stamp:
+                sec, nsec = struct.unpack("qq", val[:16])
+                stamp = sec * 1_000_000_000 + nsec
+        buf += data
+    return buf, stamp
 
 
 def family(addr):
@@ -64,18 +85,19 @@ def serve(a):
     ls.listen(1)
     ls.settimeout(a.seconds)
     print("ready", file=sys.stderr, flush=True)
-    think = []
+    think, held = [], []
     try:
         c, _ = ls.accept()
     except socket.timeout:
         c = None
     if c is not None:
         c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        c.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         c.settimeout(a.seconds)
         end = time.monotonic() + a.seconds
         while time.monotonic() < end:
             try:
-                req = read_exact(c, MSG)
+                req, stamp = read_stamped(c, MSG)
             except socket.timeout:
                 break
             if req is None:
@@ -83,6 +105,8 @@ def serve(a):
             t0 = time.monotonic_ns()
             wait_until(t0 + a.think_us * 1000)
             think.append(time.monotonic_ns() - t0)
+            if stamp:
+                held.append(time.time_ns() - stamp)
             c.sendall(req)
         c.close()
     ls.close()
@@ -90,6 +114,8 @@ def serve(a):
     if think:
         out.update(min_ns=min(think), median_ns=int(statistics.median(think)),
                    mean_ns=int(statistics.mean(think)), max_ns=max(think))
+    if held:
+        out.update(held_count=len(held), held_mean_ns=int(statistics.mean(held)))
     print(json.dumps(out))
 
 
