@@ -3,7 +3,10 @@
 # a reader that drains its socket every 20 ms (TCP and UDP, IPv4 and IPv6)
 # while a sender sends 1000 messages/s must show a median within 15% of
 # 10 ms and a maximum within the schedule's own measured slack, and not below
-# the driver-to-stack latency of its queue (check's latency line); an eager
+# the driver-to-stack latency of its queue (check's latency line); a
+# deadline reader, which reads each message 10 ms after it was sent and
+# measures that itself, an exact mean within 4 standard errors of its own
+# (less the send path) and no TCP sample lost to expiry; an eager
 # reader a median under 100 us, every UDP sample read and the early-exit
 # filter's counts back at zero. Samples add up, a reader that never reads
 # leaves only expired samples, flows steered to a queue and two ports are
@@ -99,6 +102,57 @@ ps_check_eq "the histograms hold the matched samples" \
 	"$(jq '[.tcp, .udp] | map(.latency_ns.count == .matched) | all' <<<"$tot")" true
 ps_check_eq "the ports hold every read" \
 	"$(jb '[.socket_ports[].reads] | add')" "$(jq '.tcp.matched + .udp.matched' <<<"$tot")"
+
+# ---- a deadline reader: each message read 10 ms after its send time, the
+# reader's own mean the reference (tests/tools/sockload.py --deadline-ms).
+# pathscope's span (tc ingress -> the read) is the reader's (the send call
+# -> the middle of the recv call) less the sender's path to B's tc ingress
+# (on veth, in the sender's own call) and half the recv call: SEND_NS at
+# most (measured 10-60 us). pathscope times every 64th message (about 23
+# of 1500): their mean is that of a sample of the reader's reads, whose
+# spread (the sender's and the reader's lateness: sigma 20 us when the
+# machine is quiet, ms when it is not) it inherits. So its exact mean must
+# lie within [mean - SEND_NS - 4 sigma / sqrt(n), mean + 4 sigma / sqrt(n)]
+# of the reader's mean and sigma over all reads (4 standard errors: 1 in
+# 15,000 by chance), and within the reader's own [min - SEND_NS, max]. A
+# TCP read lost to expiry fails.
+SEND_NS=100000
+attach_b --features default,sock
+port=7601
+for proto in tcp udp; do
+	for dst in "$PS_IP4_B" "$PS_IP6_B"; do
+		bind=$([[ $dst == *:* ]] && echo "$PS_IP6_B" || echo "$PS_IP4_B")
+		exp0=$(jb ".totals.socket.$proto.expired")
+		t0=$(python3 -c 'import time; print(time.monotonic_ns() + 1_500_000_000)')
+		out=$(mktemp)
+		ip netns exec "$NS_B" taskset -c 1 timeout 20 python3 "$SOCKLOAD" recv --proto "$proto" --bind "$bind" \
+			--port $port --seconds 3 --deadline-ms 10 --t0-ns "$t0" --rate 500 >"$out" 2>/dev/null &
+		rd=$!
+		_ps_wait_port "$NS_B" "$proto" $port
+		ps_in_a taskset -c 0 timeout 20 python3 "$SOCKLOAD" send --proto "$proto" --dst "$dst" --port $port \
+			--rate 500 --seconds 3 --t0-ns "$t0" >/dev/null || ps_fail "$proto $dst deadline: sender" "exit $?"
+		wait "$rd" || ps_fail "$proto $dst deadline: reader" "exit $?"
+		r=$(cat "$out")
+		rm -f "$out"
+		e=$(port_entry "$proto" $port)
+		echo "# $proto $dst deadline reader: $r; pathscope: $(jq -c '{reads, avg_ns}' <<<"$e")"
+		ps_check_eq "$proto $dst deadline: 1500 messages read, in order" \
+			"$(jq -c '[.reads, .received, .in_order]' <<<"$r")" "[1500,1500,true]"
+		n=$(jq .reads <<<"$e") avg=$(jq .avg_ns <<<"$e")
+		ref=$(jq .mean_read_ns <<<"$r") lo=$(jq .min_read_ns <<<"$r") hi=$(jq .max_read_ns <<<"$r")
+		[ "$n" -ge 15 ] && [ "$avg" -ge $((lo - SEND_NS)) ] && [ "$avg" -le "$hi" ] &&
+			ps_ok "$proto $dst deadline: exact mean $avg ns of $n reads within the reader's [$lo, $hi] ns less $SEND_NS ns" ||
+			ps_fail "$proto $dst deadline: exact mean within the reader's own [min - $SEND_NS, max]" \
+				"$avg ns of $n reads (want 15 at least), reader [$lo, $hi] ns"
+		se4=$(awk -v s="$(jq .std_read_ns <<<"$r")" -v n="$n" 'BEGIN { printf "%d", (n > 0) ? 4 * s / sqrt(n) : 0 }')
+		[ "$avg" -ge $((ref - SEND_NS - se4)) ] && [ "$avg" -le $((ref + se4)) ] &&
+			ps_ok "$proto $dst deadline: exact mean $avg ns, the reader's mean $ref ns (-$SEND_NS ns -$se4 ns, +$se4 ns: 4 standard errors)" ||
+			ps_fail "$proto $dst deadline: exact mean within 4 standard errors of the reader's, less the send path" \
+				"$avg ns, reader's mean $ref ns (want -$SEND_NS ns -$se4 ns..+$se4 ns)"
+		ps_check_eq "$proto $dst deadline: no sample lost to expiry" "$(jb ".totals.socket.$proto.expired")" "$exp0"
+		port=$((port + 1))
+	done
+done
 
 # ---- not below the driver to stack latency: check's latency line, while a
 # reader drains every 20 ms

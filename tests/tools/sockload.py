@@ -4,17 +4,30 @@
 read latency tests (feature sock).
 
   sockload.py send  --proto tcp|udp --dst ADDR --port P --rate N --seconds S
+                    [--t0-ns T0]
   sockload.py recv  --proto tcp|udp --bind ADDR --port P --seconds S
-                    [--period-ms MS | --eager | --never]
+                    [--period-ms MS | --eager | --never |
+                     --deadline-ms D --t0-ns T0 --rate N]
 
 send: N messages of 100 bytes per second for S seconds, each starting with
-its sequence number (TCP: TCP_NODELAY, one write each).
+its sequence number and its send time (CLOCK_MONOTONIC ns, read just before
+the send call) (TCP: TCP_NODELAY, one write each). With --t0-ns, message i
+is due at T0 + i / N (CLOCK_MONOTONIC ns; the sender spins the last part
+of each wait to be on time), else from the start.
 recv: the reader. --period-ms MS drains everything queued every MS
 milliseconds on an absolute schedule (sleeps in between); --eager reads
 with blocking calls; --never opens the socket and reads nothing. It prints
 one JSON line: messages received, whether their sequence numbers came in
 order, and the longest gap between the starts of two drains (the schedule's
 own slack). Prints "ready" on stderr once it listens.
+--deadline-ms D reads message i alone at T0 + i / N + D (sleeps, then spins
+the last 200 us), the deadline reader of the socket read tests: each
+message waits D in the socket, give or take the sender's and the reader's
+own lateness, which it measures. It adds to the JSON line its read
+latency: from each message's send time to the middle of the recv call
+that returned it (mean_read_ns, std_read_ns, min_read_ns, max_read_ns over
+reads), and
+how late it was for its deadlines at most (late_max_ns).
 """
 import argparse
 import json
@@ -38,7 +51,7 @@ def send(a):
         s = socket.socket(family(a.dst), socket.SOCK_DGRAM)
         s.connect((a.dst, a.port))
     n = int(a.rate * a.seconds)
-    start = time.monotonic()
+    start = a.t0_ns / 1e9 if a.t0_ns else time.monotonic()
     s.settimeout(2)  # a receiver that never reads fills the window
     sent = 0
     for i in range(n):
@@ -46,8 +59,11 @@ def send(a):
         now = time.monotonic()
         if due > now:
             time.sleep(due - now)
+        if a.t0_ns:  # on schedule to the us: sleep above, spin the rest
+            while time.monotonic() < due:
+                pass
         try:
-            s.send(struct.pack("!I", i) + b"p" * (MSG - 4))
+            s.send(struct.pack("!IQ", i, time.monotonic_ns()) + b"p" * (MSG - 12))
         except (socket.timeout, ConnectionRefusedError):
             break
         sent += 1
@@ -93,7 +109,10 @@ def recv(a):
         ls.settimeout(a.seconds)
         s, _ = ls.accept()
     order, gap, last = Order(a.proto), 0.0, None
-    if a.never:
+    extra = {}
+    if a.deadline_ms is not None:
+        extra = deadline_reads(a, s, order)
+    elif a.never:
         time.sleep(max(0, end - time.monotonic()))
     elif a.eager:
         s.settimeout(0.2)
@@ -128,7 +147,56 @@ def recv(a):
                 order.feed(data)
             tick += period
     print(json.dumps({"received": order.count, "in_order": order.in_order,
-                      "max_gap_ms": round(gap * 1000, 3)}))
+                      "max_gap_ms": round(gap * 1000, 3), **extra}))
+
+
+def read_one(s, proto):
+    """One message: a datagram, or MSG bytes of the stream; None at its end."""
+    if proto == "udp":
+        return s.recv(65536)
+    buf = b""
+    while len(buf) < MSG:
+        data = s.recv(MSG - len(buf))
+        if not data:
+            return None
+        buf += data
+    return buf
+
+
+def deadline_reads(a, s, order):
+    s.setblocking(True)
+    s.settimeout(2)
+    total = late = reads = 0
+    lo, hi, sq = None, 0, 0
+    for i in range(int(a.rate * a.seconds)):
+        due = a.t0_ns + int(i * 1e9 / a.rate) + int(a.deadline_ms * 1e6)
+        left = due - time.monotonic_ns() - 200_000
+        if left > 0:
+            time.sleep(left / 1e9)
+        while time.monotonic_ns() < due:
+            pass
+        before = time.monotonic_ns()
+        late = max(late, before - due)
+        try:
+            msg = read_one(s, a.proto)
+        except socket.timeout:
+            break
+        after = time.monotonic_ns()
+        if not msg:
+            break
+        order.feed(msg)
+        sent = struct.unpack("!IQ", msg[:12])[1]
+        # Read at the middle of the call; if the message came during it
+        # (the sender late by more than D), as the call returned.
+        d = (before + after) // 2 - sent if before >= sent else after - sent
+        total += d
+        sq += d * d
+        lo, hi = d if lo is None else min(lo, d), max(hi, d)
+        reads += 1
+    mean = total // reads if reads else 0
+    std = int(max(0, sq / reads - mean * mean) ** 0.5) if reads else 0
+    return {"reads": reads, "mean_read_ns": mean, "std_read_ns": std,
+            "min_read_ns": lo or 0, "max_read_ns": hi, "late_max_ns": late}
 
 
 def main():
@@ -141,6 +209,7 @@ def main():
     s.add_argument("--port", type=int, required=True)
     s.add_argument("--rate", type=float, default=1000)
     s.add_argument("--seconds", type=float, default=3)
+    s.add_argument("--t0-ns", type=int)
     r = sub.add_parser("recv")
     r.add_argument("--proto", choices=("tcp", "udp"), required=True)
     r.add_argument("--bind", required=True)
@@ -150,7 +219,12 @@ def main():
     m.add_argument("--period-ms", type=float)
     m.add_argument("--eager", action="store_true")
     m.add_argument("--never", action="store_true")
+    m.add_argument("--deadline-ms", type=float)
+    r.add_argument("--t0-ns", type=int)
+    r.add_argument("--rate", type=float, default=1000)
     a = p.parse_args()
+    if a.cmd == "recv" and a.deadline_ms is not None and not a.t0_ns:
+        p.error("--deadline-ms needs --t0-ns")
     send(a) if a.cmd == "send" else recv(a)
 
 
