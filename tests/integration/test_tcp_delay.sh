@@ -33,7 +33,8 @@
 # answers each request of peer 1 (tests/tools/tcpthink.py) shows one echo
 # timed per request (the first a pure ACK) and a data response mean from
 # the server's own hold time (the kernel's receive stamp to its send()) to
-# 80 us above it.
+# 80 us above it. The host's ACK delay, with quickack off and on, against
+# the sender kernel's srtt less ping's mean (at the end, below).
 #
 # ss -tin: the kernel times a segment from its transmission (before tc egress
 # and the qdisc) to the processing of its ACK (after the host's receive path,
@@ -167,7 +168,7 @@ above() { tol "$1" 3 150000; }
 TRIES=3
 # MEAN PING: MEAN within the window around PING
 in_window() { [ "$1" -ge $(($2 - $(below "$2"))) ] && [ "$1" -le $(($2 + $(above "$2"))) ]; }
-declare -a ping_mean hs_total=(0 0 0 0)
+declare -a ping_mean rr_ping hs_total=(0 0 0 0)
 port=7000
 for p in 3 1 2; do
 	d2=$((2 * DELAY_US[p] * 1000))
@@ -202,6 +203,7 @@ for p in 3 1 2; do
 		echo "# $name: try $try: ping mean ${ping_mean[4]} ns (IPv4), ${ping_mean[6]} ns (IPv6); requests: $req; pathscope: $n RTT samples, mean $mean ns"
 		in_window "$mean" "${ping_mean[4]}" && break
 	done
+	rr_ping[p]=${ping_mean[4]}
 	# One sample per request, and one for the host's FIN (a FIN is timed as
 	# data is: the peer's ACK of it echoes its TSval). The first request
 	# waits 5 ms after the handshake: in the same ms it would carry the
@@ -383,6 +385,72 @@ ps_check_eq "think: the server held 300 requests with a kernel receive time" "$(
 SEND_NS=80000
 check_between "think: exact mean data response, from the server's held mean to $SEND_NS ns above" \
 	"$mean" "$held" $((held + SEND_NS))
+# ACK delay against the kernel's own figure: a peer trickles 64-byte
+# messages 50 ms apart to a sink on the host that never answers and reads
+# only once they are all sent (a read would send the ACK at once), so each
+# is answered by the host's pure ACK alone, timed by pathscope (XDP in -> tc
+# egress out). The sender's kernel times the same exchanges: its srtt
+# (TCP_INFO tcpi_rtt, an average of 7/8 the old value and 1/8 each sample)
+# is the path's RTT plus the host's ACK delay; ping's mean on the same path
+# (above) is the path's. The first 20 messages are left out (a connection
+# ACKs its first 16 or so at once: quickack mode), then 40 are timed. The
+# pause between, while this test reads the entry (100-140 ms here), must
+# stay under the host's RTO, beyond which the host goes back to quickack
+# mode: the host's routes to both peers raise it to 1 s (rto_min).
+#   - quickack off (peer 1): the host delays each ACK to its delayed-ACK
+#     timer, 40 ms (TCP_DELACK_MIN) on a jiffy tick. Every sample is one of
+#     those: the mean at least 40 ms, and srtt - ping within ACKOFF_NS of
+#     it: the timer fires on a tick (up to 4 ms apart at HZ 250), the EWMA
+#     weighs the last samples (rttvar 1.6-2.9 ms) where the mean weighs all
+#     (measured 0.25 and 0.82 ms apart).
+#   - quickack on (the host's route to peer 2 carries quickack): every ACK at
+#     once, in the host's softirq: the mean under 100 us, and srtt - ping
+#     within ACKON_NS of it (each side's own paths and the delay line's
+#     lateness are in srtt - ping; measured 33 to 107 us apart).
+ACKOFF_NS=2000000 ACKON_NS=200000
+ip -n "$NS_A" route add "$(ps_peer_ip4 1)/32" dev dA rto_min 1000ms &&
+	ip -n "$NS_A" route add "$(ps_peer_ip4 2)/32" dev dA rto_min 1000ms quickack 1 ||
+	ps_fail "the host's routes to peers 1 and 2 for the ACK delay" "ip route add failed"
+TRICKLE_ERR=$(mktemp)
+ps_at_exit 'rm -f "$TRICKLE_ERR" "$TRICKLE_ERR.go"'
+for p in 1 2; do
+	case $p in 1) what="quickack off (peer 1)" ;; 2) what="quickack on (peer 2)" ;; esac
+	port=$((port + 1))
+	ip netns exec "$NS_A" timeout 30 python3 "$THINK" sink --bind "$(ps_host_ip4 "$p")" --port $port --seconds 6 >/dev/null 2>&1 &
+	srv=$!
+	_ps_wait_port "$NS_A" tcp $port
+	: >"$TRICKLE_ERR"
+	: >"$THINK_OUT"
+	rm -f "$TRICKLE_ERR.go"
+	ps_in_peer "$p" timeout 30 python3 "$THINK" trickle --dst "$(ps_host_ip4 "$p")" --port $port --warm 20 --count 40 --gap-ms 50 \
+		--go "$TRICKLE_ERR.go" >"$THINK_OUT" 2>"$TRICKLE_ERR" &
+	cli=$!
+	for _ in $(seq 100); do grep -q warm "$TRICKLE_ERR" && break; sleep 0.05; done
+	before=$(peer_entry "198.18.$p.0/24")
+	touch "$TRICKLE_ERR.go"
+	# Read before the sender closes: the ACK of its FIN is no message's.
+	for _ in $(seq 200); do [ -s "$THINK_OUT" ] && break; sleep 0.05; done
+	after=$(peer_entry "198.18.$p.0/24")
+	wait "$cli" || ps_fail "ack delay, $what: trickle" "exit $?"
+	wait "$srv"
+	read -r n mean <<<"$(mean_diff "$after" "$before" ack_delay_count ack_delay_avg_ns)"
+	srtt=$(($(jq .rtt_us "$THINK_OUT") * 1000))
+	kernel=$((srtt - rr_ping[p]))
+	echo "# ack delay, $what: $n samples, mean $mean ns; sender: $(cat "$THINK_OUT"); srtt - ping's mean ${rr_ping[p]} ns = $kernel ns"
+	ps_check_eq "ack delay, $what: one sample per message after the warm-up" "$n" 40
+	tol=$ACKOFF_NS
+	if [ "$p" = 2 ]; then
+		tol=$ACKON_NS
+		[ "$mean" -lt 100000 ] && ps_ok "ack delay, $what: exact mean $mean ns, under 100 us" ||
+			ps_fail "ack delay, $what: exact mean under 100 us" "$mean ns"
+	else
+		[ "$mean" -ge 40000000 ] && ps_ok "ack delay, $what: exact mean $mean ns, at least the 40 ms timer" ||
+			ps_fail "ack delay, $what: exact mean at least the 40 ms delayed-ACK timer" "$mean ns"
+	fi
+	check_between "ack delay, $what: exact mean, the sender's srtt less ping's mean +-$tol ns" \
+		"$mean" $((kernel - tol)) $((kernel + tol))
+done
+
 ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"
 wire=$(ps_delay_stop)
 echo "# delay line: $(tr '\n' ';' <<<"$wire")"

@@ -6,6 +6,8 @@ before it answers, and its client, for the host response time tests
 
   tcpthink.py serve   --bind ADDR --port P --think-us US --seconds S
   tcpthink.py request --dst ADDR --port P --count N [--gap-ms MS]
+  tcpthink.py sink    --bind ADDR --port P --seconds S
+  tcpthink.py trickle --dst ADDR --port P --warm W --count N --gap-ms MS --go GO
   tcpthink.py accept  --bind ADDR --port P --count N --seconds S
   tcpthink.py connect --dst ADDR --port P --count N [--gap-ms MS]
 
@@ -22,6 +24,16 @@ request: N requests on one connection (TCP_NODELAY), the first MS
 milliseconds after the handshake, each next one after the answer to the one
 before plus MS milliseconds, and prints one JSON line: the
 answers received and the median request->answer time (ns).
+sink: accepts one connection, waits S seconds, then reads it to its end,
+never writing: its host's ACKs are the only answers, and none is sent
+early for a read (delayed or not, as the route says).
+trickle: connects, sends W 64-byte messages MS milliseconds apart, prints
+"warm" on stderr and waits for the file GO to exist (the caller's cue; a
+wait of more than the receiver's RTO, 200 ms or more, would put it back in
+quickack mode), then sends N more the same way, waits for
+the last one's ACK and prints one JSON line: the messages sent and the
+kernel's own RTT of the connection (TCP_INFO tcpi_rtt, tcpi_rttvar, in us),
+which holds the receiver's ACK delay; then waits 1 s before it closes.
 accept / connect: N bare connections, one after the other (connect waits
 for the accept side's close, then MS milliseconds, before the next), for the
 handshake counts;
@@ -29,6 +41,7 @@ each prints {"connections": N} at the end; accept prints "ready" on stderr.
 """
 import argparse
 import json
+import os
 import socket
 import statistics
 import struct
@@ -140,6 +153,67 @@ def request(a):
     print(json.dumps(out))
 
 
+TCP_INFO_RTT = 68  # offset of tcpi_rtt in struct tcp_info (tcpi_rttvar follows)
+TCP_INFO_UNACKED = 24
+
+
+def tcp_info(s):
+    info = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
+    unacked = struct.unpack_from("I", info, TCP_INFO_UNACKED)[0]
+    rtt, rttvar = struct.unpack_from("II", info, TCP_INFO_RTT)
+    return unacked, rtt, rttvar
+
+
+def sink(a):
+    ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((a.bind, a.port))
+    ls.listen(1)
+    ls.settimeout(a.seconds)
+    print("ready", file=sys.stderr, flush=True)
+    n = 0
+    try:
+        c, _ = ls.accept()
+        time.sleep(a.seconds)
+        c.settimeout(5)
+        while True:
+            data = c.recv(65536)
+            if not data:
+                break
+            n += len(data)
+        c.close()
+    except socket.timeout:
+        pass
+    ls.close()
+    print(json.dumps({"bytes": n}))
+
+
+def trickle(a):
+    s = socket.create_connection((a.dst, a.port), timeout=5)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sent = 0
+    for phase in (a.warm, a.count):
+        for _ in range(phase):
+            s.sendall(sent.to_bytes(4, "big") + bytes(MSG - 4))
+            sent += 1
+            time.sleep(a.gap_ms / 1000)
+        if phase == a.warm:
+            print("warm", file=sys.stderr, flush=True)
+            t0 = time.monotonic()
+            while not os.path.exists(a.go) and time.monotonic() < t0 + 5:
+                time.sleep(0.001)
+            pause = time.monotonic() - t0
+    end = time.monotonic() + 2
+    while tcp_info(s)[0] and time.monotonic() < end:
+        time.sleep(0.01)
+    unacked, rtt, rttvar = tcp_info(s)
+    print(json.dumps({"sent": sent, "unacked": unacked, "rtt_us": rtt, "rttvar_us": rttvar,
+                      "cue_wait_ms": round(pause * 1000, 1)}),
+          flush=True)
+    time.sleep(1)
+    s.close()
+
+
 def accept(a):
     ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -185,6 +259,17 @@ def main():
     r.add_argument("--port", type=int, required=True)
     r.add_argument("--count", type=int, required=True)
     r.add_argument("--gap-ms", type=float, default=0)
+    k = sub.add_parser("sink")
+    k.add_argument("--bind", required=True)
+    k.add_argument("--port", type=int, required=True)
+    k.add_argument("--seconds", type=float, required=True)
+    t = sub.add_parser("trickle")
+    t.add_argument("--dst", required=True)
+    t.add_argument("--port", type=int, required=True)
+    t.add_argument("--warm", type=int, required=True)
+    t.add_argument("--count", type=int, required=True)
+    t.add_argument("--gap-ms", type=float, required=True)
+    t.add_argument("--go", required=True)
     for name in ("accept", "connect"):
         c = sub.add_parser(name)
         c.add_argument("--bind" if name == "accept" else "--dst", required=True)
@@ -195,7 +280,8 @@ def main():
         else:
             c.add_argument("--gap-ms", type=float, default=0)
     a = p.parse_args()
-    {"serve": serve, "request": request, "accept": accept, "connect": connect}[a.cmd](a)
+    {"serve": serve, "request": request, "sink": sink, "trickle": trickle,
+     "accept": accept, "connect": connect}[a.cmd](a)
 
 
 if __name__ == "__main__":
