@@ -125,8 +125,7 @@ mean_diff() {
 }
 # SUBNET FIELD N: wait (up to 3 s) until the peer entry's FIELD reaches N.
 wait_count() {
-	local i
-	for i in $(seq 30); do
+	for _ in $(seq 30); do
 		[ "$(peer_entry "$1" | jq ".$2 // 0")" -ge "$3" ] && return 0
 		sleep 0.1
 	done
