@@ -91,13 +91,20 @@ def wait_until(deadline_ns):
         pass
 
 
-def serve(a):
+def listener(a, backlog):
+    """A socket listening on a.bind:a.port, accept() timing out after
+    a.seconds; "ready" on stderr once it listens."""
     ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((a.bind, a.port))
-    ls.listen(1)
+    ls.listen(backlog)
     ls.settimeout(a.seconds)
     print("ready", file=sys.stderr, flush=True)
+    return ls
+
+
+def serve(a):
+    ls = listener(a, 1)
     think, held = [], []
     try:
         c, _ = ls.accept()
@@ -165,12 +172,7 @@ def tcp_info(s):
 
 
 def sink(a):
-    ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind((a.bind, a.port))
-    ls.listen(1)
-    ls.settimeout(a.seconds)
-    print("ready", file=sys.stderr, flush=True)
+    ls = listener(a, 1)
     n = 0
     try:
         c, _ = ls.accept()
@@ -215,12 +217,7 @@ def trickle(a):
 
 
 def accept(a):
-    ls = socket.socket(family(a.bind), socket.SOCK_STREAM)
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind((a.bind, a.port))
-    ls.listen(a.count)
-    ls.settimeout(a.seconds)
-    print("ready", file=sys.stderr, flush=True)
+    ls = listener(a, a.count)
     n = 0
     try:
         while n < a.count:
