@@ -134,6 +134,7 @@ static __always_inline void ps_tx_started(const struct sk_buff *skb, const struc
 			s->stale++;
 		} else {
 			s->sojourn_n++;
+			s->sojourn_sum_ns += d;
 			s->sojourn_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
 		}
 	}
@@ -165,6 +166,7 @@ static __always_inline void ps_tx_freed(__u64 key, int consumed)
 			s->dropped++;
 		else if (e->stage == PS_TX_STARTED && now >= e->ts_ns && d <= PS_TX_MAX_AGE_NS) {
 			s->completed++;
+			s->completion_sum_ns += d;
 			s->completion_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
 		} else if (e->stage == PS_TX_STARTED) {
 			s->stale++;

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 5
+#define PS_ABI_VERSION 6
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -205,11 +205,13 @@ struct ps_tx_inflight {
 
 /* Per TX queue, per CPU. */
 struct ps_txlat_qstats {
-	__u64 queued;	 /* net_dev_queue events */
-	__u64 sojourn_n; /* sojourn samples */
-	__u64 completed; /* completion samples */
-	__u64 dropped;	 /* freed by kfree_skb after queueing (qdisc or driver drop) */
-	__u64 stale;	 /* entries older than PS_TX_MAX_AGE_NS, not recorded */
+	__u64 queued;	      /* net_dev_queue events */
+	__u64 sojourn_n;      /* sojourn samples */
+	__u64 completed;      /* completion samples */
+	__u64 dropped;	      /* freed by kfree_skb after queueing (qdisc or driver drop) */
+	__u64 stale;	      /* entries older than PS_TX_MAX_AGE_NS, not recorded */
+	__u64 sojourn_sum_ns; /* exact sums: the means tests hold to a reference */
+	__u64 completion_sum_ns;
 	__u64 sojourn_hist[PS_LAT_BUCKETS];
 	__u64 completion_hist[PS_LAT_BUCKETS];
 };

@@ -39,6 +39,12 @@ static bool has_completion(const struct ps_snapshot *s)
 	return !(s->meta.flags & PS_META_NO_COMPLETION);
 }
 
+/* The exact mean: sum / count, 0 without samples. */
+static __u64 avg(__u64 sum, __u64 n)
+{
+	return n ? sum / n : 0;
+}
+
 /* ---- table --------------------------------------------------------------- */
 
 static void txlat_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
@@ -125,11 +131,15 @@ json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
 	ps_json_add_u64(o, "dropped", t.dropped * r->cur->meta.tx_sample_every);
 	ps_json_add_u64(o, "stale", t.stale);
 	json_object_object_add(o, "sojourn_ns", ps_json_dist(t.sojourn_hist, PS_LAT_BUCKETS));
-	if (has_completion(r->cur))
+	ps_json_add_u64(o, "sojourn_avg_ns", avg(t.sojourn_sum_ns, t.sojourn_n));
+	if (has_completion(r->cur)) {
 		json_object_object_add(o, "completion_ns",
 				       ps_json_dist(t.completion_hist, PS_LAT_BUCKETS));
-	else /* the device hands skbs on: there is no completion to time */
+		ps_json_add_u64(o, "completion_avg_ns", avg(t.completion_sum_ns, t.completed));
+	} else { /* the device hands skbs on: there is no completion to time */
 		json_object_object_add(o, "completion_ns", json_object_new_string("n/a"));
+		json_object_object_add(o, "completion_avg_ns", json_object_new_string("n/a"));
+	}
 	return o;
 }
 
@@ -160,7 +170,7 @@ static void sojourn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_s
 	struct ps_txlat_qstats t;
 
 	txlat_total(s, q, &t);
-	ps_prom_lat_hist(p, l, t.sojourn_hist);
+	ps_prom_hist(p, l, t.sojourn_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges, t.sojourn_sum_ns);
 }
 
 static void completion(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
@@ -171,7 +181,8 @@ static void completion(struct ps_prom *p, const struct ps_lbl *l, const struct p
 	if (!has_completion(s))
 		return;
 	txlat_total(s, q, &t);
-	ps_prom_lat_hist(p, l, t.completion_hist);
+	ps_prom_hist(p, l, t.completion_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges,
+		     t.completion_sum_ns);
 }
 
 void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
@@ -204,12 +215,11 @@ void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_each_slot(p, s, n, &txlat_slots, PS_PROM_PER_QUEUE, dropped);
 	ps_prom_slot_counters(p, s, n, &txlat_slots, &stale, 1);
 	ps_prom_family(p, "pathscope_qdisc_sojourn_seconds", "histogram",
-		       "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue; _sum "
-		       "is estimated from bucket midpoints.");
+		       "Time in the qdisc, net_dev_queue to net_dev_start_xmit, per TX queue.");
 	ps_prom_each_slot(p, s, n, &txlat_slots, 0, sojourn);
 	ps_prom_family(p, "pathscope_tx_completion_seconds", "histogram",
 		       "Driver TX completion, net_dev_start_xmit to the skb freed, per TX queue "
-		       "(absent on veth); _sum is estimated from bucket midpoints.");
+		       "(absent on veth).");
 	ps_prom_each_slot(p, s, n, &txlat_slots, 0, completion);
 }
 

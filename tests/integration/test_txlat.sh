@@ -4,19 +4,30 @@
 # sender pinned to its queue (XPS + taskset). A full tbf queue of L bytes at
 # rate R holds a packet about L/R: 20 ms and 4 ms. pathscope's qdisc sojourn
 # (net_dev_queue -> net_dev_start_xmit) must match per queue and tell the two
-# apart; its drop count per queue must equal the qdisc's; veth has no TX
-# completion, which must read "n/a". Run twice: with tp_btf programs and with
-# the classic-tracepoint fallback forced (--probe-mode tracepoint).
+# apart. Its exact mean is held to Little's law on the qdisc's own counters
+# (tests/tools/qdisc_little.py: the integral of the tbf's queue length over
+# the run, read from rtnetlink about every ms, over the packets it sent).
+# Its drop count per queue must equal the qdisc's; veth has no TX
+# completion, which must read "n/a". Run three times: with tp_btf programs,
+# with the classic-tracepoint fallback forced (--probe-mode tracepoint), and
+# timing 1 skb in 4 (--sample 4).
 . "$(dirname "$0")/lib.sh"
 ps_require_root txlat
 ps_require_file txlat "$PATHSCOPE"
 ps_require_file txlat "$UDPSEND"
-ps_require_cmd txlat taskset tc
+ps_require_cmd txlat taskset tc python3
+LITTLE=$PS_ROOT/tests/tools/qdisc_little.py
 [ "$(nproc)" -ge 2 ] || { ps_skip txlat "needs 2 CPUs (one sender per TX queue)"; ps_done; }
 
 ps_testbed_create 2 || { ps_fail txlat "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1'
+little_out=$(mktemp) little_stop=$(mktemp -u)
+ps_at_exit '[ -n "${little:-}" ] && kill "$little" 2>/dev/null; rm -f "$little_out" "$little_stop"'
 LIMIT=50000
+# Little's law window: max(LITTLE_PCT of the reference, LITTLE_MIN_US). Measured
+# -4..+177 us (0.9%) at 19 ms, -4..+47 us at 3.8 ms over 18 queue runs, 2026-11-26,
+# with and without a CPU hog beside; about 2x that.
+LITTLE_PCT=2 LITTLE_MIN_US=120
 shape() { # fresh qdiscs, so their counters start at 0
 	ps_in_a tc qdisc del dev vA root 2>/dev/null
 	ps_in_a tc qdisc add dev vA root handle 1: mq
@@ -49,6 +60,11 @@ for mode in tp_btf tracepoint sampled; do
 		"${args[1]} $every"
 
 	ps_sink_start "$NS_B" 9000
+	# Little's law from the tbfs themselves, while they fill and drain.
+	rm -f "$little_stop"
+	ps_in_a python3 "$LITTLE" vA "$little_stop" >"$little_out" &
+	little=$!
+	for _ in $(seq 100); do grep -q ready "$little_out" && break; sleep 0.05; done
 	# About 1 s of backlog on each queue (1042-byte frames).
 	ip netns exec "$NS_A" taskset -c 0 "$UDPSEND" -n 2500 -s 1000 "$PS_IP4_B" 9000 &
 	s0=$!
@@ -62,6 +78,10 @@ for mode in tp_btf tracepoint sampled; do
 		[ "$(ps_in_a tc -s -j qdisc show dev vA | jq '[.[] | select(.kind == "tbf") | .qlen] | add')" = 0 ] && break
 		sleep 0.1
 	done
+	touch "$little_stop"
+	wait "$little" || ps_fail "$mode: qdisc_little" "exit $?"
+	little=
+	cat "$little_out"
 	ps_sink_stop >/dev/null
 
 	js=$(ps_pathscope_a stats vA --json)
@@ -82,6 +102,23 @@ for mode in tp_btf tracepoint sampled; do
 		got=$(tx "$i" sojourn_ns.p50)
 		near "$got" "$want" && ps_ok "$mode: tx-$i: sojourn p50 ${got} ns ~ limit/rate ${want} ns" ||
 			ps_fail "$mode: tx-$i: sojourn p50 ~ limit/rate" "got $got ns, want $want ns +-25%"
+		# The exact mean of this run against Little's law: sum delta over
+		# count delta (the averages are rounded: under 2 ns off).
+		c0=$(jq ".interfaces[0].queues[$i].tx_latency.sojourn_ns.count" <<<"$js0")
+		a0=$(jq ".interfaces[0].queues[$i].tx_latency.sojourn_avg_ns" <<<"$js0")
+		c1=$(tx "$i" sojourn_ns.count) a1=$(tx "$i" sojourn_avg_ns)
+		got=$(((a1 * c1 - a0 * c0) / (c1 - c0)))
+		ref=$(awk -v h="$handle:" '$1 == "handle" && $2 == h { print $10 }' "$little_out")
+		# The reference saw the whole run: from an empty queue to an empty one.
+		ps_check_eq "$mode: tx-$i: Little's law covers every packet the tbf sent" \
+			"$(awk -v h="$handle:" '$1 == "handle" && $2 == h { print $6 }' "$little_out")" \
+			"$(qdisc "$handle" packets)"
+		tol=$((ref * LITTLE_PCT / 100))
+		[ "$tol" -lt $((LITTLE_MIN_US * 1000)) ] && tol=$((LITTLE_MIN_US * 1000))
+		[ -n "$ref" ] && [ "$got" -ge $((ref - tol)) ] && [ "$got" -le $((ref + tol)) ] &&
+			ps_ok "$mode: tx-$i: sojourn mean $got ns = Little's law $ref ns, off by $(((got - ref) / 1000)) us (window +-$((tol / 1000)) us)" ||
+			ps_fail "$mode: tx-$i: sojourn mean = Little's law +-max($LITTLE_PCT%, $LITTLE_MIN_US us)" \
+				"got $got ns, Little's law ${ref:-none} ns"
 		# A stale entry (a drop or requeue not cleaned up, a reused skb
 		# address) would time an skb from long before it was queued. The tail
 		# itself varies on this VM (p99 of tx-1 from 4 to 13 ms between runs:

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * tapwire: be the "wire" of a tap device. Creates tap IFNAME in the current
- * network namespace and drains the frames the host transmits on it every
- * PERIOD_MS milliseconds, for SECONDS seconds, so that a frame waits in the
- * tap's queue until the next drain: the driver's TX completion (the skb is
- * freed when the frame is read) takes between 0 and PERIOD_MS.
+ * network namespace, with one queue per PERIOD_MS given, and drains queue q
+ * every PERIOD_MS[q] milliseconds, for SECONDS seconds, so that a frame waits
+ * in its queue until the next drain: the driver's TX completion (the skb is
+ * freed when the frame is read) takes between 0 and PERIOD_MS[q].
  *
- *   tapwire IFNAME PERIOD_MS SECONDS
+ *   tapwire IFNAME PERIOD_MS[,PERIOD_MS...] SECONDS
  *
- * Prints "ready" once the device exists, then at the end the number of
- * frames read. Exits 1 with one line on stderr on error.
+ * It is also the reference clock for that latency: a UDP frame whose payload
+ * carries a send time (udpsend --stamp: CLOCK_MONOTONIC ns, big endian, in
+ * payload bytes 4..11) is timed from that stamp to the return of the read()
+ * that freed it.
+ *
+ * Prints "ready" once the device exists. At the end, one line per queue:
+ *   queue Q frames F stamped S sum_ns T min_ns A max_ns B
+ * then the total number of frames read, alone on the last line. Exits 1 with
+ * one line on stderr on error, 2 on bad usage.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,53 +30,144 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_s(void)
+#define MAX_QUEUES 8
+#define MAX_AGE_NS (10ULL * 1000000000ULL) /* older "stamps" are payload, not a clock */
+
+struct queue {
+	int fd;
+	uint64_t period_ns, next_ns;
+	unsigned long frames, stamped;
+	uint64_t sum_ns, min_ns, max_ns;
+};
+
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: tapwire IFNAME PERIOD_MS[,PERIOD_MS...] SECONDS (1..%d queues)\n",
+		MAX_QUEUES);
+	return 2;
+}
+
+/* The send time a UDP frame (IPv4 or IPv6) carries, or 0. */
+static uint64_t frame_stamp(const unsigned char *f, size_t len)
+{
+	size_t l4, i;
+	uint64_t ns = 0;
+
+	if (len < 14)
+		return 0;
+	if (f[12] == 0x08 && f[13] == 0x00 && len >= 34 && f[23] == 17)
+		l4 = 14 + (f[14] & 0x0f) * 4;
+	else if (f[12] == 0x86 && f[13] == 0xdd && len >= 54 && f[20] == 17)
+		l4 = 14 + 40;
+	else
+		return 0;
+	if (len < l4 + 8 + 12)
+		return 0;
+	for (i = 0; i < 8; i++)
+		ns = ns << 8 | f[l4 + 8 + 4 + i];
+	return ns;
+}
+
+/* Read every frame waiting in queue q, timing the stamped ones. */
+static int drain(struct queue *q)
+{
+	static unsigned char frame[65536];
+	uint64_t sent, read_ns, d;
+	ssize_t n;
+
+	while ((n = read(q->fd, frame, sizeof(frame))) > 0) {
+		read_ns = now_ns();
+		q->frames++;
+		sent = frame_stamp(frame, (size_t)n);
+		if (!sent || sent > read_ns || (d = read_ns - sent) > MAX_AGE_NS)
+			continue;
+		q->stamped++;
+		q->sum_ns += d;
+		if (!q->min_ns || d < q->min_ns)
+			q->min_ns = d;
+		if (d > q->max_ns)
+			q->max_ns = d;
+	}
+	if (n < 0 && errno != EAGAIN) {
+		fprintf(stderr, "tapwire: read: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI };
-	char frame[65536];
-	long period_ms, frames = 0;
-	double seconds, end;
-	struct timespec gap;
-	ssize_t n;
-	int fd;
+	struct queue qs[MAX_QUEUES] = { 0 };
+	unsigned long total = 0;
+	uint64_t end;
+	double seconds;
+	char *p, *e;
+	int nq = 0, i;
 
-	if (argc != 4 || (period_ms = atol(argv[2])) <= 0 || (seconds = atof(argv[3])) <= 0 ||
-	    strlen(argv[1]) >= IFNAMSIZ) {
-		fprintf(stderr, "usage: tapwire IFNAME PERIOD_MS SECONDS\n");
-		return 2;
+	if (argc != 4 || strlen(argv[1]) >= IFNAMSIZ || (seconds = atof(argv[3])) <= 0)
+		return usage();
+	for (p = argv[2]; *p; p = *e ? e + 1 : e) {
+		long ms = strtol(p, &e, 10);
+
+		if (e == p || ms <= 0 || ms > 10000 || (*e && *e != ',') || nq == MAX_QUEUES)
+			return usage();
+		qs[nq++].period_ns = (uint64_t)ms * 1000000ULL;
 	}
-	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "tapwire: /dev/net/tun: %s\n", strerror(errno));
-		return 1;
-	}
+	if (nq > 1)
+		ifr.ifr_flags |= IFF_MULTI_QUEUE;
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", argv[1]);
-	if (ioctl(fd, TUNSETIFF, &ifr)) {
-		fprintf(stderr, "tapwire: TUNSETIFF %s: %s\n", argv[1], strerror(errno));
-		return 1;
-	}
-	printf("ready\n");
-	fflush(stdout);
-	gap.tv_sec = period_ms / 1000;
-	gap.tv_nsec = (period_ms % 1000) * 1000000L;
-	end = now_s() + seconds;
-	while (now_s() < end) {
-		nanosleep(&gap, NULL);
-		while ((n = read(fd, frame, sizeof(frame))) > 0)
-			frames++;
-		if (n < 0 && errno != EAGAIN) {
-			fprintf(stderr, "tapwire: read: %s\n", strerror(errno));
+	for (i = 0; i < nq; i++) { /* each TUNSETIFF on a new fd attaches one more queue */
+		qs[i].fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		if (qs[i].fd < 0) {
+			fprintf(stderr, "tapwire: /dev/net/tun: %s\n", strerror(errno));
+			return 1;
+		}
+		if (ioctl(qs[i].fd, TUNSETIFF, &ifr)) {
+			fprintf(stderr, "tapwire: TUNSETIFF %s (queue %d): %s\n", argv[1], i,
+				strerror(errno));
 			return 1;
 		}
 	}
-	printf("%ld\n", frames);
+	printf("ready\n");
+	fflush(stdout);
+	end = now_ns() + (uint64_t)(seconds * 1e9);
+	for (i = 0; i < nq; i++)
+		qs[i].next_ns = now_ns() + qs[i].period_ns;
+	for (;;) {
+		struct queue *q = &qs[0];
+		struct timespec at;
+
+		for (i = 1; i < nq; i++) /* the queue due first */
+			if (qs[i].next_ns < q->next_ns)
+				q = &qs[i];
+		if (q->next_ns >= end)
+			break;
+		at.tv_sec = q->next_ns / 1000000000ULL;
+		at.tv_nsec = q->next_ns % 1000000000ULL;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
+		if (drain(q))
+			return 1;
+		/* Keep the phase; after a long stall, skip the drains missed. */
+		do
+			q->next_ns += q->period_ns;
+		while (q->next_ns <= now_ns());
+	}
+	for (i = 0; i < nq; i++) {
+		printf("queue %d frames %lu stamped %lu sum_ns %llu min_ns %llu max_ns %llu\n", i,
+		       qs[i].frames, qs[i].stamped, (unsigned long long)qs[i].sum_ns,
+		       (unsigned long long)qs[i].min_ns, (unsigned long long)qs[i].max_ns);
+		total += qs[i].frames;
+	}
+	printf("%lu\n", total);
 	return 0;
 }

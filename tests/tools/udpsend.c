@@ -42,6 +42,8 @@ static volatile sig_atomic_t stop;
 static int retry_refused; /* -r */
 static int sink_gro;	  /* --gro */
 static int gap_mode;	  /* -g: the interval is a gap after each send */
+static int stamp;	  /* --stamp: CLOCK_MONOTONIC ns of the send in bytes 4..11 */
+static long nports = 1;	  /* --ports K: datagram i to PORT + i % K */
 
 static void usage(FILE *f)
 {
@@ -66,6 +68,10 @@ static void usage(FILE *f)
 	    "                 late wake-up the sender catches up, so two may leave back to back\n"
 	    "  -g US          at least US microseconds from one send to the next, even after a\n"
 	    "                 late wake-up (the rate is then lower)\n"
+	    "  --stamp        bytes 4..11 carry CLOCK_MONOTONIC ns (big endian) read just\n"
+	    "                 before each send (needs BYTES >= 12): a receiver's clock\n"
+	    "  --ports K      datagram i goes to PORT + i %% K (K flows, so a multi-queue\n"
+	    "                 device spreads them over its TX queues by flow hash)\n"
 	    "  -r             to a closed port: when a send reports the ICMP error of an\n"
 	    "                 earlier datagram (ECONNREFUSED, and the current one was not\n"
 	    "                 sent), send it again, so exactly COUNT reach the closed port\n"
@@ -89,7 +95,8 @@ static void usage(FILE *f)
 	    "  udpsend --sink 9000 --expect 100 --timeout 5 &  # in the receiving namespace\n"
 	    "  udpsend -n 100 -t 0x03 198.18.0.2 9000          # 100 CE-marked datagrams\n"
 	    "  udpsend -6 -n 10 -s 1200 -t 0x02 2001:db8::2 9000  # ECT(0), IPv6\n"
-	    "  udpsend -n 1000 -i 1000 198.18.0.2 9000         # 1000 datagrams at 1000 pkt/s\n",
+	    "  udpsend -n 1000 -i 1000 198.18.0.2 9000         # 1000 datagrams at 1000 pkt/s\n"
+	    "  udpsend -n 300 -i 5000 -s 64 --stamp --ports 32 198.18.1.2 9000\n",
 	    MAX_PAYLOAD);
 }
 
@@ -156,6 +163,27 @@ bad:
 	exit(2);
 }
 
+static void set_port(struct sockaddr_storage *ss, int port)
+{
+	if (ss->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+	else
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+}
+
+/* 8 bytes, big endian: CLOCK_MONOTONIC now, in ns (bpf_ktime_get_ns's clock). */
+static void put_stamp(char *p)
+{
+	struct timespec ts;
+	uint64_t ns;
+	int b;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	for (b = 7; b >= 0; b--, ns >>= 8)
+		p[b] = (char)(ns & 0xff);
+}
+
 static int run_sender(int v6, int tos, long count, long size, long interval_us, const char *dst,
 		      int port)
 {
@@ -180,7 +208,8 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 		if (setsockopt(fd, IPPROTO_IP, IP_RECVERR, &one, sizeof(one)))
 			die("setsockopt IP_RECVERR");
 	}
-	if (connect(fd, (struct sockaddr *)&ss, len))
+	/* One flow: connected, so that ICMP errors come back (-r). */
+	if (nports == 1 && connect(fd, (struct sockaddr *)&ss, len))
 		die("connect");
 
 	memset(buf, 0, sizeof(buf));
@@ -193,8 +222,15 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 
 			memcpy(buf, &seq, sizeof(seq));
 		}
+		if (nports > 1)
+			set_port(&ss, port + (int)(i % nports));
 		for (;;) {
-			ssize_t n = send(fd, buf, size, 0);
+			ssize_t n;
+
+			if (stamp)
+				put_stamp(buf + 4);
+			n = nports > 1 ? sendto(fd, buf, size, 0, (struct sockaddr *)&ss, len)
+				       : send(fd, buf, size, 0);
 
 			if (n == size)
 				break;
@@ -359,10 +395,12 @@ int main(int argc, char **argv)
 		{ "expect", required_argument, NULL, 'E' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "gro", no_argument, NULL, 'G' },
+		{ "stamp", no_argument, NULL, 'M' },
+		{ "ports", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int v6 = 0, tos = 0, sink = 0, opt;
+	int v6 = 0, tos = 0, sink = 0, port, opt;
 	long count = 1, size = 64, interval_us = 0, expect = -1;
 	double timeout = -1;
 	char *end;
@@ -397,6 +435,12 @@ int main(int argc, char **argv)
 			return 2;
 		case 'S':
 			sink = 1;
+			break;
+		case 'M':
+			stamp = 1;
+			break;
+		case 'P':
+			nports = parse_num(optarg, "--ports", 1, 1024);
 			break;
 		case 'G':
 			sink_gro = 1;
@@ -436,6 +480,14 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	return run_sender(v6, tos, count, size, interval_us, argv[optind],
-			  (int)parse_num(argv[optind + 1], "PORT", 1, 65535));
+	if (stamp && size < 12) {
+		fprintf(stderr, "udpsend: --stamp needs a payload of at least 12 bytes (-s)\n");
+		return 2;
+	}
+	port = (int)parse_num(argv[optind + 1], "PORT", 1, 65535);
+	if (port + nports - 1 > 65535) {
+		fprintf(stderr, "udpsend: --ports %ld from port %d passes 65535\n", nports, port);
+		return 2;
+	}
+	return run_sender(v6, tos, count, size, interval_us, argv[optind], port);
 }

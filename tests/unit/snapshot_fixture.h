@@ -215,10 +215,14 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->txlat[0].sojourn_n = 150 * k;
 	d->txlat[0].completed = 150 * k;
 	d->txlat[0].dropped = 3 * k;
+	d->txlat[0].sojourn_sum_ns = 20000000ULL * 150 * k;
+	d->txlat[0].completion_sum_ns = 15000000ULL * 150 * k;
 	fx_lat(d->txlat[0].sojourn_hist, 20000000, 150 * k);
 	fx_lat(d->txlat[0].completion_hist, 15000000, 150 * k);
 	d->txlat[1].queued = 10 * k;
 	d->txlat[1].stale = 1;
+	d->txlat[1].sojourn_n = 5 * k;
+	d->txlat[1].sojourn_sum_ns = 800 * 5 * k;
 	fx_lat(d->txlat[1].sojourn_hist, 800, 5 * k);
 
 	d->kern.nslots = FX_NQ + 1;
