@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 6
+#define PS_ABI_VERSION 7
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -253,6 +253,7 @@ struct ps_d2s_qstats {
 	__u64 matched;
 	__u64 expired; /* samples never seen at tc ingress (merged into a batch
 			* that started earlier, dropped, or taken by another CPU) */
+	__u64 sum_ns;  /* of the matched samples: the exact mean */
 	__u64 hist[PS_LAT_BUCKETS];
 };
 

@@ -106,6 +106,7 @@ static __always_inline void ps_d2s_tc(void *data, void *data_end, const struct p
 	if (!s)
 		return;
 	s->matched++;
+	s->sum_ns += d;
 	s->hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
 }
 

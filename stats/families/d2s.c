@@ -95,6 +95,7 @@ json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)
 	ps_json_add_u64(o, "matched", t.matched);
 	ps_json_add_u64(o, "expired", t.expired);
 	json_object_object_add(o, "latency_ns", ps_json_dist(t.hist, PS_LAT_BUCKETS));
+	ps_json_add_u64(o, "avg_ns", t.matched ? t.sum_ns / t.matched : 0);
 	return o;
 }
 
@@ -125,7 +126,7 @@ static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_s
 	struct ps_d2s_qstats t;
 
 	d2s_total(s, q, &t);
-	ps_prom_lat_hist(p, l, t.hist);
+	ps_prom_hist(p, l, t.hist, PS_LAT_BUCKETS, &ps_prom_lat_edges, t.sum_ns);
 }
 
 void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
@@ -133,7 +134,7 @@ void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_slot_counters(p, s, n, &d2s_slots, d2s_counters, PS_ARRAY_SIZE(d2s_counters));
 	ps_prom_family(p, "pathscope_d2s_latency_seconds", "histogram",
 		       "Driver to stack latency of matched samples, xdp (before GRO) to tc "
-		       "ingress (after GRO); _sum is estimated from bucket midpoints.");
+		       "ingress (after GRO).");
 	ps_prom_each_slot(p, s, n, &d2s_slots, 0, latency);
 }
 

@@ -6,8 +6,8 @@
  * CPU). XDP takes every PS_D2S_EVERY-th frame of a queue as the sample; its
  * skb at tc ingress about 2 ms later gives the latency, held to
  * CLOCK_MONOTONIC (tests/lib/bracket.h): one sample, in a bucket of the
- * bracket, in the slot of the RX queue XDP saw it on (0). The datapath stores
- * no sum for d2s, and a bucket there is 131 us wide: the gap is placed 20 us
+ * bracket, in the slot of the RX queue XDP saw it on (0), and its exact sum
+ * inside the bracket. A bucket there is 131 us wide: the gap is placed 20 us
  * above a bucket's lower edge (a -200 us error falls out of it) and 60 us
  * below its upper edge (+200 us). Also: another flow's skb, or the same
  * flow's next datagram, does not take the sample; UDP and TCP.
@@ -164,6 +164,12 @@ static void test_bracket(bool tcp, bool high)
 		     (unsigned long long)(s1[0].matched - s0[0].matched), (unsigned long long)in,
 		     blo, bhi, (unsigned long long)lo, (unsigned long long)hi,
 		     (unsigned long long)other);
+	snprintf(name, sizeof(name), "%s: %s bucket %u: the exact sum is in the bracket",
+		 tcp ? "TCP" : "UDP", high ? "near the top of" : "at the bottom of", b2ms);
+	check_report(s1[0].sum_ns - s0[0].sum_ns >= lo && s1[0].sum_ns - s0[0].sum_ns <= hi, name,
+		     "sum +%llu ns, bracket [%llu, %llu] ns",
+		     (unsigned long long)(s1[0].sum_ns - s0[0].sum_ns), (unsigned long long)lo,
+		     (unsigned long long)hi);
 }
 
 /* Skbs that are not the sample's leave it waiting; its own then takes it. */

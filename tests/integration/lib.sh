@@ -219,6 +219,38 @@ ps_check_eq() {
 	fi
 }
 
+# ps_check_budget NAME JSON STAGE...: in `stats --json` output JSON (its first
+# interface), every cell of the latency budget (stats --latency) with samples
+# is its family's own figure (count, p50, p99) of the same queue, and each
+# STAGE named has samples in at least one queue. Socket reads add TCP and UDP
+# up: only their count is compared.
+ps_check_budget() {
+	local name=$1 json=$2 got
+	shift 2
+	got=$(jq -c --argjson want "$(printf '%s\n' "$@" | jq -R . | jq -sc .)" '
+		def fam($st): {driver_to_stack: .driver_to_stack.latency_ns,
+			qdisc_sojourn: .tx_latency.sojourn_ns, tx_completion: .tx_latency.completion_ns,
+			icmp_rtt: .icmp_echo.rtt_ns, icmp_response: .icmp_echo.response_ns,
+			tcp_rtt: .tcp.rtt_ns, tcp_handshake: .tcp.handshake_ns,
+			tcp_response: .tcp.response_data_ns, tcp_ack_delay: .tcp.ack_delay_ns}[$st];
+		def fig: if . == null then null else [.count, .p50, .p99] end;
+		.interfaces[0] as $i
+		| [$i.latency | to_entries[] | .key as $q
+			| (if $q == "all" then $i.totals
+			   else first($i.queues[] | select((.queue | tostring) == $q)) end) as $src
+			| .value | to_entries[] | select((.value | type) == "object" and .value.count > 0)
+			| .key as $st
+			| {q: $q, st: $st, cell: (.value | fig),
+			   fam: (if $st == "socket_read"
+				 then [($src.socket.tcp.latency_ns.count // 0) + ($src.socket.udp.latency_ns.count // 0)]
+				 else ($src | fam($st) | fig) end)}
+			| if .st == "socket_read" then .cell = .cell[0:1] else . end]
+		| {mismatched: [.[] | select(.cell != .fam) | "\(.q) \(.st): \(.cell) vs \(.fam)"],
+		   missing: ($want - [.[] | select(.q != "all") | .st] | unique)}' <<<"$json")
+	ps_check_eq "$name: each latency budget cell is its family's figure, and $* have samples" \
+		"$got" '{"mismatched":[],"missing":[]}'
+}
+
 ps_done() {
 	[ "$PS_FAILURES" -eq 0 ] && exit 0
 	exit 1

@@ -11,7 +11,19 @@
 #    is one skb (nothing to merge it with), every 64th is sampled on its
 #    queue (20 and 20, exactly), every sample is matched, and no sample can
 #    be below 300 us. Its median must be below 400 us (the timer's own
-#    wake-up here is 30-60 us).
+#    wake-up here is 30-60 us). The reference is the kernel's own clock:
+#    each datagram carries its send time (udpsend --stamp, CLOCK_MONOTONIC)
+#    and the sink times it to the receive stamp the stack puts on the skb
+#    as GRO hands it over, just before tc ingress (SO_TIMESTAMPNS; udpsend
+#    --stamped). That time is the datagram's d2s plus its way from send()
+#    to XDP (vA's xmit, then vB's NAPI poll on the same CPU). The samples
+#    are known: the queue's packets on CPU 0 are counted from 0 (attach)
+#    and are these datagrams alone (checked below), so XDP takes sequence
+#    numbers 63, 127, ... (udpsend --every 64). Per queue, pathscope's
+#    exact mean of its 20 samples must lie between the sink's mean over the
+#    same 20 datagrams less D2S_SEND_US and that mean. A stall in the GRO
+#    timer (ms, at times, on this VM) is in both; one in the sender
+#    between its stamp and send() only in the sink's.
 # 2. iperf3 TCP with GRO (no timeout), 3 runs with the feature and 3 without,
 #    alternating: with it, the samples are every 64th packet of each RX
 #    queue on each CPU (per queue of n packets: floor(n / 64) - (CPUs - 1) ..
@@ -35,14 +47,21 @@ j() { jq -r ".interfaces[0] | $2" <<<"$1"; }
 
 # ---- 1. a known latency: held in GRO for 300 us -----------------------------------
 HOLD_NS=300000 N=1280
+# send() to XDP on veth, inside the sender's own syscall: measured 9-11 us here
+# (6 queue runs, 2026-11-26). A 1 ms stall between one sampled datagram's
+# stamp and its send() would add 50 us.
+D2S_SEND_US=50
+declare -A ref
 ps_in_b sh -c "echo $HOLD_NS > /sys/class/net/vB/gro_flush_timeout" || ps_fail "gro_flush_timeout" "cannot set"
 ps_pathscope_b attach vB || ps_fail "attach" "exit $?"
 ps_wait_quiet 5
 for q in 1 2; do
 	ps_txq_pin "$NS_A" vA "$q"
-	ps_sink_start "$NS_B" 9000 --gro --expect "$N" --timeout 20
-	ps_in_a taskset -c 0 "$UDPSEND" -n "$N" -g 1000 "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
+	ps_sink_start "$NS_B" 9000 --gro --stamped --every 64 --expect "$N" --timeout 20
+	ps_in_a taskset -c 0 "$UDPSEND" -n "$N" -g 1000 --stamp "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
 	ps_sink_wait >/dev/null || ps_fail "sink on queue $q" "did not receive $N"
+	ref[$q]=$(cat "$PS_SINK_OUT")
+	echo "# queue $q: sink: $(tr '\n' ' ' <<<"${ref[$q]}")"
 done
 ps_txq_unpin "$NS_A" vA
 held=$(ps_pathscope_b stats vB --json) || ps_fail "stats" "exit $?"
@@ -54,6 +73,16 @@ for q in 1 2; do
 	ps_check_eq "held: queue $q: every 64th sampled, every sample matched (sampled, matched, expired, latencies)" \
 		"$(j "$held" ".queues[$q].driver_to_stack | [.sampled, .matched, .expired, .latency_ns.count] | tostring")" \
 		"[$((N / 64)),$((N / 64)),0,$((N / 64))]"
+done
+for q in 1 2; do
+	# LINE FIELD of the sink's report ("stamped ..." or "every_kth ...")
+	sink() { awk -v l="$1" -v f="$2" '$1 == l { if (f == "n") print $2; for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' <<<"${ref[$q]}"; }
+	got=$(j "$held" ".queues[$q].driver_to_stack.avg_ns") mean=$(sink every_kth mean_ns)
+	ps_check_eq "held: queue $q: the sink timed every datagram, and the $((N / 64)) XDP samples" \
+		"$(sink stamped n) $(sink every_kth n)" "$N $((N / 64))"
+	[ "$got" -le "$mean" ] && [ "$got" -ge $((mean - D2S_SEND_US * 1000)) ] &&
+		ps_ok "held: queue $q: exact mean $got ns = the same datagrams' send-to-receive-stamp mean $mean ns less $(((mean - got) / 1000)) us (window $D2S_SEND_US us; all $N: $(sink stamped mean_ns) ns)" ||
+		ps_fail "held: queue $q: exact mean within [sink - $D2S_SEND_US us, sink] over the same datagrams" "$got ns, sink $mean ns"
 done
 ps_check_eq "held: nothing on any other queue (sampled, matched, expired, latencies)" \
 	"$(j "$held" '[.queues[] | select(.queue != 1 and .queue != 2) | .driver_to_stack | .sampled + .matched + .expired + .latency_ns.count] | add')" 0

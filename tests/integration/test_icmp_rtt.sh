@@ -94,6 +94,7 @@ done
 # Per RX queue, exactly: the delay line wrote peer 1's frames into queue 1
 # and peer 2's into queue 2; nothing else crossed the wire.
 js=$(ps_pathscope_a stats dA --json)
+ps_check_budget "host" "$js" icmp_rtt
 for p in 1 2; do
 	q=${QUEUE[p]}
 	ps_check_eq "queue $q: peer $p's $((2 * N)) replies, every one an RTT sample (xdp frames, replies matched, samples)" \
@@ -120,6 +121,7 @@ ps_check_eq "all queues: $((4 * N)) RTT samples, nothing expired" \
 declare -A resp
 for p in 1 2; do
 	js=$(ps_pathscope_peer "$p" stats "dP$p" --json)
+	ps_check_budget "peer $p" "$js" icmp_response
 	ps_check_eq "peer $p: every request answered and timed on dP$p's RX queue 0 (requests, replies, response times)" \
 		"$(jq -c '.interfaces[0].queues[0].icmp_echo | [.requests_received, .replies_sent, .response_ns.count]' <<<"$js")" \
 		"[$((2 * N)),$((2 * N)),$((2 * N))]"

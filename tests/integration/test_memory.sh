@@ -5,9 +5,9 @@
 # that is on has queues + 1 slots, every map of a feature that is off one
 # entry. The per-queue bytes per CPU are then exactly the value sizes of the
 # per-queue per-CPU maps in use: 5,832 B counters only (three hooks of 1,944
-# B), 10,224 B with ICMP alone (+ 4,392), 12,424 B with the default features
-# (+ d2s 2,200), 10,480 B for those with --no-xdp (no XDP hook), 17,048 B with
-# every feature (+ tcp 112, sock 64, txlat 4,392, kernel 56; the tcp and sock
+# B), 10,224 B with ICMP alone (+ 4,392), 12,432 B with the default features
+# (+ d2s 2,208), 10,488 B for those with --no-xdp (no XDP hook), 17,072 B with
+# every feature (+ tcp 112, sock 64, txlat 4,408, kernel 56; the tcp and sock
 # histograms are one copy for all CPUs). status's map_memory_bytes is the kernel's
 # memlock sum of the same maps, and stats works at every setting.
 . "$(dirname "$0")/lib.sh"
@@ -76,8 +76,8 @@ check_setting() { # NAME FEATURES-ON(space list) WANT-PERCPU-BYTES ATTACH-ARGS..
 }
 
 check_setting "none" "" 5832 --features none
-check_setting "default" "icmp d2s" 12424
-check_setting "all" "icmp d2s tcp sock" 17048 --features all
-check_setting "default, --no-xdp" "icmp d2s" 10480 --no-xdp
+check_setting "default" "icmp d2s" 12432
+check_setting "all" "icmp d2s tcp sock" 17072 --features all
+check_setting "default, --no-xdp" "icmp d2s" 10488 --no-xdp
 check_setting "icmp only" "icmp" 10224 --features icmp
 ps_done

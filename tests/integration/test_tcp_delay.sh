@@ -167,6 +167,11 @@ above() { tol "$1" 3 150000; }
 TRIES=3
 # MEAN PING: MEAN within the window around PING
 in_window() { [ "$1" -ge $(($2 - $(below "$2"))) ] && [ "$1" -le $(($2 + $(above "$2"))) ]; }
+# NAME MEAN PING: the check of that window
+check_window() {
+	check_between "$1, ping's mean -max(2%, 50 us) +max(3%, 150 us)" "$2" \
+		$(($3 - $(below "$3"))) $(($3 + $(above "$3")))
+}
 declare -a ping_mean rr_ping hs_total=(0 0 0 0)
 port=7000
 for p in 3 1 2; do
@@ -208,8 +213,7 @@ for p in 3 1 2; do
 	# waits 5 ms after the handshake: in the same ms it would carry the
 	# handshake ACK's TSval, whose first segment pathscope has seen.
 	ps_check_eq "$name: request/response: one RTT sample per request, and the FIN's" "$n" $((N_RR + 1))
-	check_between "$name: request/response: exact mean RTT, ping's mean -max(2%, 50 us) +max(3%, 150 us)" \
-		"$mean" $((ping_mean[4] - $(below "${ping_mean[4]}"))) $((ping_mean[4] + $(above "${ping_mean[4]}")))
+	check_window "$name: request/response: exact mean RTT" "$mean" "${ping_mean[4]}"
 	if [ "$p" != 3 ]; then
 		check_floor "$name: request/response: RTT median at least 2 x delay (the delay line's floor)" \
 			"$(dist_diff "$(peer_entry "$sub4" | jq -c .rtt_ns)" "$(jq -c '.rtt_ns // {hist: []}' <<<"$before")")" "$d2"
@@ -257,8 +261,7 @@ for p in 3 1 2; do
 		# ACK in) are answered in the peer's kernel: the window of the
 		# request/response.
 		ps_check_eq "$name: $sub: $((2 * N)) handshakes timed ($N as client, $N as server)" "$n" $((2 * N))
-		check_between "$name: $sub: exact mean handshake RTT, ping's mean -max(2%, 50 us) +max(3%, 150 us)" \
-			"$mean" $((hs_ping - $(below "$hs_ping"))) $((hs_ping + $(above "$hs_ping")))
+		check_window "$name: $sub: exact mean handshake RTT" "$mean" "$hs_ping"
 	done
 	hs_total[p]=$((hs_total[p] + hs_made))
 	ps_check_eq "$name: queue $q: $hs_made handshakes timed" \
@@ -334,14 +337,14 @@ for p in 3 1 2; do
 	# sockperf's round trip holds pathscope's whole, plus this host's own
 	# paths and the client's wakeup (sockperf prints its half, to 1 ns);
 	# the delay line's delay is a floor (there is none at peer 3).
-	floor=$d2
 	check_between "$name: sockperf ping-pong: exact mean RTT, from 2 x delay to twice sockperf's mean" \
-		"$mean" "$floor" $((2 * ${spavg:-0} + 2))
+		"$mean" "$d2" $((2 * ${spavg:-0} + 2))
 done
 
 # Per RX queue, exactly: each peer's handshakes (4N, and those of the
 # request/response, iperf3's two connections and sockperf's one) and RTT
 # samples on its own queue.
+ps_check_budget "host" "$(ps_pathscope_a stats dA --json)" tcp_rtt tcp_handshake
 js=$(ifjs .)
 for p in 1 2 3; do
 	q=${QUEUE[p]}
@@ -437,6 +440,11 @@ for p in 1 2; do
 	kernel=$((srtt - rr_ping[p]))
 	echo "# ack delay, $what: $n samples, mean $mean ns; sender: $(cat "$THINK_OUT"); srtt - ping's mean ${rr_ping[p]} ns = $kernel ns"
 	ps_check_eq "ack delay, $what: one sample per message after the warm-up" "$n" 40
+	# A pause past the host's rto_min (1 s) would put it back in quickack mode.
+	cue=$(jq .cue_wait_ms "$THINK_OUT")
+	awk -v c="$cue" 'BEGIN { exit !(c < 1000) }' &&
+		ps_ok "ack delay, $what: the pause to read the entry ($cue ms) stayed under the host's 1 s rto_min" ||
+		ps_fail "ack delay, $what: the pause to read the entry under the 1 s rto_min" "${cue:-none} ms"
 	tol=$ACKOFF_NS
 	if [ "$p" = 2 ]; then
 		tol=$ACKON_NS

@@ -63,6 +63,7 @@ nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" detach tapw0 || ps_fail "detach 
 wait "$wire" || ps_fail "tapwire" "exit $?"
 wire=
 cat "$out"
+ps_check_budget "tap" "$js" qdisc_sojourn tx_completion
 # wire Q FIELD: a figure of queue Q from the wire's report.
 wire() { awk -v q="$1" -v f="$2" '$1 == "queue" && $2 == q { for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' "$out"; }
 ps_check_eq "every datagram stamped and read once" \

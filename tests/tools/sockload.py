@@ -26,8 +26,7 @@ message waits D in the socket, give or take the sender's and the reader's
 own lateness, which it measures. It adds to the JSON line its read
 latency: from each message's send time to the middle of the recv call
 that returned it (mean_read_ns, std_read_ns, min_read_ns, max_read_ns over
-reads), and
-how late it was for its deadlines at most (late_max_ns).
+reads), and how late it was for its deadlines at most (late_max_ns).
 """
 import argparse
 import json

@@ -19,7 +19,8 @@ JSON line at the end: requests answered and the measured think times
 (min, median, mean, max, ns), and how long each request was held: from the
 kernel's receive time of its first segment (SO_TIMESTAMPNS, stamped as the
 stack takes the frame, just past XDP) to the answer's send(), so the
-server's own wakeup is in it (held_count, held_mean_ns). Prints "ready" on stderr once it listens.
+server's own wakeup is in it (held_count, held_mean_ns). Prints "ready" on
+stderr once it listens.
 request: N requests on one connection (TCP_NODELAY), the first MS
 milliseconds after the handshake, each next one after the answer to the one
 before plus MS milliseconds, and prints one JSON line: the

@@ -44,6 +44,7 @@ static int sink_gro;	  /* --gro */
 static int gap_mode;	  /* -g: the interval is a gap after each send */
 static int stamp;	  /* --stamp: CLOCK_MONOTONIC ns of the send in bytes 4..11 */
 static long nports = 1;	  /* --ports K: datagram i to PORT + i % K */
+static int sink_stamped;  /* --stamped: time each datagram from its send stamp */
 
 static void usage(FILE *f)
 {
@@ -53,6 +54,7 @@ static void usage(FILE *f)
 	    "GAP_US] DST "
 	    "PORT\n"
 	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS] [--gro]\n"
+	    "                      [--stamped [--every K]]\n"
 	    "\n"
 	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
 	    "  -6             DST is IPv6 (default IPv4)\n"
@@ -89,6 +91,13 @@ static void usage(FILE *f)
 	    "                 until SIGINT/SIGTERM). Without --expect, exit 0 at the end.\n"
 	    "  --gro          receive with UDP_GRO: the kernel may hold datagrams in GRO and\n"
 	    "                 hand over several at once (each is counted)\n"
+	    "  --stamped      datagrams carry a send stamp (--stamp): time each from it to\n"
+	    "                 the kernel's receive stamp (SO_TIMESTAMPNS, taken as the stack\n"
+	    "                 takes the skb, after GRO) and print a second line:\n"
+	    "                 stamped N mean_ns M std_ns S min_ns A max_ns B\n"
+	    "  --every K      with --stamped, also the same over the datagrams with sequence\n"
+	    "                 numbers K-1, 2K-1, ... (those a 1-in-K sampler takes), on a\n"
+	    "                 third line: every_kth N mean_ns M std_ns S min_ns A max_ns B\n"
 	    "  The count (one number) is printed on stdout when the sink stops.\n"
 	    "\n"
 	    "examples:\n"
@@ -300,9 +309,101 @@ static int sink_socket(int v6only, int port)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	if (sink_gro && setsockopt(fd, SOL_UDP, UDP_GRO, &one, sizeof(one)))
 		die("setsockopt UDP_GRO");
+	if (sink_stamped && setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)))
+		die("setsockopt SO_TIMESTAMPNS");
 	if (bind(fd, (struct sockaddr *)&ss, len))
 		die("bind");
 	return fd;
+}
+
+/* Send-to-receive times (--stamped): of all stamped datagrams, and of
+ * every K-th (--every K: sequence numbers K-1, 2K-1, ...). */
+struct tally {
+	long n;
+	double sum, sumsq;
+	uint64_t min, max;
+};
+static struct tally stamped, every_kth;
+static long every_k; /* --every K */
+
+static void tally_add(struct tally *t, uint64_t d)
+{
+	t->n++;
+	t->sum += (double)d;
+	t->sumsq += (double)d * (double)d;
+	if (!t->min || d < t->min)
+		t->min = d;
+	if (d > t->max)
+		t->max = d;
+}
+
+/* The square root of v >= 0 by Newton's method (no libm for one figure). */
+static double root(double v)
+{
+	double x = v > 1 ? v : 1;
+	int i;
+
+	for (i = 0; i < 100; i++)
+		x = (x + v / x) / 2;
+	return v > 0 ? x : 0;
+}
+
+static uint64_t ns_of(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* The send stamp of the datagram at p (8 bytes, big endian, after the seq). */
+static uint64_t stamp_at(const char *p)
+{
+	uint64_t ns = 0;
+	int b;
+
+	for (b = 0; b < 8; b++)
+		ns = ns << 8 | (unsigned char)p[4 + b];
+	return ns;
+}
+
+/* The sequence number of the datagram at p (4 bytes, big endian). */
+static uint32_t seq_at(const char *p)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	return (uint32_t)u[0] << 24 | u[1] << 16 | u[2] << 8 | u[3];
+}
+
+/* A read of n bytes in segments of gso bytes, received at rx_real
+ * (CLOCK_REALTIME, as SO_TIMESTAMPNS is): time each segment's stamp. */
+static void time_stamped(const char *buf, ssize_t n, long gso, uint64_t rx_real)
+{
+	/* The two clocks' offset now: they run at the same rate. */
+	uint64_t real = ns_of(CLOCK_REALTIME), mono = ns_of(CLOCK_MONOTONIC), rx, d;
+	ssize_t off;
+
+	rx = rx_real - (real - mono);
+	for (off = 0; off + 12 <= n; off += gso) {
+		uint64_t sent = stamp_at(buf + off);
+
+		if (sent > rx)
+			continue;
+		d = rx - sent;
+		tally_add(&stamped, d);
+		if (every_k && (seq_at(buf + off) + 1) % every_k == 0)
+			tally_add(&every_kth, d);
+	}
+}
+
+/* "LABEL N mean_ns M std_ns S min_ns A max_ns B" */
+static void tally_print(const char *label, const struct tally *t)
+{
+	double mean = t->n ? t->sum / t->n : 0;
+	double var = t->n ? t->sumsq / t->n - mean * mean : 0;
+
+	printf("%s %ld mean_ns %.0f std_ns %.0f min_ns %llu max_ns %llu\n", label, t->n, mean,
+	       root(var), (unsigned long long)t->min, (unsigned long long)t->max);
 }
 
 static int run_sink(int v6only, int port, long expect, double timeout)
@@ -348,7 +449,7 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 			die("ppoll");
 		}
 		while (expect < 0 || got < expect) {
-			char cbuf[CMSG_SPACE(sizeof(int))];
+			char cbuf[CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(struct timespec))];
 			struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 			struct msghdr mh = { .msg_iov = &iov,
 					     .msg_iovlen = 1,
@@ -356,7 +457,8 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 					     .msg_controllen = sizeof(cbuf) };
 			struct cmsghdr *c;
 			ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT);
-			long segs = 1;
+			long segs = 1, gso = 0;
+			uint64_t rx_real = 0;
 
 			if (n < 0) {
 				if (errno != EAGAIN && errno != EINTR)
@@ -366,18 +468,30 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 			/* With UDP_GRO, one read may carry several datagrams of
 			 * gso_size bytes (the last may be shorter). */
 			for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-				int gso;
+				struct timespec ts;
+				int g;
 
+				if (c->cmsg_level == SOL_SOCKET &&
+				    c->cmsg_type == SCM_TIMESTAMPNS) {
+					memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+					rx_real = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+				}
 				if (c->cmsg_level != SOL_UDP || c->cmsg_type != UDP_GRO)
 					continue;
-				memcpy(&gso, CMSG_DATA(c), sizeof(gso));
-				if (gso > 0)
-					segs = (n + gso - 1) / gso;
+				memcpy(&g, CMSG_DATA(c), sizeof(g));
+				if (g > 0)
+					segs = (n + g - 1) / g, gso = g;
 			}
+			if (sink_stamped && rx_real)
+				time_stamped(buf, n, gso ? gso : n, rx_real);
 			got += segs;
 		}
 	}
 	printf("%ld\n", got);
+	if (sink_stamped)
+		tally_print("stamped", &stamped);
+	if (every_k)
+		tally_print("every_kth", &every_kth);
 	fflush(stdout);
 	if (expect >= 0 && got < expect) {
 		fprintf(stderr, "udpsend: sink on port %d received %ld of %ld datagrams%s\n", port,
@@ -397,6 +511,8 @@ int main(int argc, char **argv)
 		{ "gro", no_argument, NULL, 'G' },
 		{ "stamp", no_argument, NULL, 'M' },
 		{ "ports", required_argument, NULL, 'P' },
+		{ "stamped", no_argument, NULL, 'D' },
+		{ "every", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -439,6 +555,12 @@ int main(int argc, char **argv)
 		case 'M':
 			stamp = 1;
 			break;
+		case 'D':
+			sink_stamped = 1;
+			break;
+		case 'K':
+			every_k = parse_num(optarg, "--every", 1, 1000000);
+			break;
 		case 'P':
 			nports = parse_num(optarg, "--ports", 1, 1024);
 			break;
@@ -467,7 +589,7 @@ int main(int argc, char **argv)
 	}
 
 	if (sink) {
-		if (argc - optind != 1) {
+		if (argc - optind != 1 || (every_k && !sink_stamped)) {
 			usage(stderr);
 			return 2;
 		}
@@ -476,7 +598,8 @@ int main(int argc, char **argv)
 		return run_sink(v6, (int)parse_num(argv[optind], "PORT", 1, 65535), expect,
 				timeout);
 	}
-	if (argc - optind != 2 || expect >= 0 || timeout >= 0 || sink_gro) {
+	if (argc - optind != 2 || expect >= 0 || timeout >= 0 || sink_gro || sink_stamped ||
+	    every_k) {
 		usage(stderr);
 		return 2;
 	}

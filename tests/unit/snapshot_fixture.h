@@ -207,6 +207,7 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->d2s[0].sampled = 50 * k;
 	d->d2s[0].matched = 48 * k;
 	d->d2s[0].expired = 2 * k;
+	d->d2s[0].sum_ns = (2500ULL * 40 + 70000ULL * 8) * k;
 	fx_lat(d->d2s[0].hist, 2500, 40 * k);
 	fx_lat(d->d2s[0].hist, 70000, 8 * k);
 
