@@ -70,7 +70,7 @@ for mode in tp_btf tracepoint; do
 	ps_check_eq "$mode: the reason id is the kernel's (BTF)" \
 		"$(jq '[.interfaces[0].kernel.drops[] | select(.reason == "NO_SOCKET") | .reason_id][0]' <<<"$j1")" "$no_socket"
 	ps_check_eq "$mode: and no other drops" $(($(drops "$j1" "") - $(drops "$j0" ""))) "$N"
-	for i in $(seq "$S"); do
+	for _ in $(seq "$S"); do
 		ps_in_a timeout 2 bash -c "echo > /dev/tcp/$PS_IP4_B/9998" 2>/dev/null
 	done
 	j2=$(js)
@@ -159,10 +159,14 @@ ps_pathscope_b attach vB --no-xdp --features default,kernel || ps_fail "xdp_exce
 ps_wait_quiet 5
 j0=$(js)
 ps_in_a "$UDPSEND" -n 25 "$PS_IP4_B" 7777 || ps_fail "xdp_exception: udpsend" "exit $?"
-sleep 0.2
-j1=$(js)
+aborted() { jq .interfaces[0].kernel.xdp_exceptions.aborted <<<"$1"; }
+for _ in $(seq 50); do # wait (at most 5 s) for the 25
+	j1=$(js)
+	[ $(($(aborted "$j1") - $(aborted "$j0"))) -ge 25 ] && break
+	sleep 0.1
+done
 ps_check_eq "xdp_exception: 25 aborted frames are 25 XDP_ABORTED exceptions" \
-	$(($(jq .interfaces[0].kernel.xdp_exceptions.aborted <<<"$j1") - $(jq .interfaces[0].kernel.xdp_exceptions.aborted <<<"$j0"))) 25
+	$(($(aborted "$j1") - $(aborted "$j0"))) 25
 ps_check_eq "xdp_exception: and no other action" \
 	"$(jq -c '.interfaces[0].kernel.xdp_exceptions | [.drop, .pass, .tx, .redirect, .other]' <<<"$j1")" "[0,0,0,0,0]"
 ps_check_eq "xdp_exception: none reached GRO or the stack" \
@@ -179,7 +183,7 @@ ps_at_exit "rm -f $ckout $ckerr"
 check_start() { # CMD...: run check in the background, return once it counts
 	"$@" >"$ckout" 2>"$ckerr" &
 	ckpid=$!
-	for i in $(seq $((100 * PS_SLOW))); do
+	for _ in $(seq $((100 * PS_SLOW))); do
 		grep -q '^pathscope: counting' "$ckerr" && return 0
 		sleep 0.1
 	done

@@ -48,8 +48,7 @@ serve_q_start() {
 	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT_Q" --keep "$@" \
 		>"$TMP/serve-q.out" 2>"$TMP/serve-q.err" &
 	SERVE_Q_PID=$!
-	local i
-	for i in $(seq $((100 * PS_SLOW))); do
+	for _ in $(seq $((100 * PS_SLOW))); do
 		[ "$(in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "$URL_Q/healthz")" = 200 ] && break
 		sleep 0.1
 	done
@@ -60,8 +59,7 @@ serve_start() {
 	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "$LISTEN" "$@" \
 		>"$TMP/serve.out" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
-	local i
-	for i in $(seq $((100 * PS_SLOW))); do
+	for _ in $(seq $((100 * PS_SLOW))); do
 		[ "$(code /healthz)" != 000 ] && return 0
 		kill -0 "$SERVE_PID" 2>/dev/null || break
 		sleep 0.1
@@ -72,10 +70,9 @@ serve_start() {
 # SIGTERM serve and wait (at most 10 s, times PS_SLOW); its exit status goes to SERVE_RC
 # ("timeout" if it is still running). Not from $(...): serve is our child.
 serve_stop() {
-	local i
 	SERVE_RC=timeout
 	kill -TERM "$SERVE_PID"
-	for i in $(seq $((100 * PS_SLOW))); do
+	for _ in $(seq $((100 * PS_SLOW))); do
 		kill -0 "$SERVE_PID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -93,8 +90,8 @@ census() {
 		"pins=$(find "$PIN_NS" 2>/dev/null | wc -l)"
 }
 census_is() { # the kernel frees programs asynchronously: wait (5 s) for WANT
-	local i now
-	for i in $(seq 50); do
+	local now
+	for _ in $(seq 50); do
 		now=$(census)
 		[ "$now" = "$1" ] && break
 		sleep 0.1
@@ -151,7 +148,7 @@ ps_check_eq "serve --detail queue adopts vB" "$(cat "$TMP/serve-q.out")" \
 # Prometheus inside B, scraping both every second.
 ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
 PROM_PID=$PS_PROM_PID
-for i in $(seq 300); do # up to 30 s: ready, and two scrapes of pathscope
+for _ in $(seq 300); do # up to 30 s: ready, and two scrapes of pathscope
 	[ "$(ps_promq 'count_over_time(pathscope_up{iface="vB"}[1m])')" -ge 2 ] 2>/dev/null && break
 	sleep 0.1
 done
@@ -207,7 +204,7 @@ since_t0() { # xdp packets of serve on port $1 since T0, in Prometheus
 	local s="pathscope_packets_total{instance=\"127.0.0.1:$1\",iface=\"vB\",hook=\"xdp\"}"
 	ps_promq "sum($s) - sum($s @ $T0)"
 }
-for i in $(seq 150); do
+for _ in $(seq 150); do
 	got=$(since_t0 "$PORT") got_q=$(since_t0 "$PORT_Q")
 	[ "$got $got_q" = "$N $N" ] && break
 	sleep 0.1
@@ -242,18 +239,23 @@ ps_check_eq "serve --detail queue --keep stopped; the attachment stays with the 
 
 
 # 3. JSON lines: one per second, each what stats --json prints; SIGHUP reopens.
-sleep 1.2 # a line after the workload
+# Wait (at most 10 s) for a line written after the workload.
+want=$(msum "$m1" pathscope_packets_total "$X")
+for _ in $(seq 100); do
+	last=$(tail -n 1 "$TMP/serve.jsonl")
+	[ "$(jq .interfaces[0].totals.xdp.total.packets <<<"$last" 2>/dev/null)" = "$want" ] && break
+	sleep 0.1
+done
 keys=$(ps_pathscope_b stats vB --json | jq -c '[keys, (.interfaces[0] | keys)]')
-last=$(tail -n 1 "$TMP/serve.jsonl")
 ps_check_eq "jsonl: the last line has the workload" \
-	"$(jq .interfaces[0].totals.xdp.total.packets <<<"$last")" "$(msum "$m1" pathscope_packets_total "$X")"
+	"$(jq .interfaces[0].totals.xdp.total.packets <<<"$last")" "$want"
 n1=$(wc -l <"$TMP/serve.jsonl")
 ps_check_eq "jsonl: every line parses, same keys as stats --json" \
 	"$(jq -c '[keys, (.interfaces[0] | keys)]' "$TMP/serve.jsonl" | sort -u)" "$keys"
 ps_check_eq "jsonl: about one line per second" "$([ "$n1" -ge 5 ] && echo yes)" yes
 mv "$TMP/serve.jsonl" "$TMP/serve.jsonl.1"
 kill -HUP "$SERVE_PID"
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	[ "$(cat "$TMP/serve.jsonl" 2>/dev/null | wc -l)" -ge 2 ] && break
 	sleep 0.1
 done
@@ -326,7 +328,11 @@ for _ in 1 2 3 4 5; do
 	ok200=$((ok200 + $(scrapes 200)))
 	kill -HUP "$SERVE_PID"
 done
-sleep 0.3
+# Wait (at most 5 s) for the last connections to close.
+for _ in $(seq 50); do
+	[ "$(fds)" -le "$f0" ] && break
+	sleep 0.1
+done
 f1=$(fds) r1=$(rss_kib)
 echo "# serve over 1000 scrapes: $f0 -> $f1 file descriptors, resident $r0 -> $r1 KiB"
 ps_check_eq "1000 scrapes on new connections: all answered 200" "$ok200" 1000
