@@ -215,7 +215,9 @@ ps_check_eq "check: n/a pairs say why" \
 ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
 ps_wait_quiet 5
 links1=$(klinks)
-check_start ps_pathscope_a check vA --duration 2.5 --json
+# 6 s: under the ASan suite's load a 2.5 s interval once closed before the
+# 150 frames were sent (every count 0).
+check_start ps_pathscope_a check vA --duration 6 --json
 ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
 ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
 	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000
