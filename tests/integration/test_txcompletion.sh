@@ -53,7 +53,8 @@ ps_check_eq "the tap has two TX queues" \
 	"$(ip netns exec "$NS" ls /sys/class/net/tapw0/queues | grep -c '^tx-')" 2
 nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" attach tapw0 --features all ||
 	ps_fail "attach tapw0" "exit $?"
-# 300 datagrams 5 ms apart: their phase against each drain is uniform.
+# 300 datagrams 5 ms apart (6 phases against the 30 ms drain, 2 against the
+# 10 ms one; the wire times the same frames, so the reference needs no more).
 ip netns exec "$NS" "$UDPSEND" -n "$N" -i 5000 -s 64 --stamp --ports 32 198.18.1.2 9000 ||
 	ps_fail "udpsend" "exit $?"
 sleep 0.1 # past the next drain of both queues
