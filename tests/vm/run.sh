@@ -40,7 +40,9 @@
 # 1800: the default tests took 600-870 s per guest under TCG), PS_VM_SLOW
 # (the guest's PS_SLOW, default 8), PS_VM_MEM (MiB, default 2048),
 # PS_VM_TESTS, PS_VM_GUEST_TESTS (replace guest-tests.sh's lists of tests/run.sh patterns),
-# PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest.
+# PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest. PS_VM_APPEND:
+# more kernel arguments for the guests (e.g. "loglevel=7", to see the stack
+# of a soft lockup on the console, build/vm/KERNEL.log).
 #
 # Everything it starts (qemu, the peers, the console's reader) it ends by
 # PID, and it deletes the namespace (so the taps), on exit, failure, Ctrl-C
@@ -279,7 +281,7 @@ qemu_args() {
 	ARGS=(-accel "$1" -m "$VM_MEM" -smp 2 -nodefaults -display none -serial stdio -no-reboot
 		-kernel "$CACHE_DIR/boot/vmlinuz-$2" -initrd "$CACHE_DIR/boot/initrd.img-$2"
 		-drive "file=$CACHE_DIR/rootfs.img,format=raw,if=virtio,snapshot=on"
-		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 quiet $3")
+		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 quiet $3 ${PS_VM_APPEND:-}")
 }
 
 # KVM only when a guest really runs under it: /dev/kvm may exist where
