@@ -41,8 +41,8 @@
 # (the guest's PS_SLOW, default 8), PS_VM_MEM (MiB, default 2048),
 # PS_VM_TESTS, PS_VM_GUEST_TESTS (replace guest-tests.sh's lists of tests/run.sh patterns),
 # PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest. PS_VM_APPEND:
-# more kernel arguments for the guests (e.g. "loglevel=7", to see the stack
-# of a soft lockup on the console, build/vm/KERNEL.log).
+# more kernel arguments for the guests (e.g. "loglevel=7": every kernel
+# message on the console, build/vm/KERNEL.log).
 #
 # Everything it starts (qemu, the peers, the console's reader) it ends by
 # PID, and it deletes the namespace (so the taps), on exit, failure, Ctrl-C
@@ -273,6 +273,12 @@ release_of() {
 	return 1
 }
 
+# A guest that locks up panics at once (so qemu ends, -no-reboot), rather
+# than at VM_TIMEOUT, and shows every CPU's stack: loglevel=5 (not quiet)
+# lets the stacks (KERN_DEFAULT) through, not the info lines. Debian's 5.10
+# hung twice in six runs, both CPUs in iperf3 (soft lockup, RCU stall).
+LOCKUP="softlockup_panic=1 softlockup_all_cpu_backtrace=1"
+
 # ACCEL RELEASE APPEND: the qemu arguments every boot shares, in ARGS.
 # -nodefaults: no VGA, no default NIC; romfile= (below): no iPXE, nothing to
 # boot from the network. The NICs' PCI slots (addr=3, 4) make them ens3 and
@@ -281,7 +287,7 @@ qemu_args() {
 	ARGS=(-accel "$1" -m "$VM_MEM" -smp 2 -nodefaults -display none -serial stdio -no-reboot
 		-kernel "$CACHE_DIR/boot/vmlinuz-$2" -initrd "$CACHE_DIR/boot/initrd.img-$2"
 		-drive "file=$CACHE_DIR/rootfs.img,format=raw,if=virtio,snapshot=on"
-		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 quiet $3 ${PS_VM_APPEND:-}")
+		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 $LOCKUP loglevel=5 $3 ${PS_VM_APPEND:-}")
 }
 
 # KVM only when a guest really runs under it: /dev/kvm may exist where
@@ -384,7 +390,7 @@ run_kernel() {
 
 # KERNEL LOG BOOT_ERROR: the report lines of one guest (see run_kernel).
 collect() {
-	local k=$1 log=$2 boot_err=$3 text panic end last
+	local k=$1 log=$2 boot_err=$3 text panic bug end last
 	text=$(sed -e "$CLEAN" "$log" 2>/dev/null)
 	grep -E '^(ok|not ok|skip) - ' <<<"$text" | sed -E "s/^(ok|not ok|skip) - /\1 - $k: /"
 	if [ -n "$boot_err" ]; then
@@ -395,7 +401,8 @@ collect() {
 	panic=$(grep -m 1 -o 'Kernel panic - not syncing.*' <<<"$text")
 	end=$(grep -a "^$END_MARKER" <<<"$text" | tail -n 1)
 	if [ -n "$panic" ]; then
-		echo "not ok - $k: guest panicked: $panic"
+		bug=$(grep -m 1 -o 'BUG: .*' <<<"$text")
+		echo "not ok - $k: guest panicked: $panic${bug:+ ($bug)}, in $(grep -E '^# (tests|build)/' <<<"$text" | tail -n 1 | cut -c3-)"
 	elif [ -z "$end" ]; then
 		last=$(grep -m 1 -o 'pathscope-vm: init failed.*' <<<"$text")
 		if [ "$QEMU_RC" = 124 ]; then
