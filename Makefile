@@ -91,9 +91,9 @@ $(BUILD)/tests/%: tests/bpf/%.c $(LIB_OBJS) $(SKELS) $(TEST_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< $(LIB_OBJS) -o $@ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/tools/%.c
+$(BUILD)/tests/%: tests/tools/%.c $(wildcard tests/tools/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) $< -o $@ -lm
 
 $(BUILD)/tests/tcxattach: tests/tools/tcxattach.c lib/compat.h
 	@mkdir -p $(dir $@)

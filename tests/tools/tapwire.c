@@ -30,6 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stamp.h"
+
 #define MAX_QUEUES 8
 #define MAX_AGE_NS (10ULL * 1000000000ULL) /* older "stamps" are payload, not a clock */
 
@@ -39,14 +41,6 @@ struct queue {
 	unsigned long frames, stamped;
 	uint64_t sum_ns, min_ns, max_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static int usage(void)
 {
@@ -58,8 +52,7 @@ static int usage(void)
 /* The send time a UDP frame (IPv4 or IPv6) carries, or 0. */
 static uint64_t frame_stamp(const unsigned char *f, size_t len)
 {
-	size_t l4, i;
-	uint64_t ns = 0;
+	size_t l4;
 
 	if (len < 14)
 		return 0;
@@ -69,11 +62,9 @@ static uint64_t frame_stamp(const unsigned char *f, size_t len)
 		l4 = 14 + 40;
 	else
 		return 0;
-	if (len < l4 + 8 + 12)
+	if (len < l4 + 8 + STAMP_END)
 		return 0;
-	for (i = 0; i < 8; i++)
-		ns = ns << 8 | f[l4 + 8 + 4 + i];
-	return ns;
+	return stamp_get(f + l4 + 8);
 }
 
 /* Read every frame waiting in queue q, timing the stamped ones. */
@@ -84,7 +75,7 @@ static int drain(struct queue *q)
 	ssize_t n;
 
 	while ((n = read(q->fd, frame, sizeof(frame))) > 0) {
-		read_ns = now_ns();
+		read_ns = clock_ns(CLOCK_MONOTONIC);
 		q->frames++;
 		sent = frame_stamp(frame, (size_t)n);
 		if (!sent || sent > read_ns || (d = read_ns - sent) > MAX_AGE_NS)
@@ -139,9 +130,9 @@ int main(int argc, char **argv)
 	}
 	printf("ready\n");
 	fflush(stdout);
-	end = now_ns() + (uint64_t)(seconds * 1e9);
+	end = clock_ns(CLOCK_MONOTONIC) + (uint64_t)(seconds * 1e9);
 	for (i = 0; i < nq; i++)
-		qs[i].next_ns = now_ns() + qs[i].period_ns;
+		qs[i].next_ns = clock_ns(CLOCK_MONOTONIC) + qs[i].period_ns;
 	for (;;) {
 		struct queue *q = &qs[0];
 		struct timespec at;
@@ -160,7 +151,7 @@ int main(int argc, char **argv)
 		/* Keep the phase; after a long stall, skip the drains missed. */
 		do
 			q->next_ns += q->period_ns;
-		while (q->next_ns <= now_ns());
+		while (q->next_ns <= clock_ns(CLOCK_MONOTONIC));
 	}
 	for (i = 0; i < nq; i++) {
 		printf("queue %d frames %lu stamped %lu sum_ns %llu min_ns %llu max_ns %llu\n", i,

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/udp.h>
 #include <poll.h>
@@ -33,6 +34,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "stamp.h"
 
 #define MAX_PAYLOAD	65507 /* largest IPv4 UDP payload; IPv6 allows 65527 */
 #define RETRY_SLEEP_US	100
@@ -131,10 +134,7 @@ static long parse_num(const char *s, const char *what, long min, long max)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return clock_ns(CLOCK_MONOTONIC) / 1e9;
 }
 
 static void sleep_us(long us)
@@ -178,19 +178,6 @@ static void set_port(struct sockaddr_storage *ss, int port)
 		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
 	else
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
-}
-
-/* 8 bytes, big endian: CLOCK_MONOTONIC now, in ns (bpf_ktime_get_ns's clock). */
-static void put_stamp(char *p)
-{
-	struct timespec ts;
-	uint64_t ns;
-	int b;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ns = (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	for (b = 7; b >= 0; b--, ns >>= 8)
-		p[b] = (char)(ns & 0xff);
 }
 
 static int run_sender(int v6, int tos, long count, long size, long interval_us, const char *dst,
@@ -237,7 +224,7 @@ static int run_sender(int v6, int tos, long count, long size, long interval_us, 
 			ssize_t n;
 
 			if (stamp)
-				put_stamp(buf + 4);
+				stamp_put((unsigned char *)buf, clock_ns(CLOCK_MONOTONIC));
 			n = nports > 1 ? sendto(fd, buf, size, 0, (struct sockaddr *)&ss, len)
 				       : send(fd, buf, size, 0);
 
@@ -337,36 +324,6 @@ static void tally_add(struct tally *t, uint64_t d)
 		t->max = d;
 }
 
-/* The square root of v >= 0 by Newton's method (no libm for one figure). */
-static double root(double v)
-{
-	double x = v > 1 ? v : 1;
-	int i;
-
-	for (i = 0; i < 100; i++)
-		x = (x + v / x) / 2;
-	return v > 0 ? x : 0;
-}
-
-static uint64_t ns_of(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* The send stamp of the datagram at p (8 bytes, big endian, after the seq). */
-static uint64_t stamp_at(const char *p)
-{
-	uint64_t ns = 0;
-	int b;
-
-	for (b = 0; b < 8; b++)
-		ns = ns << 8 | (unsigned char)p[4 + b];
-	return ns;
-}
-
 /* The sequence number of the datagram at p (4 bytes, big endian). */
 static uint32_t seq_at(const char *p)
 {
@@ -380,12 +337,12 @@ static uint32_t seq_at(const char *p)
 static void time_stamped(const char *buf, ssize_t n, long gso, uint64_t rx_real)
 {
 	/* The two clocks' offset now: they run at the same rate. */
-	uint64_t real = ns_of(CLOCK_REALTIME), mono = ns_of(CLOCK_MONOTONIC), rx, d;
+	uint64_t real = clock_ns(CLOCK_REALTIME), mono = clock_ns(CLOCK_MONOTONIC), rx, d;
 	ssize_t off;
 
 	rx = rx_real - (real - mono);
-	for (off = 0; off + 12 <= n; off += gso) {
-		uint64_t sent = stamp_at(buf + off);
+	for (off = 0; off + STAMP_END <= n; off += gso) {
+		uint64_t sent = stamp_get((const unsigned char *)buf + off);
 
 		if (sent > rx)
 			continue;
@@ -403,7 +360,7 @@ static void tally_print(const char *label, const struct tally *t)
 	double var = t->n ? t->sumsq / t->n - mean * mean : 0;
 
 	printf("%s %ld mean_ns %.0f std_ns %.0f min_ns %llu max_ns %llu\n", label, t->n, mean,
-	       root(var), (unsigned long long)t->min, (unsigned long long)t->max);
+	       sqrt(var > 0 ? var : 0), (unsigned long long)t->min, (unsigned long long)t->max);
 }
 
 static int run_sink(int v6only, int port, long expect, double timeout)
