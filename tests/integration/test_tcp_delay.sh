@@ -8,13 +8,14 @@
 # tcp_usec_ts (tests/tools/usec_ts.py; TCP_INFO confirms it): below 1 ms of
 # RTT, TSvals in ms would let only the first segment of each ms be timed
 # (see README, Known limits). pathscope on dA must show, for each peer,
-# on exact means (sum / count), against ping on the same path at the same
-# time (pathscope's mean at most max(2%, 50 us) below ping's and at most
-# max(3%, 150 us) above it; why, at "The windows" below):
+# on exact means (sum / count), against the host kernel's own RTT of the
+# same exchanges (TCP_INFO; pathscope's mean at most 2 us above it and at
+# most max(2%, 100 us) below; why, and why not ping's on the same path,
+# printed beside, at "The windows" below):
 #   - TCP RTT of a request/response, one request in flight (tcpthink.py),
 #     ping over IPv4 and IPv6 interleaved: one sample per request and one
-#     for the FIN, exactly; the mean in the window; the median's bucket not
-#     wholly below twice the delay;
+#     for the FIN, exactly, as the kernel's; the mean in the window; the
+#     median's bucket not wholly below twice the delay;
 #   - handshakes: N connections from the host to the peer (SYN out -> SYN-ACK
 #     in) and N from the peer to the host (SYN-ACK out -> ACK in), IPv4 and
 #     IPv6, ping beside them: exactly 2N in each subnet's entry and 4N on the
@@ -34,7 +35,7 @@
 # timed per request (the first a pure ACK) and a data response mean from
 # the server's own hold time (the kernel's receive stamp to its send()) to
 # 80 us above it. The host's ACK delay, with quickack off and on, against
-# the sender kernel's srtt less ping's mean (at the end, below).
+# the sender kernel's exact mean RTT less the path's (at the end, below).
 #
 # ss -tin: the kernel times a segment from its transmission (before tc egress
 # and the qdisc) to the processing of its ACK (after the host's receive path,
@@ -147,32 +148,39 @@ for p in 1 2 3; do
 		ps_fail "peer $p: a quickack route to the host" "ip route add failed"
 done
 
-# The windows, from ping: pathscope's span (tc egress -> XDP) lies inside
-# ping's, which adds the host's own send and receive paths (15-40 us here),
-# so pathscope's mean is at most max(2%, 50 us) below ping's, as for ICMP
-# (tests/integration/test_icmp_rtt.sh). Above it: the peer's TCP receive
-# path runs in the delay line's write() (a tap has no NAPI) and costs more
-# than its ICMP one, and the delay line's lateness (up to 15 ms at its
-# worst when the machine is busy, its own figures at the end) falls on TCP
-# and ping samples at different moments: measured -32 to +101 us over 12
-# runs of a peer here, +159 to +279 us at peer 2 in one run (3% is 300 us
-# there); held to max(3%, 150 us). Under load the delay line
-# is late by ms at times (steal time on this shared VM; 16 ms at worst): a
-# burst that hits a few of one side's samples moves its mean by 100-400 us
-# (seen twice in 8 runs). Each measurement is tried up to TRIES times, until
-# its mean is in the window; the last try is checked. A systematic error
-# (+200 us, x0.8, ...) misses the window in every try.
-below() { tol "$1" 2 50000; }
-above() { tol "$1" 3 150000; }
+# The windows. The reference for each exchange is the host kernel's own RTT
+# of it (TCP_INFO, read by tests/tools/tcpthink.py: the SYN's and the
+# SYN-ACK's first sample exactly, a request's from the smoothed RTT read
+# before and after it), on its own clock: from the segment's send time
+# (tcp_transmit_skb) to the ACK's processing. pathscope's span (tc egress ->
+# XDP) lies inside it: its mean is at most 2 us above the kernel's (the
+# kernel's stamps are in us; its srtt readings sum to within 7 us), and
+# below it by the host's own TCP send and receive paths: measured 8 to
+# 35 us over 13 means idle, up to 43 us with the machine busy; held to
+# max(2%, 100 us). A constant +-200 us, and x1.2 or x0.8 of a delayed
+# peer's RTT, miss that window. Both clocks time the same exchange, so a
+# stalled CPU or a late delay line moves both alike: in a busy run here,
+# peer 3's mean request RTT was 1.26 ms on pathscope's clock and 1.28 ms on
+# the kernel's, with ping at 0.11 ms.
+# ping runs beside each measurement, on the same path, and is printed, not
+# asserted: its are other packets at other moments of the delay line's
+# lateness. With ping's mean as the reference (until this test read the
+# kernel's), TCP's exchanges ran 400-700 us above it in a CI run (peer 3:
+# ping 140 us, the requester's own median 1.4 ms, sockperf at a tenth of
+# its usual rate) and handshakes up to 240 us below it here. Each
+# measurement is tried up to TRIES times until its mean is in the window;
+# the last try is checked.
+below() { tol "$1" 2 100000; }
+KABOVE=2000
 TRIES=3
-# MEAN PING: MEAN within the window around PING
-in_window() { [ "$1" -ge $(($2 - $(below "$2"))) ] && [ "$1" -le $(($2 + $(above "$2"))) ]; }
-# NAME MEAN PING: the check of that window
+# MEAN KERNEL: MEAN within the kernel's window
+in_window() { [ "$1" -ge $(($2 - $(below "$2"))) ] && [ "$1" -le $(($2 + KABOVE)) ]; }
+# NAME MEAN KERNEL: the check of that window
 check_window() {
-	check_between "$1, ping's mean -max(2%, 50 us) +max(3%, 150 us)" "$2" \
-		$(($3 - $(below "$3"))) $(($3 + $(above "$3")))
+	check_between "$1, the kernel's own (TCP_INFO) -max(2%, 100 us) +2 us" "$2" \
+		$(($3 - $(below "$3"))) $(($3 + KABOVE))
 }
-declare -a ping_mean rr_ping hs_total=(0 0 0 0)
+declare -a ping_mean hs_total=(0 0 0 0)
 port=7000
 for p in 3 1 2; do
 	d2=$((2 * DELAY_US[p] * 1000))
@@ -180,16 +188,18 @@ for p in 3 1 2; do
 	sub4="198.18.$p.0/24" sub6="2001:db8:$p::/48"
 	name="peer $p (${DELAY_US[p]} us each way)"
 
-	# TCP RTT against ping on the same path, at the same time: N_RR requests
-	# from the host (tests/tools/tcpthink.py, one in flight, a 5 ms gap so
-	# that each has a TSval of its own, in ms or us), each ACKed by the peer's
-	# kernel at once, interleaved with ping over IPv4 and IPv6 at 75 a second.
-	# Up to TRIES tries (see "The windows"): the last one is checked.
+	# TCP RTT against the host kernel's own, with ping on the same path at
+	# the same time: N_RR requests from the host (tests/tools/tcpthink.py,
+	# one in flight, a 5 ms gap so that each has a TSval of its own, in ms or
+	# us), each ACKed by the peer's kernel at once, interleaved with ping
+	# over IPv4 and IPv6 at 75 a second. Up to TRIES tries (see "The
+	# windows"): the last one is checked.
 	# The requests leave from CPU 0, as ping's do: there the delay line
 	# (real-time) runs. When that vCPU stalls (steal time), a sender on it
 	# stalls too, so a stall delays the send, which no RTT holds. A sender
 	# on CPU 1 went on sending into the stalled wire, and only TCP's RTTs
-	# held the stalls: +180 to +370 us over ping at peer 3 in a CI run.
+	# held the stalls: +180 to +370 us over ping at peer 3 in a CI run (the
+	# kernel's reference would hold them too).
 	for try in $(seq $TRIES); do
 		port=$((port + 1))
 		ip netns exec "$(ps_peer_ns "$p")" timeout 60 python3 "$THINK" serve --bind "$(ps_peer_ip4 "$p")" --port $port --think-us 0 --seconds 20 >/dev/null 2>&1 &
@@ -209,23 +219,27 @@ for p in 3 1 2; do
 		# server read it and left.
 		wait_count "$sub4" rtt_count $(($(jq '.rtt_count // 0' <<<"$before") + N_RR + 1))
 		read -r n mean <<<"$(mean_diff "$(peer_entry "$sub4")" "$before" rtt_count rtt_avg_ns)"
-		echo "# $name: try $try: ping mean ${ping_mean[4]} ns (IPv4), ${ping_mean[6]} ns (IPv6); requests: $req; pathscope: $n RTT samples, mean $mean ns"
-		in_window "$mean" "${ping_mean[4]}" && break
+		kn=$(jq '.kernel_rtt_count // 0' <<<"$req")
+		kmean=$(($(jq '.kernel_rtt_sum_ns // 0' <<<"$req") / (kn > 0 ? kn : 1)))
+		echo "# $name: try $try: ping mean ${ping_mean[4]} ns (IPv4), ${ping_mean[6]} ns (IPv6); requests: $req; kernel: mean $kmean ns; pathscope: $n RTT samples, mean $mean ns"
+		in_window "$mean" "$kmean" && break
 	done
-	rr_ping[p]=${ping_mean[4]}
 	# One sample per request, and one for the host's FIN (a FIN is timed as
 	# data is: the peer's ACK of it echoes its TSval). The first request
 	# waits 5 ms after the handshake: in the same ms it would carry the
 	# handshake ACK's TSval, whose first segment pathscope has seen.
 	ps_check_eq "$name: request/response: one RTT sample per request, and the FIN's" "$n" $((N_RR + 1))
-	check_window "$name: request/response: exact mean RTT" "$mean" "${ping_mean[4]}"
+	ps_check_eq "$name: request/response: the kernel timed the same $((N_RR + 1))" "$kn" $((N_RR + 1))
+	check_window "$name: request/response: exact mean RTT" "$mean" "$kmean"
 	if [ "$p" != 3 ]; then
 		check_floor "$name: request/response: RTT median at least 2 x delay (the delay line's floor)" \
 			"$(dist_diff "$(peer_entry "$sub4" | jq -c .rtt_ns)" "$(jq -c '.rtt_ns // {hist: []}' <<<"$before")")" "$d2"
 	fi
 
-	# Handshakes, both directions, each IP version with ping on the same path
-	# at the same time (its own reference). The connections are 2 x the
+	# Handshakes, both directions, each IP version, against the host kernel's
+	# own first RTT sample of each connection (the SYN's as client, the
+	# SYN-ACK's as server), with ping on the same path at the same time
+	# (printed; see "The windows"). The connections are 2 x the
 	# delay apart, so that one's FIN and ACKs have crossed the delay line
 	# before the next one's SYN. Up to TRIES tries per IP version.
 	hs_before=$(queue_tcp "$q" | jq .handshake_ns.count)
@@ -245,11 +259,11 @@ for p in 3 1 2; do
 			srv=$!
 			sleep 0.3
 			# from CPU 0, as the requests above (why there)
-			ps_in_a taskset -c 0 timeout 60 python3 "$THINK" connect --dst "$pip" --port $port --count $N --gap-ms $gap >/dev/null ||
+			conn=$(ps_in_a taskset -c 0 timeout 60 python3 "$THINK" connect --dst "$pip" --port $port --count $N --gap-ms $gap) ||
 				ps_fail "$name: IPv$v: $N connections to the peer" "exit $?"
 			wait "$srv"
 			port=$((port + 1))
-			ip netns exec "$NS_A" timeout 60 python3 "$THINK" accept --bind "$hip" --port $port --count $N --seconds 30 >/dev/null 2>&1 &
+			ip netns exec "$NS_A" timeout 60 python3 "$THINK" accept --bind "$hip" --port $port --count $N --seconds 30 >"$THINK_OUT" 2>/dev/null &
 			srv=$!
 			sleep 0.3
 			ps_in_peer "$p" taskset -c 1 timeout 60 python3 "$THINK" connect --dst "$hip" --port $port --count $N --gap-ms $gap >/dev/null ||
@@ -260,14 +274,17 @@ for p in 3 1 2; do
 			hs_made=$((hs_made + 2 * N))
 			hs_ping=$(ping_mean_ns <"$PING4")
 			read -r n mean <<<"$(mean_diff "$(peer_entry "$sub")" "$before" handshake_count handshake_avg_ns)"
-			echo "# $name: $sub: try $try: $n handshakes, mean $mean ns; ping's mean over the same time $hs_ping ns"
-			in_window "$mean" "$hs_ping" && break
+			kn=$(($(jq '.connections // 0' <<<"$conn") + $(jq '.connections // 0' "$THINK_OUT")))
+			kmean=$((($(jq '.kernel_rtt_sum_ns // 0' <<<"$conn") + $(jq '.kernel_rtt_sum_ns // 0' "$THINK_OUT")) / (kn > 0 ? kn : 1)))
+			echo "# $name: $sub: try $try: $n handshakes, mean $mean ns; the kernel's: $kn, mean $kmean ns; ping's mean over the same time $hs_ping ns"
+			in_window "$mean" "$kmean" && break
 		done
 		# The handshake's both sides (SYN out -> SYN-ACK in, SYN-ACK out ->
 		# ACK in) are answered in the peer's kernel: the window of the
 		# request/response.
 		ps_check_eq "$name: $sub: $((2 * N)) handshakes timed ($N as client, $N as server)" "$n" $((2 * N))
-		check_window "$name: $sub: exact mean handshake RTT" "$mean" "$hs_ping"
+		ps_check_eq "$name: $sub: the kernel timed the same $((2 * N))" "$kn" $((2 * N))
+		check_window "$name: $sub: exact mean handshake RTT" "$mean" "$kmean"
 	done
 	hs_total[p]=$((hs_total[p] + hs_made))
 	ps_check_eq "$name: queue $q: $hs_made handshakes timed" \
@@ -394,31 +411,31 @@ SEND_NS=80000
 check_between "think: exact mean data response, from the server's held mean to $SEND_NS ns above" \
 	"$mean" "$held" $((held + SEND_NS))
 # ACK delay against the kernel's own figure: a peer trickles 64-byte
-# messages 50 ms apart to a sink on the host that never answers and reads
-# only once they are all sent (a read would send the ACK at once), so each
-# is answered by the host's pure ACK alone, timed by pathscope (XDP in -> tc
-# egress out). The sender's kernel times the same exchanges: its srtt
-# (TCP_INFO tcpi_rtt, an average of 7/8 the old value and 1/8 each sample)
-# is the path's RTT plus the host's ACK delay; ping's mean on the same path
-# (above) is the path's. The first 20 messages are left out (a connection
-# ACKs its first 16 or so at once: quickack mode), then 40 are timed. The
-# pause between, while this test reads the entry (100-140 ms here), must
-# stay under the host's RTO, beyond which the host goes back to quickack
-# mode: the host's routes to both peers raise it to 1 s (rto_min).
+# messages 50 ms apart (each after the ACK of the one before) to a sink on
+# the host that never answers and reads only once they are all sent (a read
+# would send the ACK at once), so each is answered by the host's pure ACK
+# alone, timed by pathscope (XDP in -> tc egress out). The sender's kernel
+# times the same exchanges: its exact mean RTT of the timed messages (from
+# its srtt, read after each; tests/tools/tcpthink.py) is the path's RTT plus
+# the host's ACK delay, and its samples of the warm-up that were ACKed at
+# once (under 30 ms) are the path's RTT, on the same connection a second
+# before. The first 20 messages are left out (a connection ACKs its first
+# 16 or so at once: quickack mode), then 40 are timed. The pause between,
+# while this test reads the entry (100-140 ms here), must stay under the
+# host's RTO, beyond which the host goes back to quickack mode: the host's
+# routes to both peers raise it to 1 s (rto_min).
 #   - quickack off (peer 1): the host delays each ACK to its delayed-ACK
-#     timer, 40 ms (TCP_DELACK_MIN) on a jiffy tick. Every sample is one of
-#     those: the mean at least 40 ms, and srtt - ping within ACKOFF_NS of
-#     it: the timer fires on a tick (up to 4 ms apart at HZ 250), the EWMA
-#     weighs the last samples (rttvar 1.6-2.9 ms) where the mean weighs all
-#     (measured 0.25 and 0.82 ms apart).
+#     timer, 40 ms (TCP_DELACK_MIN) on a jiffy tick: the mean at least
+#     40 ms.
 #   - quickack on (the host's route to peer 2 carries quickack): every ACK at
-#     once, in the host's softirq: the mean under 100 us, and srtt - ping
-#     within ACKON_NS of it (each side's own paths and the delay line's
-#     lateness are in srtt - ping; measured 33 to 107 us apart on a quiet
-#     machine, 263 us in a CI run beside the ASan suite: srtt is an EWMA that
-#     weighs the last few samples, so one late delay-line write moves it).
-#     A +200 us error still fails "under 100 us".
-ACKOFF_NS=2000000 ACKON_NS=400000
+#     once, in the host's softirq: the mean under 100 us.
+# Both: the mean within ACK_NS of the kernel's timed mean less its path
+# RTT. What lies between is the path's RTT in the timed phase less that of
+# the warm-up (the delay line's lateness) and the host's own receive and
+# send paths around pathscope's span (measured ACKGAP). Until this test
+# read the kernel's exact means, it took the sender's srtt (an EWMA) less an
+# RTT measured a minute before: 2.2 ms off at a busy moment.
+ACK_NS=400000
 ip -n "$NS_A" route add "$(ps_peer_ip4 1)/32" dev dA rto_min 1000ms &&
 	ip -n "$NS_A" route add "$(ps_peer_ip4 2)/32" dev dA rto_min 1000ms quickack 1 ||
 	ps_fail "the host's routes to peers 1 and 2 for the ACK delay" "ip route add failed"
@@ -445,26 +462,28 @@ for p in 1 2; do
 	wait "$cli" || ps_fail "ack delay, $what: trickle" "exit $?"
 	wait "$srv"
 	read -r n mean <<<"$(mean_diff "$after" "$before" ack_delay_count ack_delay_avg_ns)"
-	srtt=$(($(jq .rtt_us "$THINK_OUT") * 1000))
-	kernel=$((srtt - rr_ping[p]))
-	echo "# ack delay, $what: $n samples, mean $mean ns; sender: $(cat "$THINK_OUT"); srtt - ping's mean ${rr_ping[p]} ns = $kernel ns"
+	path=$(jq '.path_kernel_rtt_mean_ns // 0' "$THINK_OUT")
+	kernel=$(($(jq '.timed_kernel_rtt_mean_ns // 0' "$THINK_OUT") - path))
+	echo "# ack delay, $what: $n samples, mean $mean ns; sender: $(cat "$THINK_OUT"); its timed mean less its path RTT $path ns = $kernel ns"
 	ps_check_eq "ack delay, $what: one sample per message after the warm-up" "$n" 40
 	# A pause past the host's rto_min (1 s) would put it back in quickack mode.
 	cue=$(jq .cue_wait_ms "$THINK_OUT")
 	awk -v c="$cue" 'BEGIN { exit !(c < 1000) }' &&
 		ps_ok "ack delay, $what: the pause to read the entry ($cue ms) stayed under the host's 1 s rto_min" ||
 		ps_fail "ack delay, $what: the pause to read the entry under the 1 s rto_min" "${cue:-none} ms"
-	tol=$ACKOFF_NS
+	ps_check_eq "ack delay, $what: the sender's kernel timed the 40 too (none unACKed)" "$(jq .unacked "$THINK_OUT")" 0
+	[ "$(jq '.path_kernel_rtt_count // 0' "$THINK_OUT")" -ge 10 ] &&
+		ps_ok "ack delay, $what: the path's RTT from $(jq .path_kernel_rtt_count "$THINK_OUT") warm-up samples ACKed at once" ||
+		ps_fail "ack delay, $what: the path's RTT from at least 10 warm-up samples ACKed at once" "$(jq -c .path_kernel_rtt_count "$THINK_OUT")"
 	if [ "$p" = 2 ]; then
-		tol=$ACKON_NS
 		[ "$mean" -lt 100000 ] && ps_ok "ack delay, $what: exact mean $mean ns, under 100 us" ||
 			ps_fail "ack delay, $what: exact mean under 100 us" "$mean ns"
 	else
 		[ "$mean" -ge 40000000 ] && ps_ok "ack delay, $what: exact mean $mean ns, at least the 40 ms timer" ||
 			ps_fail "ack delay, $what: exact mean at least the 40 ms delayed-ACK timer" "$mean ns"
 	fi
-	check_between "ack delay, $what: exact mean, the sender's srtt less ping's mean +-$tol ns" \
-		"$mean" $((kernel - tol)) $((kernel + tol))
+	check_between "ack delay, $what: exact mean, the sender kernel's mean less the path's RTT +-$ACK_NS ns" \
+		"$mean" $((kernel - ACK_NS)) $((kernel + ACK_NS))
 done
 
 ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"

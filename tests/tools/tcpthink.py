@@ -23,22 +23,28 @@ server's own wakeup is in it (held_count, held_mean_ns). Prints "ready" on
 stderr once it listens.
 request: N requests on one connection (TCP_NODELAY), the first MS
 milliseconds after the handshake, each next one after the answer to the one
-before plus MS milliseconds, and prints one JSON line: the
-answers received and the median request->answer time (ns).
+before plus MS milliseconds, then the FIN, and prints one JSON line: the
+answers received, the median request->answer time (ns), and the kernel's
+own RTT samples of the requests and the FIN: their count and exact sum
+(kernel_rtt_count, kernel_rtt_sum_ns; see kernel_rtt_sum).
 sink: accepts one connection, waits S seconds, then reads it to its end,
 never writing: its host's ACKs are the only answers, and none is sent
 early for a read (delayed or not, as the route says).
-trickle: connects, sends W 64-byte messages MS milliseconds apart, prints
-"warm" on stderr and waits for the file GO to exist (the caller's cue; a
-wait of more than the receiver's RTO, 200 ms or more, would put it back in
-quickack mode), then sends N more the same way, waits for
-the last one's ACK and prints one JSON line: the messages sent and the
-kernel's own RTT of the connection (TCP_INFO tcpi_rtt, tcpi_rttvar, in us),
-which holds the receiver's ACK delay; then waits 1 s before it closes.
+trickle: connects, sends W 64-byte messages MS milliseconds apart (each
+after the ACK of the one before), prints "warm" on stderr and waits for the
+file GO to exist (the caller's cue; a wait of more than the receiver's RTO,
+200 ms or more, would put it back in quickack mode), then sends N more the
+same way and prints one JSON line: the messages sent; the kernel's own RTT
+of the connection (TCP_INFO tcpi_rtt, tcpi_rttvar, in us); the exact mean
+of its N samples of the timed messages, which hold the receiver's ACK
+delay; and the path's RTT: the mean of its samples of the warm-up under
+30 ms (ACKed at once). Then it waits 1 s before it closes.
 accept / connect: N bare connections, one after the other (connect waits
 for the accept side's close, then MS milliseconds, before the next), for the
-handshake counts;
-each prints {"connections": N} at the end; accept prints "ready" on stderr.
+handshake counts; each prints {"connections": N, "kernel_rtt_sum_ns": S} at
+the end, S the sum of each connection's first RTT sample, as its kernel
+took it (the SYN's on connect, the SYN-ACK's on accept); accept prints
+"ready" on stderr.
 """
 import argparse
 import json
@@ -146,19 +152,40 @@ def request(a):
     rtts = []
     if a.gap_ms:  # the first request too: not in the handshake ACK's ms
         time.sleep(a.gap_ms / 1000)
+    srtt = [tcp_info(s)[1]]
     for i in range(a.count):
         t0 = time.monotonic_ns()
         s.sendall(i.to_bytes(4, "big") + bytes(MSG - 4))
         if read_exact(s, MSG) is None:
             break
         rtts.append(time.monotonic_ns() - t0)
+        srtt.append(tcp_info(s)[1])  # its ACK came before (or with) the answer
         if a.gap_ms:
             time.sleep(a.gap_ms / 1000)
+    # The FIN: the server closes once it has read it, after ACKing it.
+    s.shutdown(socket.SHUT_WR)
+    s.settimeout(5)
+    fin = read_exact(s, 1) is None
+    if fin:
+        srtt.append(tcp_info(s)[1])
     s.close()
     out = {"answers": len(rtts)}
     if rtts:
         out["median_ns"] = int(statistics.median(rtts))
+    out.update(kernel_rtt_sum(srtt))
     print(json.dumps(out))
+
+
+def kernel_rtt_sum(srtt):
+    """The sum of the kernel's own RTT samples of a connection, from its
+    smoothed RTT (tcpi_rtt, us) read before the first sample and after each:
+    the kernel keeps S = 8 x srtt and takes each sample m as S += m - S / 8,
+    so the samples sum to S_last - S_first + the sum of every reading but
+    the last, exact to within 7 us (S / 8 is what TCP_INFO shows)."""
+    if len(srtt) < 2:
+        return {"kernel_rtt_count": 0, "kernel_rtt_sum_ns": 0}
+    total = 8 * (srtt[-1] - srtt[0]) + sum(srtt[:-1])
+    return {"kernel_rtt_count": len(srtt) - 1, "kernel_rtt_sum_ns": total * 1000}
 
 
 TCP_INFO_RTT = 68  # offset of tcpi_rtt in struct tcp_info (tcpi_rttvar follows)
@@ -195,22 +222,36 @@ def trickle(a):
     s = socket.create_connection((a.dst, a.port), timeout=5)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sent = 0
-    for phase in (a.warm, a.count):
-        for _ in range(phase):
+    srtt = {"warm": [tcp_info(s)[1]]}
+    for phase, count in (("warm", a.warm), ("timed", a.count)):
+        for _ in range(count):
+            t0 = time.monotonic()
             s.sendall(sent.to_bytes(4, "big") + bytes(MSG - 4))
             sent += 1
-            time.sleep(a.gap_ms / 1000)
-        if phase == a.warm:
+            # its ACK before the next message: one kernel sample for each
+            while tcp_info(s)[0] and time.monotonic() < t0 + 1:
+                time.sleep(0.0002)
+            srtt[phase].append(tcp_info(s)[1])
+            time.sleep(max(0.0, t0 + a.gap_ms / 1000 - time.monotonic()))
+        if phase == "warm":
+            srtt["timed"] = [srtt["warm"][-1]]
             print("warm", file=sys.stderr, flush=True)
             t0 = time.monotonic()
             while not os.path.exists(a.go) and time.monotonic() < t0 + 5:
                 time.sleep(0.001)
             pause = time.monotonic() - t0
-    end = time.monotonic() + 2
-    while tcp_info(s)[0] and time.monotonic() < end:
-        time.sleep(0.01)
     unacked, rtt, rttvar = tcp_info(s)
+    # The kernel's samples, one per message: m = 8 x srtt - 7 x the srtt
+    # before (to within 8 us; see kernel_rtt_sum). Those of the warm-up under
+    # 30 ms were ACKed at once (quickack mode, or the route's quickack): the
+    # path's RTT; a delayed ACK takes 40 ms or more.
+    r = srtt["warm"]
+    quick = [m for m in (8 * r[i] - 7 * r[i - 1] for i in range(1, len(r))) if m < 30000]
+    timed = kernel_rtt_sum(srtt["timed"])
     print(json.dumps({"sent": sent, "unacked": unacked, "rtt_us": rtt, "rttvar_us": rttvar,
+                      "timed_kernel_rtt_mean_ns": timed["kernel_rtt_sum_ns"] // max(1, a.count),
+                      "path_kernel_rtt_count": len(quick),
+                      "path_kernel_rtt_mean_ns": 1000 * sum(quick) // max(1, len(quick)),
                       "cue_wait_ms": round(pause * 1000, 1)}),
           flush=True)
     time.sleep(1)
@@ -219,29 +260,31 @@ def trickle(a):
 
 def accept(a):
     ls = listener(a, a.count)
-    n = 0
+    n = rtt_us = 0
     try:
         while n < a.count:
             c, _ = ls.accept()
+            rtt_us += tcp_info(c)[1]  # its first sample: SYN-ACK out -> ACK in
             c.close()
             n += 1
     except socket.timeout:
         pass
     ls.close()
-    print(json.dumps({"connections": n}))
+    print(json.dumps({"connections": n, "kernel_rtt_sum_ns": rtt_us * 1000}))
 
 
 def connect(a):
-    n = 0
+    n = rtt_us = 0
     for _ in range(a.count):
         s = socket.create_connection((a.dst, a.port), timeout=5)
+        rtt_us += tcp_info(s)[1]  # its first sample: SYN out -> SYN-ACK in
         s.settimeout(5)
         s.recv(1)  # the accept side closes: its FIN
         s.close()
         n += 1
         if a.gap_ms:
             time.sleep(a.gap_ms / 1000)
-    print(json.dumps({"connections": n}))
+    print(json.dumps({"connections": n, "kernel_rtt_sum_ns": rtt_us * 1000}))
 
 
 def main():
