@@ -55,7 +55,8 @@ for f in /usr/sbin/pathscope /usr/libexec/pathscope/check-listen /etc/default/pa
 	/usr/share/bash-completion/completions/pathscope /usr/share/pathscope/prometheus.yml \
 	/usr/share/pathscope/alerts.yml /usr/share/pathscope/instance.conf /usr/share/pathscope/grafana/pathscope.json \
 	/usr/share/pathscope/web-config.yml \
-	/usr/share/man/man8/pathscope.8.gz /usr/share/doc/pathscope/copyright; do
+	/usr/share/man/man8/pathscope.8.gz /usr/share/man/man7/pathscope-metrics.7.gz \
+	/usr/share/man/man7/pathscope-json.7.gz /usr/share/doc/pathscope/copyright; do
 	grep -qx "$f" <<<"$files" || missing+=" $f"
 done
 for c in attach detach status stats check nic serve features; do
