@@ -190,8 +190,8 @@ $(BUILD)/bench/micro: bench/micro.c $(ABI_HDRS) $(SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-# make install: the binary, the man pages, the bash completion, the systemd units
-# (their ExecStart paths set to these directories), the units' helper and the
+# make install: the binary, the man pages (sections 8 and 7), the bash completion,
+# the systemd units (their ExecStart paths set to these directories), the units' helper and the
 # examples (Prometheus scrape configuration and alerting rules, Grafana dashboard,
 # an instance's settings, a --web-config file). debian/rules runs it with prefix=/usr
 # unitdir=/lib/systemd/system.
@@ -205,8 +205,10 @@ bashcompdir ?= $(datadir)/bash-completion/completions
 install: $(BUILD)/pathscope
 	install -D -m 0755 $(BUILD)/pathscope $(DESTDIR)$(sbindir)/pathscope
 	install -D -m 0755 packaging/check-listen $(DESTDIR)$(libexecdir)/pathscope/check-listen
-	install -d $(DESTDIR)$(mandir)/man8 $(DESTDIR)$(unitdir) $(DESTDIR)$(datadir)/pathscope/grafana
+	install -d $(DESTDIR)$(mandir)/man8 $(DESTDIR)$(mandir)/man7 $(DESTDIR)$(unitdir) \
+		$(DESTDIR)$(datadir)/pathscope/grafana
 	install -m 0644 man/*.8 $(DESTDIR)$(mandir)/man8/
+	install -m 0644 man/*.7 $(DESTDIR)$(mandir)/man7/
 	install -D -m 0644 packaging/bash-completion/pathscope $(DESTDIR)$(bashcompdir)/pathscope
 	for u in pathscope.service pathscope@.service; do \
 		sed -e 's|/usr/local/sbin/|$(sbindir)/|' -e 's|/usr/local/libexec/|$(libexecdir)/|' \

@@ -70,7 +70,7 @@ static const char serve_examples[] =
     "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
     "  curl -s --cacert ca.pem -u prometheus https://host:9464/metrics  # with --web-config\n"
     "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
-    "CAP_SYS_ADMIN (without it, use --keep; see packaging/pathscope.service).\n";
+    "CAP_SYS_ADMIN (without it, use --keep; see pathscope-serve(8)).\n";
 /* clang-format on */
 
 static bool listed(const struct ps_serve_opts *o, const char *name)

@@ -21,7 +21,7 @@ static const char stats_help[] =
     "  --interval S   report every S seconds (rates over the interval)\n"
     "  --count N      stop after N reports (default: 1 without --interval, else until\n"
     "                 Ctrl-C; with --count alone the interval is 1 s)\n"
-    "  --json         one JSON object per report (schema in README.md)\n"
+    "  --json         one JSON object per report (schema: pathscope-json(7))\n"
     "  --hist         also print the size and segment histograms\n"
     "  --latency      the latency budget instead: per queue and stage (d2s, socket,\n"
     "                 qdisc, completion, ICMP/TCP RTT, handshake, responses),\n"

@@ -2,7 +2,7 @@
 /*
  * The outputs of pathscope stats and serve, each composed from the
  * measurement families (stats/families/) in a fixed order: the table, the
- * --hist histograms, the JSON document (schema in README.md) and the
+ * --hist histograms, the JSON document (schema in man/pathscope-json.7) and the
  * Prometheus text exposition (format 0.0.4). Pure: they read no kernel state.
  */
 #ifndef PATHSCOPE_RENDER_H

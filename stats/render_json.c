@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* JSON: one object per report interval; the schema is in README.md. */
+/* JSON: one object per report interval; the schema is in man/pathscope-json.7. */
 #include "stats/render.h"
 
 #include <json-c/json.h>

@@ -43,8 +43,8 @@ enum ps_feature {
 /* txlat, kernel and sock are opt-in: they run on tracepoints of every packet
  * (or socket read) of the host, not only this interface's. tcp is opt-in for
  * its cost: a flow hash lookup and an option walk on every TCP segment at
- * XDP and at tc egress, several times the rest of the default set (README,
- * "Why tcp is opt-in"). */
+ * XDP and at tc egress, several times the rest of the default set
+ * (bench/README.md, "Why tcp is opt-in"). */
 #define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK | PS_F_TCP))
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */

@@ -109,7 +109,7 @@ ps_check_eq "libxdp program: xdp-loader unload removed it" "$(prog_id)" 0
 # A program with nothing of libxdp in it: xdp-loader leaves no trace, so it
 # cannot be told from one loaded by ip. Chain mode goes ahead; status names
 # the program; xdp-loader sees pathscope's program on vB meanwhile, so its
-# unload -i of the peer fails (README: what not to do while chained).
+# unload -i of the peer fails (docs/coexistence.md: what not to do while chained).
 xl load -m native vB "$PDROP" || ps_fail "plain program: xdp-loader load" "exit $?"
 id=$(prog_id)
 ps_check_eq "plain program: alone" "$(mix_loader "$id")" "$WANT_loader"

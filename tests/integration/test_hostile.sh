@@ -20,7 +20,7 @@ ps_testbed_create 1 || { ps_fail hostile "testbed setup failed"; ps_done; }
 TMP=$(mktemp -d)
 ps_at_exit "ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf $TMP"
 n=$("$PY" "$CORPUS_GEN" "$TMP/corpus.pcap" 7) || ps_fail hostile "corpus generation failed"
-# Seed 7 gives 4720 frames, 23 of them longer than MTU 1500 (README says so).
+# Seed 7 gives 4720 frames, 23 of them longer than MTU 1500 (tests/README.md says so).
 ps_check_eq "the corpus: 4720 frames, 4697 up to 1514 bytes" \
 	"$n $("$PY" "$FRAMES" count "$TMP/corpus.pcap" 1514)" "4720 4697"
 
@@ -41,7 +41,7 @@ run() {
 	echo "$sent"
 }
 
-# Every class sums to its total, at every hook (see README: metrics).
+# Every class sums to its total, at every hook (see man/pathscope-metrics.7, COUNTERS).
 sums() {
 	jq -r '.interfaces[0].totals | to_entries[] | select(.value.total.l3 != null) | .key as $h | .value.total |
 		"\($h): l3 \(([.l3[]] | add) == .packets), l4 \(([.l4[]] | add) == .l3.ipv4 + .l3.ipv6), errors \(([.errors[]] | add) == .l3.malformed + .l4.malformed)"' |

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package, end to end: 'make deb' (unless the package in the
 # repository root is newer than every file that goes into it), lintian (no
-# error; each warning listed in README.md), its contents, 'apt-get install
+# error; each warning listed in CONTRIBUTING.md), its contents, 'apt-get install
 # ./pathscope_*.deb', the installed binary (its version is lib/version.h's and
 # the package's; features; attach, stats and detach on a test veth), the man
 # pages (man -w), the bash completion (found by bash-completion's loader),
@@ -36,16 +36,16 @@ fi
 ps_check_eq "make deb: $DEB in the repository root" "$([ -f "$DEB" ] && echo yes)" yes
 ps_check_eq "the package's version is lib/version.h's" "$(dpkg-deb -f "$DEB" Version)" "$VERSION"
 
-# 2. lintian: no error; every warning is listed, with its reason, in README.md.
+# 2. lintian: no error; every warning is listed, with its reason, in CONTRIBUTING.md.
 lint=$(lintian "$DEB" 2>/dev/null)
 [ -n "$lint" ] && echo "$lint" | sed 's/^/# lintian: /'
 echo "# lintian: $(grep -c '^[EW]:' <<<"$lint") errors and warnings"
 ps_check_eq "lintian: no errors" "$(grep '^E:' <<<"$lint")" ""
 unlisted=
 for tag in $(sed -n 's/^W: [^ ]* \([^ ]*\).*/\1/p' <<<"$lint" | sort -u); do
-	grep -q "^- \`$tag\`" README.md || unlisted+=" $tag"
+	grep -q "^- \`$tag\`" CONTRIBUTING.md || unlisted+=" $tag"
 done
-ps_check_eq "lintian: every warning is listed in README.md" "$unlisted" ""
+ps_check_eq "lintian: every warning is listed in CONTRIBUTING.md" "$unlisted" ""
 
 # 3. What it holds.
 files=$(dpkg-deb -c "$DEB" | awk '{ print $6 }' | sed 's|^\./|/|')
@@ -55,7 +55,8 @@ for f in /usr/sbin/pathscope /usr/libexec/pathscope/check-listen /etc/default/pa
 	/usr/share/bash-completion/completions/pathscope /usr/share/pathscope/prometheus.yml \
 	/usr/share/pathscope/alerts.yml /usr/share/pathscope/instance.conf /usr/share/pathscope/grafana/pathscope.json \
 	/usr/share/pathscope/web-config.yml \
-	/usr/share/man/man8/pathscope.8.gz /usr/share/doc/pathscope/copyright; do
+	/usr/share/man/man8/pathscope.8.gz /usr/share/man/man7/pathscope-metrics.7.gz \
+	/usr/share/man/man7/pathscope-json.7.gz /usr/share/doc/pathscope/copyright; do
 	grep -qx "$f" <<<"$files" || missing+=" $f"
 done
 for c in attach detach status stats check nic serve features; do

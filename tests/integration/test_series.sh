@@ -9,7 +9,7 @@
 # hold only their "other" entry), promtool check metrics accepts it, and the
 # families carrying a queue label are the ones the level says; the driver's
 # per-queue series (ethtool -S on veth: one per RX queue) are at every level.
-# Prints the counts (README's table). With --native-histograms (Prometheus' Accept
+# Prints the counts (the table of docs/prometheus.md). With --native-histograms (Prometheus' Accept
 # header: the protobuf exposition), at both levels: the series Prometheus
 # stores (tests/promdump --series) are those of the text with every histogram
 # one series instead of its buckets, _sum and _count, exactly.
@@ -116,7 +116,7 @@ for k in default-interface default-queue default-d2s all-interface all-queue; do
 		"$(grep -c '^pathscope_nic_queue_xdp_packets_total{iface="vB",queue="[0-9]*",source="ethtool"} ' "$TMP/$k") $(grep -c '^pathscope_nic_queue_packets_total{' "$TMP/$k")" \
 		"$NQ 0"
 done
-# README's table: 304 + 11 x (queues + 1) of pathscope's own families, + NQ of the driver's.
+# docs/prometheus.md's table: 304 + 11 x (queues + 1) of pathscope's own families, + NQ of the driver's.
 ps_check_eq "default features, --detail interface: 304 + 11 x ($NQ + 1) + $NQ = $((304 + 11 * (NQ + 1) + NQ)) series" \
 	"${N[default/interface]}" $((304 + 11 * (NQ + 1) + NQ))
 ps_check_eq "default features, --detail interface: those per queue for every slot ($NQ queues and other)" \

@@ -7,7 +7,7 @@
 # kernel, as it answers a ping); the host's route to peer 3 carries
 # tcp_usec_ts (tests/tools/usec_ts.py; TCP_INFO confirms it): below 1 ms of
 # RTT, TSvals in ms would let only the first segment of each ms be timed
-# (see README, Known limits). pathscope on dA must show, for each peer,
+# (see docs/known-limits.md). pathscope on dA must show, for each peer,
 # on exact means (sum / count), against the host kernel's own RTT of the
 # same exchanges (TCP_INFO; pathscope's mean at most 2 us above it and at
 # most max(2%, 100 us) below; why, and why not ping's on the same path,
@@ -64,7 +64,7 @@ ps_delay_testbed_create 4 "${DELAY_US[1]}:${DELAY_US[1]}:${QUEUE[1]}" \
 	}
 ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1'
 # Peer 3's base RTT is below 1 ms, where TSvals in ms would let only the
-# first segment of each ms be timed (see README, Known limits): the host's
+# first segment of each ms be timed (see docs/known-limits.md): the host's
 # route to it carries tcp_usec_ts, and a connection says so.
 ps_in_a python3 "$USEC_TS" set dA 198.18.3.0/24 "$(ps_host_ip4 3)" || ps_fail "tcp_usec_ts on the route to peer 3" "exit $?"
 ip netns exec "$(ps_peer_ns 3)" timeout 10 python3 "$THINK" accept --bind "$(ps_peer_ip4 3)" --port 6999 --count 1 --seconds 5 >/dev/null 2>&1 &

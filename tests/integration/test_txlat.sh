@@ -158,7 +158,7 @@ for mode in tp_btf tracepoint sampled; do
 		# kernel skips the BPF program for a few events: perf counted all
 		# 12500 net_dev_start_xmit events of this workload while the
 		# program ran 12414 times, up to 2.6% short on a busy machine
-		# (README, Known limits). Within 5%.
+		# (docs/known-limits.md). Within 5%.
 		kx() { jq ".interfaces[0].queues[$i].kernel.tx | .xmit_ok + .xmit_dropped + .xmit_busy" <<<"$1"; }
 		got=$(($(kx "$js") - $(kx "$js0"))) sent=$(qdisc "$handle" packets)
 		[ "$got" -le "$sent" ] && [ $((sent - got)) -le $((sent / 20)) ] &&
@@ -169,7 +169,7 @@ ps_check_eq "$mode: the root qdisc is mq" "$(jq -r '.interfaces[0].qdisc_root.ki
 # Every skb's entry ends at start_xmit (veth) or at its drop, so once the
 # queues are drained the in-flight map is about empty: without the cleanup at
 # kfree_skb every drop would leave its entry. A few may remain where the
-# kernel skipped the program for an event under load (README, Known limits).
+# kernel skipped the program for an event under load (docs/known-limits.md).
 pin=$(ps_pathscope_a status --json | jq -r 'map(select(.current_netns)) | .[0].pin_dir')
 left=$(bpftool map dump pinned "$pin/tx_inflight" -j | jq length)
 [ "$left" -le $((drops / 100)) ] &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README's demo (scripts/demo.sh, what `make demo` runs after building) in a
+# README.md's demo (scripts/demo.sh, what `make demo` runs after building) in a
 # guest of the kernel matrix (tests/vm/run.sh), 5 s of traffic: it must end
 # well, its CE-marked datagrams all arrive (the sink's count is exact), and
 # its report must show per-queue counts and latencies: a queue row of the
