@@ -35,7 +35,8 @@
 # timed per request (the first a pure ACK) and a data response mean from
 # the server's own hold time (the kernel's receive stamp to its send()) to
 # 80 us above it. The host's ACK delay, with quickack off and on, against
-# the sender kernel's exact mean RTT less the path's (at the end, below).
+# the sender kernel's exact mean RTT less the path's, and under 100 us with
+# quickack (at the end, below).
 #
 # ss -tin: the kernel times a segment from its transmission (before tc egress
 # and the qdisc) to the processing of its ACK (after the host's receive path,
@@ -426,16 +427,20 @@ check_between "think: exact mean data response, from the server's held mean to $
 # routes to both peers raise it to 1 s (rto_min).
 #   - quickack off (peer 1): the host delays each ACK to its delayed-ACK
 #     timer, 40 ms (TCP_DELACK_MIN) on a jiffy tick: the mean at least
-#     40 ms.
+#     40 ms, and within ACK_NS of the kernel's timed mean less its path RTT.
+#     What lies between is the path's RTT in the timed phase less that of
+#     the warm-up (the delay line's lateness moves it) and the host's own
+#     paths around pathscope's span: -232 to +58 us over 6 runs, +1.03 ms in
+#     a busy one.
 #   - quickack on (the host's route to peer 2 carries quickack): every ACK at
-#     once, in the host's softirq: the mean under 100 us.
-# Both: the mean within ACK_NS of the kernel's timed mean less its path
-# RTT. What lies between is the path's RTT in the timed phase less that of
-# the warm-up (the delay line's lateness) and the host's own receive and
-# send paths around pathscope's span (measured ACKGAP). Until this test
-# read the kernel's exact means, it took the sender's srtt (an EWMA) less an
-# RTT measured a minute before: 2.2 ms off at a busy moment.
-ACK_NS=400000
+#     once, in the host's softirq: the mean under 100 us (measured 18-35 us).
+#     The kernel cannot hold it closer: its timed mean less its warm-up's
+#     moved by -950 to +305 us over 7 runs on this 10 ms path, for an ACK
+#     delay of 20 us.
+# Until this test read the kernel's exact means, it took the sender's srtt
+# (an EWMA) less an RTT measured a minute before: 2.2 ms off at a busy
+# moment.
+ACK_NS=2000000
 ip -n "$NS_A" route add "$(ps_peer_ip4 1)/32" dev dA rto_min 1000ms &&
 	ip -n "$NS_A" route add "$(ps_peer_ip4 2)/32" dev dA rto_min 1000ms quickack 1 ||
 	ps_fail "the host's routes to peers 1 and 2 for the ACK delay" "ip route add failed"
@@ -482,8 +487,10 @@ for p in 1 2; do
 		[ "$mean" -ge 40000000 ] && ps_ok "ack delay, $what: exact mean $mean ns, at least the 40 ms timer" ||
 			ps_fail "ack delay, $what: exact mean at least the 40 ms delayed-ACK timer" "$mean ns"
 	fi
-	check_between "ack delay, $what: exact mean, the sender kernel's mean less the path's RTT +-$ACK_NS ns" \
-		"$mean" $((kernel - ACK_NS)) $((kernel + ACK_NS))
+	if [ "$p" = 1 ]; then
+		check_between "ack delay, $what: exact mean, the sender kernel's mean less the path's RTT +-$ACK_NS ns" \
+			"$mean" $((kernel - ACK_NS)) $((kernel + ACK_NS))
+	fi
 done
 
 ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"
