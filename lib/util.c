@@ -20,6 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
 #ifndef CAP_BPF
 #define CAP_BPF 39
 #endif
@@ -41,21 +44,42 @@ static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
 	return data[cap / 32].effective & (1U << (cap % 32));
 }
 
-int ps_require_privileges(void)
+/* Names what is missing, every one of them, in one line. */
+static int require_caps(bool load)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = {};
-	bool bpf, net;
+	const char *missing[3];
+	char list[160] = "";
+	bool admin;
+	int n = 0;
 
 	if (syscall(SYS_capget, &hdr, data))
 		return ps_error("cannot read capabilities: %s", strerror(errno));
-	bpf = has_cap(data, CAP_BPF) || has_cap(data, CAP_SYS_ADMIN);
-	net = has_cap(data, CAP_NET_ADMIN);
-	if (bpf && net)
+	admin = has_cap(data, CAP_SYS_ADMIN);
+	if (!admin && !has_cap(data, CAP_BPF))
+		missing[n++] = "CAP_BPF (or CAP_SYS_ADMIN)";
+	if (!has_cap(data, CAP_NET_ADMIN))
+		missing[n++] = "CAP_NET_ADMIN";
+	if (load && !admin && !has_cap(data, CAP_PERFMON))
+		missing[n++] = "CAP_PERFMON (or CAP_SYS_ADMIN)";
+	if (!n)
 		return 0;
-	return ps_error("missing privileges: need %s%s%s (run as root, or with sudo)",
-			bpf ? "" : "CAP_BPF (or CAP_SYS_ADMIN)", !bpf && !net ? " and " : "",
-			net ? "" : "CAP_NET_ADMIN");
+	for (int i = 0; i < n; i++) {
+		strcat(list, i == 0 ? "" : i == n - 1 ? " and " : ", ");
+		strcat(list, missing[i]);
+	}
+	return ps_error("missing privileges: need %s (run as root, or with sudo)", list);
+}
+
+int ps_require_privileges(void)
+{
+	return require_caps(false);
+}
+
+int ps_require_load_privileges(void)
+{
+	return require_caps(true);
 }
 
 int ps_require_btf(void)

@@ -14,6 +14,11 @@ int ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * change links (CAP_BPF or CAP_SYS_ADMIN, and CAP_NET_ADMIN). */
 int ps_require_privileges(void);
 
+/* The same, for commands that load programs: also CAP_PERFMON (or
+ * CAP_SYS_ADMIN). Without it the verifier refuses the programs' packet and
+ * kernel reads (EACCES), an error far from its cause. */
+int ps_require_load_privileges(void);
+
 /* Fail unless the kernel exposes BTF (/sys/kernel/btf/vmlinux). */
 int ps_require_btf(void);
 

@@ -245,7 +245,7 @@ int ps_attach(const struct ps_attach_opts *o)
 	char qerr[160];
 	int err;
 
-	if (ps_require_privileges() || ps_require_btf())
+	if (ps_require_load_privileges() || ps_require_btf())
 		return -1;
 	if (ps_iface_require_ethernet(o->ifname, &ifc))
 		return -1;

@@ -139,8 +139,17 @@ ps_expect_error "bad --xdp-mode" "bad --xdp-mode" ps_pathscope_b attach vB --xdp
 ps_expect_error "missing privileges named" "missing privileges: need CAP_BPF .*CAP_NET_ADMIN" \
 	nsenter --net="/var/run/netns/$NS_B" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	--inh-caps=-all "$PATHSCOPE" attach vB
+# Root without CAP_PERFMON (and CAP_SYS_ADMIN, which would stand in): named
+# before anything is loaded, not left to the verifier's EACCES.
+ps_expect_error "missing CAP_PERFMON named" "missing privileges: need CAP_PERFMON \\(or CAP_SYS_ADMIN\\) \\(run as root" \
+	nsenter --net="/var/run/netns/$NS_B" setpriv --bounding-set=-perfmon,-sys_admin \
+	--inh-caps=-perfmon,-sys_admin "$PATHSCOPE" attach vB
 ps_expect_error "detach of an interface that is not attached" "not attached" ps_pathscope_b detach vB
 ps_expect_error "stats of an interface that is not attached" "not attached" ps_pathscope_b stats vB
+ps_expect_error "stats of lo: not attached, and attach not suggested (it cannot be)" \
+	"^pathscope: 'lo' is not attached \\(nor can it be: it has no Ethernet framing\\)$" ps_pathscope_b stats lo
+ps_expect_error "check of an unknown interface: the one wording" \
+	"^pathscope: unknown interface 'nosuch0' \\(in this network namespace\\)$" ps_pathscope_b check nosuch0
 ps_expect_error "bad --interval" "bad --interval" ps_pathscope_b stats vB --interval 0
 ps_expect_error "unknown command" "unknown command" "$PATHSCOPE" frobnicate
 ps_check_eq "bad input left nothing behind" "$(ps_census_is "$before")" "$before"
