@@ -56,7 +56,7 @@ int ps_cmd_detach(int argc, char **argv)
 	static const struct option opts[] = { { "all", no_argument, NULL, 'a' },
 					      { "gone", no_argument, NULL, 'g' },
 					      {} };
-	static const struct ps_cmd cmd = { "detach", detach_help, "ag", opts };
+	static const struct ps_cmd cmd = { "detach", detach_help, NULL, opts };
 	bool all = false, gone = false;
 	int c, rc;
 

@@ -17,8 +17,8 @@
 /* One line of help per line. */
 /* clang-format off */
 const char ps_attach_options_help[] =
-    "  --queues LIST          measure only these queues, e.g. 0-3,7 (default: all)\n"
-    "  --features LIST        class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel |\n"
+    "  -q, --queues LIST      measure only these queues, e.g. 0-3,7 (default: all)\n"
+    "  -f, --features LIST    class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel |\n"
     "                         default | all | none (default: all but tcp, for its\n"
     "                         cost per TCP segment, and sock, txlat and kernel,\n"
     "                         which run on tracepoints of every packet or socket\n"

@@ -28,8 +28,8 @@ static const char check_help[] =
     "is suspect, 1 error.\n"
     "When the interval begins it prints 'pathscope: counting IFACE for S s' on\n"
     "stderr, so a script can start its workload then.\n"
-    "  --duration S          seconds to count (default 5)\n"
-    "  --json                one JSON object\n"
+    "  -d, --duration S      seconds to count (default 5; 0 < S <= 3600)\n"
+    "  -j, --json            one JSON object\n"
     "  --probe-mode tp_btf|tracepoint   probes started for the interval\n"
     "examples:\n"
     "  pathscope check eth1\n"
@@ -44,7 +44,7 @@ int ps_cmd_check(int argc, char **argv)
 		{ "probe-mode", required_argument, NULL, 'P' },
 		{},
 	};
-	static const struct ps_cmd cmd = { "check", check_help, NULL, opts };
+	static const struct ps_cmd cmd = { "check", check_help, "d:j", opts };
 	enum ps_probe_request mode = PS_PROBE_REQ_AUTO;
 	struct ps_kernel_probes *kp = NULL;
 	struct ps_check_layers before, after;
@@ -78,12 +78,10 @@ int ps_cmd_check(int argc, char **argv)
 		return 2;
 	err = ps_snapshot_dir(ifname, dir, sizeof(dir));
 	if (err == -ENODEV)
-		return ps_error("no interface '%s' in this network namespace", ifname), 1;
+		return ps_cmd_unknown_iface(ifname);
 	if (err)
-		return ps_error("'%s' is not attached; run 'pathscope attach %s' first", ifname,
-				ifname),
-		       1;
-	if (ps_require_privileges())
+		return ps_cmd_not_attached(ifname);
+	if (ps_require_load_privileges())
 		return 1;
 	if (ps_kern_fds_open(dir, &fds)) {
 		struct ps_meta m;

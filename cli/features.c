@@ -21,7 +21,8 @@ static void row(const char *capability, bool here, const char *uses)
 static const char features_help[] =
     "usage: pathscope features [--json]\n"
     "Probe what this kernel supports (loads tiny programs, attaches nothing) and\n"
-    "say what pathscope will use.\n";
+    "say what pathscope will use.\n"
+    "  -j, --json   one JSON object\n";
 
 int ps_cmd_features(int argc, char **argv)
 {

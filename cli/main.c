@@ -36,8 +36,8 @@ static void usage(FILE *out)
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
 	    "  serve IFACE... [options] attach and export: Prometheus /metrics, JSON lines\n"
 	    "  features [--json]        what this kernel supports, what pathscope uses\n"
-	    "  help [COMMAND]           this list, or the options of COMMAND\n"
-	    "  version                  the version and the map ABI version\n"
+	    "  help [COMMAND]           this list, or the options of COMMAND (-h, --help)\n"
+	    "  version                  the version and the map ABI version (-V, --version)\n"
 	    "\n"
 	    "examples:\n"
 	    "  pathscope attach eth1 --queues 0-3 --features class,ecn,sizes\n"
@@ -47,9 +47,9 @@ static void usage(FILE *out)
 	    "  pathscope detach eth1\n"
 	    "\n"
 	    "'pathscope COMMAND --help' shows the options of a command.\n"
-	    "Needs CAP_BPF and CAP_NET_ADMIN (run as root); inside a network namespace use\n"
-	    "'nsenter --net=/var/run/netns/NAME pathscope ...' ('ip netns exec' hides "
-	    "/sys/fs/bpf).\n");
+	    "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON (run as root). Inside a network\n"
+	    "namespace use 'nsenter --net=/var/run/netns/NAME pathscope ...'\n"
+	    "('ip netns exec' hides /sys/fs/bpf).\n");
 }
 
 static int (*command(const char *name))(int, char **)
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
 		return help(argc - 1, argv + 1);
-	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 ||
+	    strcmp(cmd, "-V") == 0) {
 		if (argc > 2)
 			return ps_error("version: unexpected argument '%s'", argv[2]), 2;
 		printf("pathscope %s (abi %d)\n", PATHSCOPE_VERSION, PS_ABI_VERSION);

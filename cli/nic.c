@@ -11,6 +11,7 @@
 #include "nic/nic.h"
 #include "nic/softnet.h"
 #include "lib/util.h"
+#include "stats/format/json.h"
 
 static const char nic_help[] =
     "usage: pathscope nic IFACE [--json]\n"
@@ -20,7 +21,7 @@ static const char nic_help[] =
     "per-queue counters of ethtool -S (packets, bytes, XDP packets, drops), and the\n"
     "per-CPU softnet counters. What the driver or kernel does not report is n/a (JSON\n"
     "null), with the reason. The interface need not be attached.\n"
-    "  --json   one JSON object\n"
+    "  -j, --json   one JSON object\n"
     "examples:\n"
     "  pathscope nic eth0\n"
     "  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
@@ -33,7 +34,7 @@ static void print_json(const struct ps_nic_facts *f, const struct ps_softnet_cpu
 	json_object_object_add(o, "softnet", ncpus >= 0 ? ps_softnet_json(cpus, ncpus) : NULL);
 	json_object_object_add(o, "softnet_na",
 			       ncpus >= 0 ? NULL : json_object_new_string(strerror(-ncpus)));
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	ps_json_print(stdout, o);
 	json_object_put(o);
 }
 

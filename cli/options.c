@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "cli/options.h"
 
+#include <net/if_arp.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/util.h"
+#include "loader/iface.h"
 
 int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc)
 {
@@ -71,4 +73,21 @@ int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out)
 	else
 		return ps_error("bad --probe-mode '%s' (tp_btf or tracepoint)", arg), 2;
 	return 0;
+}
+
+int ps_cmd_not_attached(const char *ifname)
+{
+	struct ps_iface ifc;
+
+	/* Suggest attach only where attach would work. */
+	if (ps_iface_get(ifname, 0, &ifc) == 0 && ifc.type != ARPHRD_ETHER)
+		return ps_error("'%s' is not attached (nor can it be: it has no Ethernet framing)",
+				ifname),
+		       1;
+	return ps_error("'%s' is not attached (run 'pathscope attach %s')", ifname, ifname), 1;
+}
+
+int ps_cmd_unknown_iface(const char *ifname)
+{
+	return ps_error("unknown interface '%s' (in this network namespace)", ifname), 1;
 }

@@ -36,6 +36,11 @@ int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char *
 /* No operand left: 0, or 2 after one line on stderr. */
 int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
 
+/* The one-line errors for an interface that is not attached, and one that
+ * does not exist, in one wording for every command: return 1. */
+int ps_cmd_not_attached(const char *ifname);
+int ps_cmd_unknown_iface(const char *ifname);
+
 /* --probe-mode tp_btf|tracepoint: 0, or 2 after one line on stderr. */
 int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out);
 

@@ -69,8 +69,8 @@ static const char serve_examples[] =
     "  pathscope serve eth1 --listen 0.0.0.0:9464 --web-config /etc/pathscope/web.yml\n"
     "  curl -s http://127.0.0.1:9464/metrics | grep pathscope_packets_total\n"
     "  curl -s --cacert ca.pem -u prometheus https://host:9464/metrics  # with --web-config\n"
-    "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON; detaching XDP also needs\n"
-    "CAP_SYS_ADMIN (without it, use --keep; see pathscope-serve(8)).\n";
+    "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON (as root it has them);\n"
+    "--xdp-chain also needs CAP_SYS_ADMIN. See pathscope-serve(8).\n";
 /* clang-format on */
 
 static bool listed(const struct ps_serve_opts *o, const char *name)
@@ -99,7 +99,7 @@ int ps_cmd_serve(int argc, char **argv)
 		{},
 	};
 	static char help[8192];
-	struct ps_cmd cmd = { "serve", help, NULL, opts };
+	struct ps_cmd cmd = { "serve", help, "q:f:", opts };
 	static struct ps_serve_opts o = {
 		.listen = PS_SERVE_DEFAULT_LISTEN,
 		.interval = PS_SERVE_DEFAULT_INTERVAL,
@@ -123,7 +123,9 @@ int ps_cmd_serve(int argc, char **argv)
 			break;
 		case 'i':
 			if (!ps_parse_seconds(optarg, &o.interval))
-				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
+				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
+						optarg),
+				       2;
 			break;
 		case 'k':
 			o.keep = true;
@@ -175,7 +177,7 @@ int ps_cmd_serve(int argc, char **argv)
 		return ps_error("bad --listen '%s' (A.B.C.D:PORT or [IPV6]:PORT, port 1..65535)",
 				o.listen),
 		       2;
-	if (ps_require_privileges())
+	if (ps_require_load_privileges())
 		return 1;
 	/* Read and checked before anything is attached (the key may be
 	 * readable by root only: after the privileges). */

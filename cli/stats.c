@@ -18,14 +18,15 @@ static const char stats_help[] =
     "usage: pathscope stats [IFACE...] [options]\n"
     "Per-queue report of attached interfaces (default: every attached interface of\n"
     "this network namespace). Without --interval: one report, rates since attach.\n"
-    "  --interval S   report every S seconds (rates over the interval)\n"
-    "  --count N      stop after N reports (default: 1 without --interval, else until\n"
-    "                 Ctrl-C; with --count alone the interval is 1 s)\n"
-    "  --json         one JSON object per report (schema: pathscope-json(7))\n"
-    "  --hist         also print the size and segment histograms\n"
-    "  --latency      the latency budget instead: per queue and stage (d2s, socket,\n"
-    "                 qdisc, completion, ICMP/TCP RTT, handshake, responses),\n"
-    "                 count, p50 and p99\n"
+    "  -i, --interval S  report every S seconds (rates over the interval;\n"
+    "                    0 < S <= 86400)\n"
+    "  -c, --count N     stop after N reports (default: 1 without --interval, else\n"
+    "                    until Ctrl-C; with --count alone the interval is 1 s)\n"
+    "  -j, --json        one JSON object per report (schema: pathscope-json(7))\n"
+    "  --hist            also print the size and segment histograms\n"
+    "  --latency         the latency budget instead: per queue and stage (d2s,\n"
+    "                    socket, qdisc, completion, ICMP/TCP RTT, handshake,\n"
+    "                    responses), count, p50 and p99\n"
     "examples:\n"
     "  pathscope stats eth1\n"
     "  pathscope stats eth1 --interval 1 --count 5 --hist\n"
@@ -105,7 +106,7 @@ int ps_cmd_stats(int argc, char **argv)
 		{ "latency", no_argument, NULL, 'L' },
 		{},
 	};
-	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:jHL", opts };
+	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:j", opts };
 	static char dirs[MAX_IFACES][256];
 	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
 	struct collect col = { .dirs = dirs, .netns = ps_netns_ino() };
@@ -121,7 +122,9 @@ int ps_cmd_stats(int argc, char **argv)
 			return err;
 		case 'i':
 			if (!ps_parse_seconds(optarg, &interval))
-				return ps_error("bad --interval '%s' (seconds, > 0)", optarg), 2;
+				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
+						optarg),
+				       2;
 			break;
 		case 'c':
 			if (!ps_parse_u64(optarg, UINT32_MAX, &count) || !count)
@@ -145,13 +148,9 @@ int ps_cmd_stats(int argc, char **argv)
 			return ps_error("at most %d interfaces", MAX_IFACES), 2;
 		err = ps_snapshot_dir(argv[i], dirs[n], sizeof(dirs[n]));
 		if (err == -ENODEV)
-			return ps_error("unknown interface '%s' (in this network namespace)",
-					argv[i]),
-			       1;
+			return ps_cmd_unknown_iface(argv[i]);
 		if (err == -ENOENT)
-			return ps_error("'%s' is not attached (run 'pathscope attach %s')", argv[i],
-					argv[i]),
-			       1;
+			return ps_cmd_not_attached(argv[i]);
 		if (err)
 			return ps_error("cannot read interface '%s': %s", argv[i], strerror(-err)),
 			       1;

@@ -14,6 +14,7 @@
 #include "loader/status.h"
 #include "loader/status_format.h"
 #include "loader/xdp_peer.h"
+#include "stats/format/json.h"
 
 struct status_ctx {
 	bool json;
@@ -81,7 +82,8 @@ static int status_one(const char *dir, void *arg)
 static const char status_help[] =
     "usage: pathscope status [--json]\n"
     "List every pathscope attachment (all network namespaces) and whether\n"
-    "it is still live.\n";
+    "it is still live.\n"
+    "  -j, --json   one JSON array\n";
 
 int ps_cmd_status(int argc, char **argv)
 {
@@ -105,7 +107,7 @@ int ps_cmd_status(int argc, char **argv)
 		ps_status_header(stdout);
 	ps_pin_foreach(status_one, &c);
 	if (c.json) {
-		printf("%s\n", json_object_to_json_string_ext(c.list, JSON_C_TO_STRING_PLAIN));
+		ps_json_print(stdout, c.list);
 		json_object_put(c.list);
 	} else if (!c.count) {
 		printf("(nothing attached)\n");

@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "stats/families/families.h"
 #include "stats/format/hist.h"
+#include "stats/format/json.h"
 #include "stats/format/table.h"
 #include "stats/report.h"
 
@@ -261,7 +262,7 @@ static void print_json(const struct pair *p, int n, const struct ps_check_layers
 	}
 	json_object_object_add(root, "pairs", arr);
 	json_object_object_add(root, "latency", latency);
-	printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	ps_json_print(stdout, root);
 	json_object_put(root);
 }
 

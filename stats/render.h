@@ -17,6 +17,9 @@
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);
+/* The report's "schema": raised when a key is removed or changes meaning
+ * (pathscope-json(7)); a new key does not raise it. */
+#define PS_JSON_SCHEMA 1
 void ps_render_json(FILE *out, const struct ps_report *r, int n);
 /* The latency budget: a table (stats --latency), and its JSON object (in
  * every interface of ps_render_json, as "latency"). */

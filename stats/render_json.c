@@ -125,12 +125,13 @@ void ps_render_json(FILE *out, const struct ps_report *r, int n)
 	secs = n ? (time_t)(r[0].cur->real_ns / 1000000000ULL) : time(NULL);
 	gmtime_r(&secs, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_object_add(root, "schema", json_object_new_int(PS_JSON_SCHEMA));
 	json_object_object_add(root, "time", json_object_new_string(ts));
 	json_object_object_add(root, "window_s", n ? ps_json_double(r[0].window_s, 3) : NULL);
 	for (i = 0; i < n; i++)
 		json_object_array_add(ifaces, iface_obj(&r[i]));
 	json_object_object_add(root, "interfaces", ifaces);
-	fprintf(out, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN));
+	ps_json_print(out, root);
 	fflush(out);
 	json_object_put(root);
 }

@@ -124,7 +124,7 @@ void ps_render_latency(FILE *out, const struct ps_report *r, int n)
 	fflush(out);
 }
 
-/* {"QUEUE": {"stage": {"count", "p50", "p99"} | "off" | "n/a"}, ...} with the
+/* {"QUEUE": {"stage": {"count", "p50_ns", "p99_ns"} | "off" | "n/a"}, ...} with the
  * queues that have samples and "all". */
 json_object *ps_latency_json(const struct ps_snapshot *s)
 {
@@ -154,13 +154,13 @@ json_object *ps_latency_json(const struct ps_snapshot *s)
 				c = json_object_new_object();
 				ps_json_add_u64(c, "count", ps_hist_count(h, PS_LAT_BUCKETS));
 				if (ps_hist_count(h, PS_LAT_BUCKETS)) {
-					ps_json_add_u64(c, "p50",
+					ps_json_add_u64(c, "p50_ns",
 							ps_hist_percentile(h, PS_LAT_BUCKETS, 50));
-					ps_json_add_u64(c, "p99",
+					ps_json_add_u64(c, "p99_ns",
 							ps_hist_percentile(h, PS_LAT_BUCKETS, 99));
 				} else {
-					json_object_object_add(c, "p50", NULL);
-					json_object_object_add(c, "p99", NULL);
+					json_object_object_add(c, "p50_ns", NULL);
+					json_object_object_add(c, "p99_ns", NULL);
 				}
 			}
 			json_object_object_add(qo, stages[k].key, c);

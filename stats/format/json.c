@@ -11,6 +11,13 @@ void ps_json_add_u64(json_object *o, const char *k, __u64 v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+void ps_json_print(FILE *out, json_object *o)
+{
+	fprintf(out, "%s\n",
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						      JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
 json_object *ps_json_double(double v, int decimals)
 {
 	char buf[64];

@@ -234,13 +234,14 @@ ps_check_budget() {
 			tcp_rtt: .tcp.rtt_ns, tcp_handshake: .tcp.handshake_ns,
 			tcp_response: .tcp.response_data_ns, tcp_ack_delay: .tcp.ack_delay_ns}[$st];
 		def fig: if . == null then null else [.count, .p50, .p99] end;
+		def cellfig: [.count, .p50_ns, .p99_ns];
 		.interfaces[0] as $i
 		| [$i.latency | to_entries[] | .key as $q
 			| (if $q == "all" then $i.totals
 			   else first($i.queues[] | select((.queue | tostring) == $q)) end) as $src
 			| .value | to_entries[] | select((.value | type) == "object" and .value.count > 0)
 			| .key as $st
-			| {q: $q, st: $st, cell: (.value | fig),
+			| {q: $q, st: $st, cell: (.value | cellfig),
 			   fam: (if $st == "socket_read"
 				 then [($src.socket.tcp.latency_ns.count // 0) + ($src.socket.udp.latency_ns.count // 0)]
 				 else ($src | fam($st) | fig) end)}

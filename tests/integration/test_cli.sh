@@ -47,6 +47,10 @@ usage_error "frobnicate" "unknown command 'frobnicate'" "$PATHSCOPE" frobnicate
 err=$("$PATHSCOPE" 2>&1 >/dev/null) && rc=0 || rc=$?
 ps_check_eq "no command: exit 2, the usage on stderr" "$rc $(head -n 1 <<<"$err")" "2 usage: pathscope COMMAND [ARGS]"
 ps_check_eq "version: exit 0, one line" "$("$PATHSCOPE" version | wc -l)" 1
+for v in --version -V; do
+	ps_check_eq "$v: exit 0, the line of version" "$("$PATHSCOPE" $v && echo ok)" "$("$PATHSCOPE" version)
+ok"
+done
 
 # ---- 2. bad values: exit 2, one line, nothing touched ----------------------------
 # Each case: a name, the line's pattern, the options. Both commands run each;

@@ -235,5 +235,5 @@ ps_check_eq "check: a bad duration is a usage error (exit 2)" "$? $err" \
 	"2 pathscope: bad --duration 'x' (seconds, 0 < S <= 3600)"
 err=$(ps_pathscope_a check lo 2>&1 >/dev/null)
 ps_check_eq "check: an unattached interface is an error (exit 1)" "$? $err" \
-	"1 pathscope: 'lo' is not attached; run 'pathscope attach lo' first"
+	"1 pathscope: 'lo' is not attached (nor can it be: it has no Ethernet framing)"
 ps_done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The man pages (man/*.8, mdoc) against the binary: Debian's mandoc lints them
+# The man pages (man/*.8 and man/*.7, mdoc) against the binary: Debian's mandoc lints them
 # clean, every command of 'pathscope help' has its page and its entry in
 # pathscope(8), and each command's --help and its page's OPTIONS list name the
 # same options (a new option in one and not in the other fails here). Every
@@ -16,8 +16,12 @@ MAN=$PS_ROOT/man
 help_opts() {
 	"$PATHSCOPE" "$1" --help | awk '
 		/^usage:/ { s = $0; while (match(s, /--[a-z][a-z0-9-]*/)) { print substr(s, RSTART, RLENGTH); s = substr(s, RSTART + RLENGTH) } }
-		/^  --/ { c = substr($0, 3); i = index(c, "  "); if (i) c = substr(c, 1, i - 1)
+		/^  (-[a-zA-Z], )?--/ { c = substr($0, 3); i = index(c, "  "); if (i) c = substr(c, 1, i - 1)
 			  n = split(c, w, /[ ,]+/); for (k = 1; k <= n; k++) if (w[k] ~ /^--[a-z]/) print w[k] }' | sort -u
+}
+# The short options of a command's --help ("  -j, --json ..."), as "-j --json".
+help_short() {
+	"$PATHSCOPE" "$1" --help | awk '/^  -[a-zA-Z], --[a-z]/ { sub(/,$/, "", $1); print $1, $2 }'
 }
 # The options of a page's section SECTION: every "Fl -option" on its macro lines
 # (.It lines only with ONLY_IT=1).
@@ -36,13 +40,13 @@ commands() {
 # pages that this machine's mandoc database does not have (this tree's own pages,
 # not installed; bpftool(8) where its package is missing). Each Xr to a pathscope
 # page must then be a page here.
-lint=$(cd "$MAN" && mandoc -T lint -W style ./*.8 2>&1 |
+lint=$(cd "$MAN" && mandoc -T lint -W style ./*.8 ./*.7 2>&1 |
 	grep -v 'referenced manual not found\|outdated mandoc.db\|mandoc.db')
 ps_check_eq "mandoc -T lint: no errors, warnings or style messages" "$lint" ""
-missing=$(cd "$MAN" && grep -ho '^\.Xr pathscope[a-z-]* [0-9]' ./*.8 | sort -u |
+missing=$(cd "$MAN" && grep -ho '^\.Xr pathscope[a-z-]* [0-9]' ./*.8 ./*.7 | sort -u |
 	while read -r _ page sec; do [ -f "$page.$sec" ] || echo "$page.$sec"; done)
 ps_check_eq "every Xr to a pathscope page has its page" "$missing" ""
-groff_out=$(for f in "$MAN"/*.8; do LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l -Tutf8 -Z "$f" 2>&1 >/dev/null; done)
+groff_out=$(for f in "$MAN"/*.8 "$MAN"/*.7; do LC_ALL=C.UTF-8 MANROFFSEQ='' man --warnings -E UTF-8 -l -Tutf8 -Z "$f" 2>&1 >/dev/null; done)
 ps_check_eq "groff (man --warnings, as lintian runs it): no warnings" "$groff_out" ""
 
 # 2. Commands: a page each, an entry each in pathscope(8)'s COMMANDS.
@@ -79,5 +83,17 @@ for c in $cmds; do
 		fi
 	done
 	ps_check_eq "$c: the parser accepts every option of --help and the page" "$bad" ""
+	# Each short option of --help is its long one: the page says so on the
+	# long one's .It line, and the parser takes it.
+	bad=
+	while read -r short long; do
+		[ -n "$short" ] || continue
+		grep -qE "^\.It (.* )?Fl ${short#-} , Fl ${long#-}( |\$)" "$page" || bad+=" $short(page)"
+		err=$("${WHO[@]}" "$PATHSCOPE" "$c" "$short" --zz-not-an-option 2>&1 >/dev/null)
+		if grep -qF "unknown option '$short'" <<<"$err" || [[ $err != pathscope:* ]]; then
+			bad+=" $short(parser)"
+		fi
+	done < <(help_short "$c")
+	ps_check_eq "$c: every short option of --help is on its long one's line in the page and parsed" "$bad" ""
 done
 ps_done

@@ -235,7 +235,7 @@ for k in driver_to_stack socket_read qdisc_sojourn tx_completion icmp_rtt tcp_rt
 	case $c in
 	'"off"' | '"n/a"') want+=" $(jq -r . <<<"$c")" ;;
 	*) if [ "$(jq .count <<<"$c")" = 0 ]; then want+=" -"; else
-		want+=" $(fmt "$(jq .p50 <<<"$c")")/$(fmt "$(jq .p99 <<<"$c")")"; fi ;;
+		want+=" $(fmt "$(jq .p50_ns <<<"$c")")/$(fmt "$(jq .p99_ns <<<"$c")")"; fi ;;
 	esac
 done
 ps_check_eq "budget: the table's row equals the JSON" "$(awk '$1 == "all"' <<<"$tab" | tr -s ' ')" "$want"
