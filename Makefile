@@ -48,7 +48,7 @@ help:
 	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
 	@echo "make test-vm    tests in qemu guests on Debian's 5.10, 6.1, 6.12 kernels (VM_KERNELS=\"6.1\" for some)"
 	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
-	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~17 min)"
+	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~25 min)"
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
 	@echo "make deb        pathscope_<version>_<arch>.deb (dpkg-buildpackage), then apt-get install ./pathscope_*.deb"
 	@echo "make format     clang-format every C source and header"
@@ -111,7 +111,12 @@ $(BUILD)/tests/promdump: tests/tools/promdump.c $(PROTO_GEN).o
 $(BUILD)/tests/delayline $(BUILD)/tests/tapwire: override CFLAGS := -O2 -g -std=gnu11 \
 	-D_GNU_SOURCE -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)
 
-demo: deps all
+# Only what the demo runs, built quietly: the first lines a newcomer reads
+# are the demo's own.
+demo:
+	@bash scripts/deps.sh demo
+	@echo "== building pathscope"
+	@$(MAKE) -s --no-print-directory $(BUILD)/pathscope $(BUILD)/tests/udpsend
 	@bash scripts/demo.sh
 
 test: deps all

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The pathscope demo: a throwaway testbed (two network namespaces joined by a
 # 4-queue veth pair, GRO on), pathscope attached to both ends, about 10 s of
-# traffic (iperf3 TCP, a CE-marked UDP stream, ping), then the per-queue
-# report of each end, with the TCP RTT of the iperf3 flows. Everything is
-# removed at the end, also on Ctrl-C.
+# traffic (iperf3 TCP, a CE-marked UDP stream, ping) with a one-second stats
+# sample and a check mid-run, then the per-queue report of each end, with the
+# TCP RTT of the iperf3 flows, and how to read it. Everything is removed at
+# the end, also on Ctrl-C.
 # Run as root: `make demo` (or `sudo make demo`).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . tests/integration/lib.sh
 
 DURATION=${DEMO_SECONDS:-10}
@@ -37,6 +38,17 @@ ps_in_a "$UDPSEND" -t 0x03 -n "$CE_COUNT" -i 2000 -s 200 "$PS_IP4_B" 9000 &
 udp_client=$!
 ps_in_a ping -q -c $((DURATION * 5)) -i 0.2 "$PS_IP4_B" >/dev/null &
 ping_client=$!
+# While the traffic runs: one sample over a second (a one-shot stats averages
+# over the whole time since attach), and check on the receiver.
+sleep $((DURATION / 2 > 1 ? DURATION / 2 - 1 : 0))
+echo
+echo "== pathscope stats vA --interval 1 --count 1   (mid-run: rates over that one second)"
+ps_pathscope_a stats vA --interval 1 --count 1
+echo
+echo "== pathscope check vB --duration 2   (mid-run: do XDP, GRO, the stack, tc and the link"
+echo "   agree on what vB received? exit 0: they do)"
+ps_pathscope_b check vB --duration 2 2>/dev/null
+echo "   check: exit $?"
 wait "$iperf_client" "$udp_client" "$ping_client"
 wait "$iperf_server" 2>/dev/null
 sleep 0.2
@@ -53,6 +65,15 @@ ps_pathscope_a stats vA --latency
 echo
 echo "== pathscope stats vB --hist   (receiver: XDP sees wire frames, tc ingress sees GRO'd skbs)"
 ps_pathscope_b stats vB --hist
+echo
+echo "== how to read it"
+echo "   - A one-shot stats gives rates since attach, idle time included; --interval S gives"
+echo "     them over the last S seconds (the mid-run sample above)."
+echo "   - XDP counts wire frames; tc counts skbs, which GRO (ingress) and GSO (egress) merge:"
+echo "     PACKETS and CE% there are per skb, SEGS is the frames per skb."
+echo "   - Percentiles (P50, P99, ...) are estimates from log-linear buckets (1/8 of a power of"
+echo "     two wide); --json carries exact means (*_avg_ns) where the datapath keeps sums."
+echo "   - More: man pathscope-stats, man pathscope-metrics (installed by make install)."
 echo
 echo "== detaching and removing the testbed"
 ps_pathscope_a detach vA && ps_pathscope_b detach vB

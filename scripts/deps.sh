@@ -10,16 +10,27 @@
 # serve's protobuf exposition; libyaml-dev, libcrypt-dev, libgnutls28-dev: serve
 # --web-config (YAML, bcrypt, TLS); openssl: test_serve_tls's certificates.)
 # Idempotent: skips apt-get entirely when everything is already present.
+# `deps.sh demo`: only what `make demo` needs (the build, and the testbed's
+# iproute2, ethtool, iperf3 and ping).
 set -euo pipefail
 
-PKGS=(
-	make gcc clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
-	libprotobuf-c-dev protobuf-c-compiler libyaml-dev libcrypt-dev libgnutls28-dev openssl
-	bpftool iproute2 ethtool iperf3 iputils-ping jq clang-format libmicrohttpd-dev prometheus curl
+BUILD_PKGS=(
+	make gcc libc6-dev clang llvm libbpf-dev libxdp-dev libelf-dev zlib1g-dev libmnl-dev libjson-c-dev
+	libprotobuf-c-dev protobuf-c-compiler libyaml-dev libcrypt-dev libgnutls28-dev
+	libmicrohttpd-dev bpftool
+)
+DEMO_PKGS=(iproute2 ethtool iperf3 iputils-ping)
+TEST_PKGS=(
+	openssl jq clang-format prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd
 	sockperf
 )
+case ${1:-all} in
+demo) PKGS=("${BUILD_PKGS[@]}" "${DEMO_PKGS[@]}") ;;
+all) PKGS=("${BUILD_PKGS[@]}" "${DEMO_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+*) echo "deps: unknown set '$1' (demo or all)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${PKGS[@]}"; do
