@@ -15,6 +15,11 @@ DEMO_SECONDS=5 bash "$PS_ROOT/scripts/demo.sh" >"$out" 2>&1
 ps_check_eq "demo: ends well" "$?" 0
 ps_check_eq "demo: the sink received all 2500 CE-marked datagrams" \
 	"$(sed -n 's/.*udp sink received \([0-9]*\) datagrams.*/\1/p' "$out")" 2500
+ps_check_eq "demo: check of the receiver over 1 s of ping: every layer agrees (exit 0)" \
+	"$(sed -n 's/^   check: exit \([0-9]*\)$/\1/p' "$out")" 0
+ps_check_eq "demo: a mid-run stats --interval 1 sample, its rates over 1 to 3 s (not since attach)" \
+	"$(sed -n '/^== pathscope stats vA --interval 1/{n;p}' "$out" |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "over") r = $(i + 1) + 0 } END { print (r >= 1 && r < 3) ? "yes" : "no: " r }')" yes
 # The report of one end: from its "== pathscope stats vX" header on.
 report() { sed -n "/^== pathscope stats $1 /,/^== /p" "$out"; }
 ps_check_eq "demo: the receiver's tc ingress counted the 2500 CE marks (all queues, CE column)" \
