@@ -311,6 +311,22 @@ EOF
 	PS_PROM_PORT=$port
 }
 
+# Wait until every target of ps_prometheus_b's server (PS_PROM_PORT) has been
+# scraped N times, each scrape begun after this call (at most 30 s per scrape;
+# they come every second). Queries that read what a workload left wait on this,
+# not on a sleep.
+ps_wait_scrapes() {
+	local t
+	for _ in $(seq "$1"); do
+		t=$(date +%s.%N)
+		for _ in $(seq 300); do
+			awk -v a="$(ps_promq 'min(timestamp(up))')" -v t="$t" \
+				'BEGIN { exit !(a != "none" && a + 0 > t + 0) }' && break
+			sleep 0.1
+		done
+	done
+}
+
 # One instant query against ps_prometheus_b's server: its first value, or "none".
 ps_promq() {
 	ps_in_b curl -s --max-time 5 --data-urlencode "query=$1" \

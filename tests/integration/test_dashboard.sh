@@ -120,15 +120,17 @@ iperf -t 1 -R
 # scrapes, so that rate() sees the 20 after it (a series' first sample is no rate).
 ps_in_b ping -c 1 -q "$PS_IP4_A" >/dev/null || ps_fail "ping B -> A" "exit $?"
 ps_in_b ping -6 -c 1 -q "$PS_IP6_A" >/dev/null || ps_fail "ping -6 B -> A" "exit $?"
-sleep 2.5
+ps_wait_scrapes 2
+PS_PROM_PORT=$PROM_N_PORT ps_wait_scrapes 2
 iperf -t 1 -R # the TCP peer subnet's entry exists now: rate() sees these samples
 ps_in_b ping -c 20 -i 0.02 -q "$PS_IP4_A" >/dev/null || ps_fail "ping B -> A" "exit $?"
 ps_in_a ping -c 20 -i 0.02 -q "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
 ps_in_b ping -6 -c 5 -i 0.02 -q "$PS_IP6_A" >/dev/null || ps_fail "ping -6 B -> A" "exit $?"
 ps_txq_unpin "$NS_A" vA
 
-# Two scrapes after the workload, then every query.
-sleep 2.5
+# Two scrapes after the workload, by both servers, then every query.
+ps_wait_scrapes 2
+PS_PROM_PORT=$PROM_N_PORT ps_wait_scrapes 2
 in_b curl -s "http://127.0.0.1:$PORT/metrics" >"$TMP/metrics"
 in_b curl -s "http://127.0.0.1:$PORT_Q/metrics" >"$TMP/metrics-q"
 in_b curl -s "http://127.0.0.1:$PORT_N/metrics" >"$TMP/metrics-n" # curl gets the text

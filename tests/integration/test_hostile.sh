@@ -9,6 +9,7 @@
 # sum to its totals; and no counter may go backwards while it runs.
 . "$(dirname "$0")/lib.sh"
 PY=/usr/bin/python3 # Debian's, with python3-scapy
+MARKER="host 198.18.255.2 and udp dst port 47999" # pcap_frames.py end; not in the corpus
 CORPUS_GEN=$PS_ROOT/tests/tools/hostile_corpus.py
 FRAMES=$PS_ROOT/tests/tools/pcap_frames.py
 ps_require_root hostile
@@ -33,8 +34,15 @@ run() {
 	ip netns exec "$NS_B" tcpdump -i vB -Q in -s 0 -U -w "$cap" 2>"$cap.log" &
 	pid=$!
 	for i in $(seq 50); do grep -q "listening on" "$cap.log" && break; sleep 0.1; done
-	sent=$(ip netns exec "$NS_A" "$PY" "$FRAMES" send vA "$TMP/corpus.pcap" "$maxlen")
-	sleep 1
+	# The corpus, then one fixed end-marker frame, both from CPU 0: vA and
+	# vB have one queue, so the marker queues behind the corpus, and the
+	# capture is complete once it holds the marker (both captures alike).
+	sent=$(ip netns exec "$NS_A" taskset -c 0 "$PY" "$FRAMES" send vA "$TMP/corpus.pcap" "$maxlen")
+	ip netns exec "$NS_A" taskset -c 0 "$PY" "$FRAMES" end vA || ps_fail "the end marker" "exit $?"
+	for _ in $(seq 100); do
+		[ "$(tcpdump -r "$cap" -nn "$MARKER" 2>/dev/null | wc -l)" = 1 ] && break
+		sleep 0.1
+	done
 	kill -INT "$pid"
 	wait "$pid"
 	grep -q "^0 packets dropped by kernel" "$cap.log" || ps_fail "tcpdump dropped packets" "$(cat "$cap.log")"
@@ -59,7 +67,7 @@ for mode in native skb; do
 	# every read must work. One line per read: ok, backwards or unreadable.
 	(
 		prev=
-		for i in $(seq 300); do
+		for _ in $(seq 300); do
 			[ -e "$TMP/stop-$mode" ] && break
 			if now=$(ps_pathscope_b stats vB --json 2>/dev/null | jq -c -e '[.interfaces[0].totals[] | .total.packets?, .total.bytes? | values]'); then
 				if [ -n "$prev" ] && ! jq -e -n --argjson a "$prev" --argjson b "$now" '[range($a | length)] | all(. as $i | $b[$i] >= $a[$i])' >/dev/null; then
@@ -88,9 +96,9 @@ for mode in native skb; do
 	# XDP is the first to see a frame: every one sent. (The tap sees a few
 	# fewer, with pathscope or without: the stack drops frames whose VLAN
 	# tags are cut short before its taps.)
-	ps_check_eq "$mode: XDP counted every frame sent" \
+	ps_check_eq "$mode: XDP counted every frame sent, and the end marker" \
 		$(($(jq .interfaces[0].totals.xdp.total.packets <<<"$j1") - $(jq .interfaces[0].totals.xdp.total.packets <<<"$j0"))) \
-		"$sent1"
+		$((sent1 + 1))
 	ps_check_eq "$mode: classes sum to totals at every hook" "$(sums <<<"$j1")" \
 		"tc_egress: l3 true, l4 true, errors true;tc_ingress: l3 true, l4 true, errors true;xdp: l3 true, l4 true, errors true;"
 	ps_check_eq "$mode: malformed frames were seen and classified" \

@@ -122,7 +122,7 @@ for mode in tp_btf tracepoint; do
 	# 1,785 ms each way, within 5%, in three trial runs): within 25%.
 	ip netns exec "$NS_B" timeout 20 iperf3 -s -1 -p 5299 >/dev/null 2>&1 &
 	srv=$!
-	sleep 0.3
+	_ps_wait_port "$NS_B" tcp 5299
 	t0=$(sirq_ns "$(js)") k0=$(stat_softirq_ms)
 	ps_in_a timeout 20 iperf3 -c "$PS_IP4_B" -p 5299 -u -l 64 -b 0 -t 2 >/dev/null 2>&1 ||
 		ps_fail "$mode: iperf3 UDP flood" "exit $?"

@@ -157,7 +157,7 @@ ps_check_eq "prometheus scrapes both serves: pathscope_up" "$(ps_promq 'sum(path
 ps_txq_pin "$NS_A" vA 2 # every datagram leaves vA on TX queue 2, arrives on vB RX queue 2
 ps_wait_quiet 5
 m0=$(get /metrics) q0=$(in_b curl -gs --max-time 5 "$URL_Q/metrics")
-sleep 1.5 # a Prometheus scrape of this quiet baseline, before T0
+ps_wait_scrapes 1 # a Prometheus scrape of this quiet baseline, before T0
 T0=$(date +%s.%3N)
 N=500
 ps_sink_start "$NS_B" 9000 --expect "$N" --timeout 20

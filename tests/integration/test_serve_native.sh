@@ -90,7 +90,7 @@ done
 ps_txq_pin "$NS_A" vA 2 # every datagram leaves vA on TX queue 2, arrives on vB RX queue 2
 ps_wait_quiet 5
 p0=$(get $PORT /metrics "$PB_ACCEPT" | "$PROMDUMP") q0=$(get $PORT_Q /metrics "$PB_ACCEPT" | "$PROMDUMP")
-sleep 1.5 # a Prometheus scrape of this quiet baseline, before T0
+ps_wait_scrapes 1 # a Prometheus scrape of this quiet baseline, before T0
 T0=$(date +%s.%3N)
 N=500
 ps_sink_start "$NS_B" 9000 --expect "$N" --timeout 20

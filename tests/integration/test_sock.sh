@@ -159,7 +159,7 @@ done
 ip netns exec "$NS_B" timeout 20 python3 "$SOCKLOAD" recv --proto udp --bind "$PS_IP4_B" \
 	--port 7100 --seconds 6 --period-ms 20 >/dev/null 2>&1 &
 rd=$!
-sleep 0.5
+_ps_wait_port "$NS_B" udp 7100
 ps_in_a timeout 15 python3 "$SOCKLOAD" send --proto udp --dst "$PS_IP4_B" --port 7100 --rate 1000 \
 	--seconds 5 >/dev/null &
 sd=$!

@@ -32,7 +32,7 @@ iperf() {
 	shift
 	ip netns exec "$NS_B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 	srv=$!
-	sleep 0.3
+	_ps_wait_port "$NS_B" tcp 5201
 	ps_in_a timeout 30 iperf3 -c "$PS_IP4_B" -p 5201 -t "$s" "$@" >/dev/null 2>&1 || ps_fail "iperf3" "exit $?"
 	wait "$srv"
 }
@@ -51,7 +51,7 @@ for _ in range(int(sys.argv[3])):
     c, _ = s.accept(); c.recv(100); c.close()
 ' "$dst" "$port" "$n" | head -1 >/dev/null &
 	srv=$!
-	sleep 0.5
+	_ps_wait_port "$NS_B" tcp "$port"
 	ps_in_a timeout 30 python3 -c '
 import socket, sys
 for _ in range(int(sys.argv[3])):

@@ -70,7 +70,7 @@ ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1'
 ps_in_a python3 "$USEC_TS" set dA 198.18.3.0/24 "$(ps_host_ip4 3)" || ps_fail "tcp_usec_ts on the route to peer 3" "exit $?"
 ip netns exec "$(ps_peer_ns 3)" timeout 10 python3 "$THINK" accept --bind "$(ps_peer_ip4 3)" --port 6999 --count 1 --seconds 5 >/dev/null 2>&1 &
 srv=$!
-sleep 0.3
+_ps_wait_port "$(ps_peer_ns 3)" tcp 6999
 ps_check_eq "the host's TSvals to peer 3 are in microseconds (TCP_INFO)" \
 	"$(ps_in_a python3 "$USEC_TS" check "$(ps_peer_ip4 3)" 6999)" usec
 wait "$srv"
@@ -205,7 +205,7 @@ for p in 3 1 2; do
 		port=$((port + 1))
 		ip netns exec "$(ps_peer_ns "$p")" timeout 60 python3 "$THINK" serve --bind "$(ps_peer_ip4 "$p")" --port $port --think-us 0 --seconds 20 >/dev/null 2>&1 &
 		srv=$!
-		sleep 0.3
+		_ps_wait_port "$(ps_peer_ns "$p")" tcp $port
 		before=$(peer_entry "$sub4")
 		ps_in_a taskset -c 0 ping -4 -n -c "$N_RR" -i 0.013 -W 2 "$(ps_peer_ip4 "$p")" >"$PING4" 2>&1 &
 		ping4=$!
@@ -258,7 +258,7 @@ for p in 3 1 2; do
 			port=$((port + 1))
 			ip netns exec "$(ps_peer_ns "$p")" timeout 60 python3 "$THINK" accept --bind "$pip" --port $port --count $N --seconds 30 >/dev/null 2>&1 &
 			srv=$!
-			sleep 0.3
+			_ps_wait_port "$(ps_peer_ns "$p")" tcp $port
 			# from CPU 0, as the requests above (why there)
 			conn=$(ps_in_a taskset -c 0 timeout 60 python3 "$THINK" connect --dst "$pip" --port $port --count $N --gap-ms $gap) ||
 				ps_fail "$name: IPv$v: $N connections to the peer" "exit $?"
@@ -266,7 +266,7 @@ for p in 3 1 2; do
 			port=$((port + 1))
 			ip netns exec "$NS_A" timeout 60 python3 "$THINK" accept --bind "$hip" --port $port --count $N --seconds 30 >"$THINK_OUT" 2>/dev/null &
 			srv=$!
-			sleep 0.3
+			_ps_wait_port "$NS_A" tcp $port
 			ps_in_peer "$p" taskset -c 1 timeout 60 python3 "$THINK" connect --dst "$hip" --port $port --count $N --gap-ms $gap >/dev/null ||
 				ps_fail "$name: IPv$v: $N connections from the peer" "exit $?"
 			wait "$srv"
@@ -384,7 +384,7 @@ ps_check_eq "queue 0: no handshake, no RTT sample" \
 THINK_US=3000
 ip netns exec "$NS_A" taskset -c 1 timeout 60 python3 "$THINK" serve --bind "$(ps_host_ip4 1)" --port 7100 --think-us $THINK_US --seconds 20 >"$THINK_OUT" 2>/dev/null &
 srv=$!
-sleep 0.3
+_ps_wait_port "$NS_A" tcp 7100
 before=$(peer_entry 198.18.1.0/24)
 # 2 ms between an answer and the next request: peer 1 ACKs the answer at
 # once (its quickack route), and a request in the same ms would carry that
