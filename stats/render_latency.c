@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The latency budget (stats --latency): one row per queue with the p50 and
- * p99 of every latency pathscope has for it, stage by stage along the path:
+ * The latency budget (stats --latency): one row per stage along the path, one
+ * column per queue with samples (and "all"), each cell the p50 and p99 of
+ * that stage's latency on that queue. The stages:
  *   rx    driver -> stack (d2s), stack -> socket read (sock)
  *   tx    qdisc sojourn, driver completion (txlat)
  *   net   ICMP RTT, TCP RTT, TCP handshake
@@ -66,60 +67,84 @@ static bool queue_has_samples(const struct ps_snapshot *s, unsigned int q)
 	return false;
 }
 
-static void row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *label)
+/* The cell of stage k on queue slot q, as the table shows it. */
+static void cell_text(const struct ps_snapshot *s, size_t k, unsigned int q, char *cell, size_t len)
 {
 	static __u64 h[PS_LAT_BUCKETS];
-	char p50[16], p99[16], cell[40];
-	size_t k;
+	char p50[16], p99[16];
 
-	fprintf(out, "%-6s", label);
-	for (k = 0; k < NSTAGES; k++) {
-		switch (stage_cell(s, k, q, h)) {
-		case CELL_OFF:
-			snprintf(cell, sizeof(cell), "off");
-			break;
-		case CELL_NA:
-			snprintf(cell, sizeof(cell), "n/a");
-			break;
-		case CELL_EMPTY:
-			snprintf(cell, sizeof(cell), "-");
-			break;
-		case CELL_SAMPLES:
-			ps_fmt_lat(p50, sizeof(p50), h, 50);
-			ps_fmt_lat(p99, sizeof(p99), h, 99);
-			snprintf(cell, sizeof(cell), "%s/%s", p50, p99);
-			break;
-		}
-		fprintf(out, " %15s", cell);
+	switch (stage_cell(s, k, q, h)) {
+	case CELL_OFF:
+		snprintf(cell, len, "off");
+		break;
+	case CELL_NA:
+		snprintf(cell, len, "n/a");
+		break;
+	case CELL_EMPTY:
+		snprintf(cell, len, "-");
+		break;
+	case CELL_SAMPLES:
+		ps_fmt_lat(p50, sizeof(p50), h, 50);
+		ps_fmt_lat(p99, sizeof(p99), h, 99);
+		snprintf(cell, len, "%s/%s", p50, p99);
+		break;
+	}
+}
+
+/* Queue columns per block: "STAGE" (9) and 6 cells of 1 + 15 make 105, within
+ * 120 columns; more queues continue in a further block below. */
+#define COLS_PER_BLOCK 6
+
+static void block(FILE *out, const struct ps_snapshot *s, const unsigned int *cols, size_t ncols)
+{
+	char label[16], cell[40];
+	size_t c, k;
+
+	fprintf(out, "%-9s", "STAGE");
+	for (c = 0; c < ncols; c++) {
+		if (cols[c] == s->nslots)
+			snprintf(label, sizeof(label), "all");
+		else
+			ps_queue_label(s, cols[c], label, sizeof(label));
+		fprintf(out, " %15s", label);
 	}
 	fputc('\n', out);
+	for (k = 0; k < NSTAGES; k++) {
+		fprintf(out, "%-9s", stages[k].head);
+		for (c = 0; c < ncols; c++) {
+			cell_text(s, k, cols[c], cell, sizeof(cell));
+			fprintf(out, " %15s", cell);
+		}
+		fputc('\n', out);
+	}
 }
 
 void ps_render_latency(FILE *out, const struct ps_report *r, int n)
 {
-	char label[16];
+	static unsigned int cols[PS_MAX_QUEUES + 2];
+	size_t ncols, at, len;
 	unsigned int q;
-	size_t k;
 	int i;
 
 	for (i = 0; i < n; i++) {
 		const struct ps_snapshot *s = r[i].cur;
 
 		fprintf(out,
-			"%s%s (ifindex %u): latency budget per queue, p50/p99 (off: feature off; "
-			"-: no samples; RX and host stages by RX queue, TX by TX queue)\n",
+			"%s%s (ifindex %u): latency budget, p50/p99 per queue (off: feature off; "
+			"-: no samples;\n  RX and host stages by RX queue, TX by TX queue; "
+			"n<100: too few samples for a p99)\n",
 			i ? "\n" : "", s->meta.ifname, s->meta.ifindex);
-		fprintf(out, "%-6s", "QUEUE");
-		for (k = 0; k < NSTAGES; k++)
-			fprintf(out, " %15s", stages[k].head);
-		fputc('\n', out);
-		for (q = 0; q < s->nslots; q++) {
-			if (!queue_has_samples(s, q))
-				continue;
-			ps_queue_label(s, q, label, sizeof(label));
-			row(out, s, q, label);
+		ncols = 0;
+		for (q = 0; q < s->nslots; q++)
+			if (queue_has_samples(s, q))
+				cols[ncols++] = q;
+		cols[ncols++] = s->nslots; /* all */
+		for (at = 0; at < ncols; at += len) {
+			len = ncols - at < COLS_PER_BLOCK ? ncols - at : COLS_PER_BLOCK;
+			if (at)
+				fputc('\n', out);
+			block(out, s, cols + at, len);
 		}
-		row(out, s, s->nslots, "all");
 	}
 	fflush(out);
 }

@@ -28,6 +28,17 @@ static void fmt_na(char *buf, size_t len, uint64_t v)
 }
 
 /* Set when a queue's count has a source; sources of one table row. */
+/* " (1.06%)", dropped of all offered, after a non-zero drop count, so that a share
+ * that matters is not left for the reader to work out. */
+static void drop_share(char *buf, size_t len, uint64_t dropped, uint64_t passed)
+{
+	if (!dropped)
+		buf[0] = '\0';
+	else
+		snprintf(buf, len, " (%.2f%%)",
+			 100.0 * (double)dropped / (double)(dropped + passed));
+}
+
 static unsigned int src_bit(const struct ps_nic_count *c)
 {
 	return c->src == PS_NIC_SRC_NONE ? 0 : 1u << c->src;
@@ -150,18 +161,27 @@ void ps_nic_table(FILE *out, const struct ps_report *r)
 				state_name(f->features.f[i].state));
 	}
 	fprintf(out, "\n");
-	if (f->link.valid)
-		fprintf(out,
-			"     link since boot: rx %llu packets, %llu dropped, %llu missed, %llu "
-			"fifo, %llu errors; tx %llu packets, %llu dropped, %llu errors\n",
-			(unsigned long long)f->link.v[PS_LINK_RX_PACKETS],
-			(unsigned long long)f->link.v[PS_LINK_RX_DROPPED],
-			(unsigned long long)f->link.v[PS_LINK_RX_MISSED_ERRORS],
-			(unsigned long long)f->link.v[PS_LINK_RX_FIFO_ERRORS],
-			(unsigned long long)f->link.v[PS_LINK_RX_ERRORS],
-			(unsigned long long)f->link.v[PS_LINK_TX_PACKETS],
-			(unsigned long long)f->link.v[PS_LINK_TX_DROPPED],
-			(unsigned long long)f->link.v[PS_LINK_TX_ERRORS]);
+	if (f->link.valid) {
+		char rxd[16], txd[16];
+
+		drop_share(rxd, sizeof(rxd), f->link.v[PS_LINK_RX_DROPPED],
+			   f->link.v[PS_LINK_RX_PACKETS]);
+		drop_share(txd, sizeof(txd), f->link.v[PS_LINK_TX_DROPPED],
+			   f->link.v[PS_LINK_TX_PACKETS]);
+		fprintf(
+		    out,
+		    "     link counters (the device's, since it was created or its driver reset "
+		    "them):\n       rx %llu packets, %llu dropped%s, %llu missed, %llu fifo, "
+		    "%llu errors; tx %llu packets, %llu dropped%s, %llu errors\n",
+		    (unsigned long long)f->link.v[PS_LINK_RX_PACKETS],
+		    (unsigned long long)f->link.v[PS_LINK_RX_DROPPED], rxd,
+		    (unsigned long long)f->link.v[PS_LINK_RX_MISSED_ERRORS],
+		    (unsigned long long)f->link.v[PS_LINK_RX_FIFO_ERRORS],
+		    (unsigned long long)f->link.v[PS_LINK_RX_ERRORS],
+		    (unsigned long long)f->link.v[PS_LINK_TX_PACKETS],
+		    (unsigned long long)f->link.v[PS_LINK_TX_DROPPED], txd,
+		    (unsigned long long)f->link.v[PS_LINK_TX_ERRORS]);
+	}
 	if (c->qdiscs && c->qdiscs->root >= 0) {
 		const struct ps_qdisc *root = &c->qdiscs->q[c->qdiscs->root];
 		const char *sep = ";";

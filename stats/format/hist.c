@@ -64,6 +64,21 @@ static void fmt_bound(char *buf, size_t len, unsigned long long v)
 		snprintf(buf, len, "%llu", v);
 }
 
+/* A bound in ns in human units, three digits: 512 -> "512ns", 1024 ->
+ * "1.02us", 1048576 -> "1.05ms". (The groups are powers of two of ns, which
+ * no decimal unit divides: the digits say where each edge lies.) */
+static void fmt_time_bound(char *buf, size_t len, unsigned long long ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3gus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3gms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3gs", ns / 1e9);
+}
+
 /* Power-of-two group of a value, as the seed tools print: 0 -> [0, 1),
  * 1 -> [1, 2), 2 -> [2, 4), ... The log-linear buckets nest in them. */
 static unsigned int pow2_group(unsigned long long v)
@@ -77,6 +92,8 @@ void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *
 	unsigned int first = 66, last = 0, g, i, w;
 	bool clamped = buckets[n - 1] != 0;
 	char lo[24], hi[24], range[64], bar[BAR_WIDTH + 1];
+	bool ns = strcmp(unit, "ns") == 0;
+	void (*bound)(char *, size_t, unsigned long long) = ns ? fmt_time_bound : fmt_bound;
 
 	for (i = 0; i < n; i++) {
 		if (!buckets[i])
@@ -95,15 +112,15 @@ void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *
 	for (g = first; g <= last; g++)
 		if (groups[g] > max)
 			max = groups[g];
-	fprintf(out, "    %-20s %12s  distribution\n", unit, "count");
+	fprintf(out, "    %-20s %12s  distribution\n", ns ? "latency" : unit, "count");
 	for (g = first; g <= last; g++) {
 		unsigned long long low = g ? 1ULL << (g - 1) : 0, high = 1ULL << g;
 
-		fmt_bound(lo, sizeof(lo), low);
+		bound(lo, sizeof(lo), low);
 		if (clamped && g == last)
 			snprintf(range, sizeof(range), "[%s, ...)", lo);
 		else {
-			fmt_bound(hi, sizeof(hi), high);
+			bound(hi, sizeof(hi), high);
 			snprintf(range, sizeof(range), "[%s, %s)", lo, hi);
 		}
 		w = (unsigned int)(groups[g] * BAR_WIDTH / max);

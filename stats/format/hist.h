@@ -21,7 +21,8 @@ uint64_t ps_hist_max(const __u64 *buckets, unsigned int n);
 
 /* Print one histogram in the seed tools' style, at power-of-two resolution
  * (JSON keeps the full log-linear resolution):
- *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |  */
+ *   [1K, 2K)     275351 |@@@@@@@@@@@@@@@@@@@@                    |
+ * unit "ns" prints its bounds in human units: [1.05ms, 2.1ms). */
 void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit);
 
 #endif /* PATHSCOPE_FORMAT_HIST_H */

@@ -84,6 +84,12 @@ static inline void check_skip(const char *name, const char *why)
 
 #define CHECK_TRUE(name, cond) check_report(!!(cond), (name), "%s is false", #cond)
 
+#define CHECK_STR(name, got, want)                                                        \
+	do {                                                                              \
+		const char *g_ = (got), *w_ = (want);                                     \
+		check_report(strcmp(g_, w_) == 0, (name), "got '%s', want '%s'", g_, w_); \
+	} while (0)
+
 static inline int check_exit_code(void)
 {
 	return check_failures ? 1 : 0;

@@ -7,6 +7,7 @@
 
 #include "tests/lib/check.h"
 #include "stats/format/hist.h"
+#include "stats/format/table.h"
 #include "stats/render.h"
 
 #define NQ 2
@@ -218,12 +219,50 @@ static void test_text(const struct ps_report *r)
 	free(text);
 }
 
+/* Percentile cells need their samples; latency bounds read in human units. */
+static void test_latency_cells(void)
+{
+	static __u64 h[PS_LAT_BUCKETS];
+	char buf[32], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	h[ps_hist_bucket(1500000, PS_LAT_BUCKETS)] = 99; /* 1.5 ms, 99 times */
+	ps_fmt_lat(buf, sizeof(buf), h, 50);
+	CHECK_STR("cell: p50 of 99 samples is a value", buf, "1.5ms");
+	ps_fmt_lat(buf, sizeof(buf), h, 90);
+	CHECK_STR("cell: p90 of 99 samples is a value", buf, "1.5ms");
+	ps_fmt_lat(buf, sizeof(buf), h, 99);
+	CHECK_STR("cell: p99 of 99 samples is not", buf, "n<100");
+	ps_fmt_lat(buf, sizeof(buf), h, 99.9);
+	CHECK_STR("cell: p99.9 of 99 samples is not", buf, "n<1000");
+	ps_fmt_lat(buf, sizeof(buf), h, PS_PCT_MAX);
+	CHECK_TRUE("cell: the max of 99 samples is a value", strchr(buf, '<') == NULL);
+	h[ps_hist_bucket(1500000, PS_LAT_BUCKETS)] = 100;
+	ps_fmt_lat(buf, sizeof(buf), h, 99);
+	CHECK_STR("cell: p99 of 100 samples is a value", buf, "1.5ms");
+	h[ps_hist_bucket(1500000, PS_LAT_BUCKETS)] = 9;
+	ps_fmt_lat(buf, sizeof(buf), h, 90);
+	CHECK_STR("cell: p90 of 9 samples is not", buf, "n<10");
+
+	f = open_memstream(&text, &len);
+	ps_print_hist(f, h, PS_LAT_BUCKETS, "ns");
+	fclose(f);
+	CHECK_TRUE("hist: latency bounds in human units",
+		   strstr(text, "    latency                     count  distribution\n"
+				"    [1.05ms, 2.1ms)                 9 |@@@@") != NULL);
+	if (check_failures)
+		fputs(text, stdout);
+	free(text);
+}
+
 int main(void)
 {
 	struct ps_snapshot s;
 	struct ps_report r;
 
 	test_percentiles();
+	test_latency_cells();
 	fill(&s);
 	ps_report_init(&r, &s, NULL);
 	test_json(&r);
