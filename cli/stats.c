@@ -24,6 +24,9 @@ static const char stats_help[] =
     "                    until Ctrl-C; with --count alone the interval is 1 s)\n"
     "  -j, --json        one JSON object per report (schema: pathscope-json(7))\n"
     "  --hist            also print the size and segment histograms\n"
+    "  --all             also the queues and rows without packets (hidden by\n"
+    "                    default, with a count of them)\n"
+    "  --ecn             also the NOT_ECT, ECT0 and ECT1 columns beside CE\n"
     "  --latency         the latency budget instead: a row per stage (d2s,\n"
     "                    socket, qdisc, completion, ICMP/TCP RTT, handshake,\n"
     "                    responses), a column per queue, p50/p99 in each\n"
@@ -73,6 +76,7 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 /* What one report prints. */
 struct view {
 	bool json, hist, latency;
+	unsigned int show; /* PS_SHOW_* */
 };
 
 static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n,
@@ -81,8 +85,10 @@ static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev
 	struct ps_report r[MAX_IFACES];
 	int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		ps_report_init(&r[i], &cur[i], prev ? &prev[i] : NULL);
+		r[i].show = v->show;
+	}
 	if (v->json) {
 		ps_render_json(stdout, r, n);
 		return;
@@ -104,6 +110,8 @@ int ps_cmd_stats(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "hist", no_argument, NULL, 'H' },
 		{ "latency", no_argument, NULL, 'L' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "ecn", no_argument, NULL, 'E' },
 		{},
 	};
 	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:j", opts };
@@ -138,6 +146,12 @@ int ps_cmd_stats(int argc, char **argv)
 			break;
 		case 'L':
 			view.latency = true;
+			break;
+		case 'A':
+			view.show |= PS_SHOW_ALL;
+			break;
+		case 'E':
+			view.show |= PS_SHOW_ECN;
 			break;
 		}
 	}

@@ -29,13 +29,12 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			snprintf(queues, sizeof(queues), "all %u", m->nqueues);
 		else
 			ps_queues_format(m->queue_mask, queues, sizeof(queues));
-		fprintf(
-		    out,
-		    "%s%s (ifindex %u): xdp %s, tc %s, features %s, queues %s; attached %.1f s, "
-		    "rates over %.2f s\n",
-		    i ? "\n" : "", m->ifname, m->ifindex, ps_xdp_mode_name(m->xdp_mode),
-		    ps_tc_mode_name(m->tc_mode), feats, queues,
-		    (double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s);
+		fprintf(out,
+			"%s%s (ifindex %u): xdp %s, tc %s, queues %s; attached %.1f s, rates over "
+			"%.2f s\n  features %s\n",
+			i ? "\n" : "", m->ifname, m->ifindex, ps_xdp_mode_name(m->xdp_mode),
+			ps_tc_mode_name(m->tc_mode), queues,
+			(double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s, feats);
 		for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
 			sections[k](out, &r[i]);
 	}

@@ -22,6 +22,7 @@ void ps_report_init(struct ps_report *r, const struct ps_snapshot *cur,
 {
 	r->cur = cur;
 	r->prev = prev;
+	r->show = 0;
 	r->window_s = prev ? (double)(cur->mono_ns - prev->mono_ns) / 1e9
 			   : (double)(cur->mono_ns - cur->meta.attach_monotonic_ns) / 1e9;
 	if (r->window_s <= 0)

@@ -13,10 +13,15 @@
 
 #include "stats/snapshot.h"
 
+/* What the tables show beyond their default, on request (stats --all, --ecn). */
+#define PS_SHOW_ALL 1U /* rows and queues without packets */
+#define PS_SHOW_ECN 2U /* the NOT_ECT, ECT0 and ECT1 columns beside CE */
+
 struct ps_report {
 	const struct ps_snapshot *cur;
 	const struct ps_snapshot *prev; /* NULL: the window starts at attach */
 	double window_s;
+	unsigned int show; /* PS_SHOW_*; 0 from ps_report_init */
 };
 
 /* The window's counts of hook at queue slot q (q == nslots: all queues). */

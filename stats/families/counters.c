@@ -16,7 +16,9 @@
 
 /* ---- table --------------------------------------------------------------- */
 
-static void row(FILE *out, const struct ps_report *r, int h, unsigned int q, const char *qname)
+/* One hook's row of queue slot q; false (and nothing printed) when it has no
+ * packets and the reader did not ask for --all. */
+static bool row(FILE *out, const struct ps_report *r, int h, unsigned int q, const char *qname)
 {
 	const struct ps_meta *m = &r->cur->meta;
 	struct ps_qstats t, w;
@@ -24,6 +26,8 @@ static void row(FILE *out, const struct ps_report *r, int h, unsigned int q, con
 	__u64 ip_w;
 
 	ps_report_total(r, h, q, &t);
+	if (!t.packets && !(r->show & PS_SHOW_ALL))
+		return false;
 	ps_report_window(r, h, q, &w);
 	ps_fmt_si(pps, sizeof(pps), (double)w.packets / r->window_s, "");
 	ps_fmt_si(bps, sizeof(bps), (double)w.bytes * 8 / r->window_s, "bit/s");
@@ -36,45 +40,72 @@ static void row(FILE *out, const struct ps_report *r, int h, unsigned int q, con
 	fprintf(out, "%-6s %-10s %-3s %12llu %9s %14s", qname, ps_hook_names[h], ps_hook_dirs[h],
 		(unsigned long long)t.packets, pps, bps);
 	ps_sizes_table_cells(out, m, h, &t);
+	if (r->show & PS_SHOW_ECN) {
+		if (m->features & PS_F_ECN)
+			fprintf(out, " %10llu %10llu %10llu",
+				(unsigned long long)ps_ecn_count(&t, PS_ECN_NOT_ECT),
+				(unsigned long long)ps_ecn_count(&t, PS_ECN_ECT0),
+				(unsigned long long)ps_ecn_count(&t, PS_ECN_ECT1));
+		else
+			fprintf(out, " %10s %10s %10s", "-", "-", "-");
+	}
 	if (m->features & PS_F_ECN)
-		fprintf(out, " %10llu %10llu %10llu %10llu %7s\n",
-			(unsigned long long)ps_ecn_count(&t, PS_ECN_NOT_ECT),
-			(unsigned long long)ps_ecn_count(&t, PS_ECN_ECT0),
-			(unsigned long long)ps_ecn_count(&t, PS_ECN_ECT1),
-			(unsigned long long)ps_ecn_count(&t, PS_ECN_CE), ce_rate);
+		fprintf(out, " %10llu %7s\n", (unsigned long long)ps_ecn_count(&t, PS_ECN_CE),
+			ce_rate);
 	else
-		fprintf(out, " %10s %10s %10s %10s %7s\n", "-", "-", "-", "-", "-");
+		fprintf(out, " %10s %7s\n", "-", "-");
+	return true;
 }
 
 void ps_counters_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_meta *m = &c->meta;
-	unsigned int q, idle = 0;
+	bool all = r->show & PS_SHOW_ALL;
+	unsigned int q, idle = 0, hidden = 0;
 	char qname[16];
 	int h;
 
 	fprintf(out, "%-6s %-10s %-3s %12s %9s %14s", "QUEUE", "HOOK", "DIR", "PACKETS", "PPS",
 		"BITRATE");
 	ps_sizes_table_header(out);
-	fprintf(out, " %10s %10s %10s %10s %7s\n", "NOT_ECT", "ECT0", "ECT1", "CE", "CE%");
+	if (r->show & PS_SHOW_ECN)
+		fprintf(out, " %10s %10s %10s", "NOT_ECT", "ECT0", "ECT1");
+	fprintf(out, " %10s %7s\n", "CE", "CE%");
 	for (q = 0; q < c->nslots; q++) {
+		bool other = q == c->nslots - 1,
+		     measured = other || (q < m->nqueues &&
+					  (m->all_queues || ps_queue_selected(m->queue_mask, q)));
+
 		if (!ps_counters_slot_active(c, q)) {
-			idle += q < m->nqueues &&
-				(m->all_queues || ps_queue_selected(m->queue_mask, q));
-			continue;
+			if (!measured)
+				continue; /* not a queue pathscope measures: nothing to hide */
+			if (!all) {
+				if (other) /* its rows, not a queue, are what was left out */
+					for (h = 0; h < PS_HOOK_COUNT; h++)
+						hidden += c->hook[h] != NULL;
+				else
+					idle++;
+				continue;
+			}
 		}
 		ps_queue_label(c, q, qname, sizeof(qname));
 		for (h = 0; h < PS_HOOK_COUNT; h++)
 			if (c->hook[h])
-				row(out, r, h, q, qname);
+				hidden += !row(out, r, h, q, qname);
 	}
 	for (h = 0; h < PS_HOOK_COUNT; h++)
 		if (c->hook[h])
-			row(out, r, h, c->nslots, "all");
+			hidden += !row(out, r, h, c->nslots, "all");
 	if (idle)
-		fprintf(out, "(%u measured queue%s without packets not shown)\n", idle,
-			idle == 1 ? "" : "s");
+		fprintf(out, "(not shown: %u measured queue%s without packets; --all shows them)\n",
+			idle, idle == 1 ? "" : "s");
+	if (hidden)
+		fprintf(out, "(not shown: %u hook row%s without packets; --all shows them)\n",
+			hidden, hidden == 1 ? "" : "s");
+	if (m->features & PS_F_ECN)
+		fprintf(out, "(CE%%: of IP packets at xdp; of skbs at tc, where GRO and GSO merge "
+			     "packets; --ecn: NOT_ECT, ECT0, ECT1)\n");
 }
 
 /* The note under an interface's sections when queue "other" counted. */

@@ -155,7 +155,7 @@ void ps_nic_table(FILE *out, const struct ps_report *r)
 		fprintf(out, "; rings n/a (%s)", f->rings.why);
 	}
 	if (f->features.valid) {
-		fprintf(out, ";");
+		fprintf(out, "\n     offloads");
 		for (i = 0; i < PS_NIC_F_COUNT; i++)
 			fprintf(out, " %s %s", ps_nic_feature_names[i],
 				state_name(f->features.f[i].state));
@@ -172,7 +172,7 @@ void ps_nic_table(FILE *out, const struct ps_report *r)
 		    out,
 		    "     link counters (the device's, since it was created or its driver reset "
 		    "them):\n       rx %llu packets, %llu dropped%s, %llu missed, %llu fifo, "
-		    "%llu errors; tx %llu packets, %llu dropped%s, %llu errors\n",
+		    "%llu errors\n       tx %llu packets, %llu dropped%s, %llu errors\n",
 		    (unsigned long long)f->link.v[PS_LINK_RX_PACKETS],
 		    (unsigned long long)f->link.v[PS_LINK_RX_DROPPED], rxd,
 		    (unsigned long long)f->link.v[PS_LINK_RX_MISSED_ERRORS],

@@ -117,7 +117,7 @@ void ps_sock_table(FILE *out, const struct ps_report *r)
 		return;
 	fprintf(out,
 		"Socket read: tc ingress -> the application's read of the data (TCP: the copy "
-		"reaching it; UDP: its datagram's read), 1 in %d per CPU sampled\n",
+		"reaching it;\n     UDP: its datagram's read), 1 in %d per CPU sampled\n",
 		PS_SOCK_EVERY);
 	fprintf(out, "%-6s %-5s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "PROTO",
 		"SAMPLED", "MATCHED", "EXPIRED", "PENDING", "SKIPPED", "P50", "P90", "P99", "P99.9",

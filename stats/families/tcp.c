@@ -60,30 +60,36 @@ static __u64 avg(__u64 sum, __u64 n)
 
 /* ---- table --------------------------------------------------------------- */
 
-static void tcp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
+/* The network's side (RTT, handshake) of queue slot q, or with host set this
+ * host's (response with data, ACK delay): two tables, each within 120
+ * columns. p99.9 is in JSON and --hist. */
+static void tcp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname,
+		    bool host)
 {
 	static struct ps_tcp_qhist h; /* 8.7 KB: not on the stack */
 	struct ps_tcp_qstats c;
-	char v[11][16];
+	char v[7][16];
 
 	tcp_total(s, q, &c, &h);
+	if (host) {
+		ps_fmt_lat(v[0], sizeof(v[0]), h.resp_data, 50);
+		ps_fmt_lat(v[1], sizeof(v[1]), h.resp_data, 99);
+		ps_fmt_lat(v[2], sizeof(v[2]), h.resp_ack, 50);
+		ps_fmt_lat(v[3], sizeof(v[3]), h.resp_ack, 99);
+		fprintf(out, "%-6s %8llu %8s %8s %8llu %8s %8s\n", qname,
+			(unsigned long long)c.resp_data, v[0], v[1], (unsigned long long)c.resp_ack,
+			v[2], v[3]);
+		return;
+	}
 	ps_fmt_lat(v[0], sizeof(v[0]), h.rtt, 50);
 	ps_fmt_lat(v[1], sizeof(v[1]), h.rtt, 90);
 	ps_fmt_lat(v[2], sizeof(v[2]), h.rtt, 99);
-	ps_fmt_lat(v[3], sizeof(v[3]), h.rtt, 99.9);
-	ps_fmt_lat(v[4], sizeof(v[4]), h.rtt, PS_PCT_MAX);
-	ps_fmt_lat(v[5], sizeof(v[5]), h.handshake, 50);
-	ps_fmt_lat(v[6], sizeof(v[6]), h.handshake, 99);
-	ps_fmt_lat(v[7], sizeof(v[7]), h.resp_data, 50);
-	ps_fmt_lat(v[8], sizeof(v[8]), h.resp_data, 99);
-	ps_fmt_lat(v[9], sizeof(v[9]), h.resp_ack, 50);
-	ps_fmt_lat(v[10], sizeof(v[10]), h.resp_ack, 99);
-	fprintf(out,
-		"%-6s %8llu %8s %8s %8s %8s %8s %6llu %8s %8s %7llu %8s %8s %7llu %8s %8s %9llu "
-		"%8llu\n",
-		qname, (unsigned long long)c.rtt_matched, v[0], v[1], v[2], v[3], v[4],
-		(unsigned long long)c.hs_timed, v[5], v[6], (unsigned long long)c.resp_data, v[7],
-		v[8], (unsigned long long)c.resp_ack, v[9], v[10],
+	ps_fmt_lat(v[3], sizeof(v[3]), h.rtt, PS_PCT_MAX);
+	ps_fmt_lat(v[4], sizeof(v[4]), h.handshake, 50);
+	ps_fmt_lat(v[5], sizeof(v[5]), h.handshake, 99);
+	fprintf(out, "%-6s %8llu %8s %8s %8s %8s %6llu %8s %8s %9llu %8llu\n", qname,
+		(unsigned long long)c.rtt_matched, v[0], v[1], v[2], v[3],
+		(unsigned long long)c.hs_timed, v[4], v[5],
 		(unsigned long long)(c.rx_no_ts + c.tx_no_ts),
 		(unsigned long long)(c.rtt_expired + c.resp_expired));
 }
@@ -93,7 +99,7 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 	char name[64], v[6][16];
 	unsigned int i;
 
-	fprintf(out, "%-43s %8s %8s %8s %8s %6s %8s %7s %8s %7s %8s\n", "PEER SUBNET", "RTT_N",
+	fprintf(out, "%-24s %8s %8s %8s %8s %6s %8s %7s %8s %7s %8s\n", "PEER SUBNET", "RTT_N",
 		"RTT_AVG", "RTT_P50", "RTT_P99", "HS_N", "HS_AVG", "RESP_N", "RESP_AVG", "ACKD_N",
 		"ACKD_AVG");
 	for (i = 0; i < s->ntcp_peers; i++) {
@@ -110,7 +116,7 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 			  p->resp_data_count);
 		ps_fmt_ns(v[5], sizeof(v[5]), avg(p->resp_ack_sum_ns, p->resp_ack_count),
 			  p->resp_ack_count);
-		fprintf(out, "%-43s %8llu %8s %8s %8s %6llu %8s %7llu %8s %7llu %8s\n", name,
+		fprintf(out, "%-24s %8llu %8s %8s %8s %6llu %8s %7llu %8s %7llu %8s\n", name,
 			(unsigned long long)p->rtt_count, v[0], v[1], v[2],
 			(unsigned long long)p->hs_count, v[3],
 			(unsigned long long)p->resp_data_count, v[4],
@@ -128,21 +134,32 @@ void ps_tcp_table(FILE *out, const struct ps_report *r)
 	if (!ps_tcp_on(s))
 		return;
 	fprintf(out,
-		"TCP: RTT = data out (tc egress) to the echo of its TSval in (%s), by RX "
-		"queue of the echo; HS = handshake;\n     RESP / ACKD = data in (%s) to "
-		"this host's first echo out (tc egress), with data / a pure ACK\n",
-		ps_tcp_rx_hook(&s->meta), ps_tcp_rx_hook(&s->meta));
-	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s %6s %8s %8s %7s %8s %8s %7s %8s %8s %9s %8s\n",
-		"QUEUE", "RTT_N", "RTT_P50", "RTT_P90", "RTT_P99", "P99.9", "RTT_MAX", "HS_N",
-		"HS_P50", "HS_P99", "RESP_N", "RESP_P50", "RESP_P99", "ACKD_N", "ACKD_P50",
-		"ACKD_P99", "NO_TS_SEG", "EXPIRED");
+		"TCP: RTT = data out (tc egress) to the echo of its TSval in (%s),\n     by "
+		"RX queue of the echo; HS = handshake\n",
+		ps_tcp_rx_hook(&s->meta));
+	fprintf(out, "%-6s %8s %8s %8s %8s %8s %6s %8s %8s %9s %8s\n", "QUEUE", "RTT_N", "RTT_P50",
+		"RTT_P90", "RTT_P99", "RTT_MAX", "HS_N", "HS_P50", "HS_P99", "NO_TS_SEG",
+		"EXPIRED");
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_tcp_slot_active(s, q))
 			continue;
 		ps_queue_label(s, q, qname, sizeof(qname));
-		tcp_row(out, s, q, qname);
+		tcp_row(out, s, q, qname, false);
 	}
-	tcp_row(out, s, s->nslots, "all");
+	tcp_row(out, s, s->nslots, "all", false);
+	fprintf(out,
+		"TCP host response: RESP / ACKD = data in (%s) to this host's first echo out\n"
+		"     (tc egress), with data / a pure ACK, by RX queue of the data\n",
+		ps_tcp_rx_hook(&s->meta));
+	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s\n", "QUEUE", "RESP_N", "RESP_P50", "RESP_P99",
+		"ACKD_N", "ACKD_P50", "ACKD_P99");
+	for (q = 0; q < s->nslots; q++) {
+		if (!ps_tcp_slot_active(s, q))
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		tcp_row(out, s, q, qname, true);
+	}
+	tcp_row(out, s, s->nslots, "all", true);
 	ps_per_queue_total(s->tcp, sizeof(all), s->nslots, s->nslots, &all);
 	if (all.rx_no_ts + all.tx_no_ts && !(all.rx_ts + all.tx_ts))
 		fprintf(out, "(no TCP segment carried the timestamp option: these flows have no "

@@ -77,8 +77,8 @@ void ps_txlat_table(FILE *out, const struct ps_report *r)
 
 	if (!ps_txlat_on(s))
 		return;
-	fprintf(out, "TX latency: SOJOURN = net_dev_queue -> net_dev_start_xmit (qdisc); "
-		     "COMPL = start_xmit -> skb freed (driver TX completion)");
+	fprintf(out, "TX latency: SOJOURN = net_dev_queue -> net_dev_start_xmit (qdisc);\n"
+		     "     COMPL = start_xmit -> skb freed (driver TX completion)");
 	if (s->meta.tx_sample_every > 1)
 		fprintf(out, "; sampled 1 in %u, DROPPED scaled", s->meta.tx_sample_every);
 	fputc('\n', out);

@@ -89,6 +89,20 @@ ps_check_eq "vA xdp and tc_ingress: nothing came back" \
 # The table names the same numbers as the JSON.
 line=$(ps_pathscope_b stats vB | grep -E '^all +xdp ')
 ps_check_eq "table: all-queues xdp row has the JSON's packets and CE counts" \
-	"$(awk '{print $4, $14}' <<<"$line")" \
+	"$(awk '{print $4, $11}' <<<"$line")" \
 	"$(jq -r '.interfaces[0].totals.xdp.total | "\(.packets) \(.ecn.ipv4.ce + .ecn.ipv6.ce)"' <<<"$rx")"
+ps_check_eq "table: --ecn adds the NOT_ECT, ECT0 and ECT1 counts, as JSON has them, before CE" \
+	"$(ps_pathscope_b stats vB --ecn | grep -E '^all +xdp ' | awk '{ print $11, $12, $13, $14 }')" \
+	"$(jq -r '.interfaces[0].totals.xdp.total.ecn as $e | [($e.ipv4, $e.ipv6) | [.not_ect, .ect0, .ect1, .ce]] | transpose | map(add) | map(tostring) | join(" ")' <<<"$rx")"
+# Rows without packets: left out, and counted; --all shows exactly those.
+rows() { grep -cE '^([0-9]+|other|all) +(xdp|tc_ingress|tc_egress) '; }
+tab=$(ps_pathscope_b stats vB)
+idle=$(sed -n 's/^(not shown: \([0-9]*\) measured queues\? without packets.*/\1/p' <<<"$tab")
+hidden=$(sed -n 's/^(not shown: \([0-9]*\) hook rows\? without packets.*/\1/p' <<<"$tab")
+ps_check_eq "table: the rows shown, the rows counted as not shown, and those of idle queues make --all's" \
+	"$(($(rows <<<"$tab") + ${hidden:-0} + 3 * ${idle:-0}))" "$(ps_pathscope_b stats vB --all | rows)"
+ps_check_eq "table: some rows were without packets here (queues 0, 1, 3 and other; tc egress)" \
+	"$([ $((${hidden:-0} + ${idle:-0})) -gt 0 ] && echo yes)" yes
+ps_check_eq "table: every line of the default report fits 120 columns" \
+	"$(ps_pathscope_b stats vB | awk 'length($0) > 120' | wc -l)" 0
 ps_done

@@ -107,15 +107,37 @@ static void golden(const char *name, const char *text, size_t len)
 
 typedef void (*render_fn)(FILE *out, const struct ps_report *r, int n);
 
-static void render_reports(const char *name, render_fn fn, const struct ps_report *r, int n)
+/* The widest line of text: the tables a terminal shows by default fit 120
+ * columns (every column of these goldens is one byte: ASCII). */
+static size_t widest(const char *text, size_t len)
 {
-	char *text = NULL;
-	size_t len = 0;
+	size_t w = 0, at = 0, i;
+
+	for (i = 0; i <= len; i++)
+		if (i == len || text[i] == '\n') {
+			if (i - at > w)
+				w = i - at;
+			at = i + 1;
+		}
+	return w;
+}
+
+/* Render into the golden NAME; with max_width, also check the widest line. */
+static void render_reports(const char *name, render_fn fn, const struct ps_report *r, int n,
+			   size_t max_width)
+{
+	char *text = NULL, what[96];
+	size_t len = 0, w;
 	FILE *f = open_memstream(&text, &len);
 
 	fn(f, r, n);
 	fclose(f);
 	golden(name, text, len);
+	if (max_width) {
+		w = widest(text, len);
+		snprintf(what, sizeof(what), "%s fits %zu columns", name, max_width);
+		check_report(w <= max_width, what, "its widest line is %zu", w);
+	}
 	free(text);
 }
 
@@ -131,7 +153,7 @@ int main(void)
 	struct ps_prom_extra extra = { "9.9.9-test", PS_ABI_VERSION, 1, progs, 2, ifaces, 2, 0,
 				       false,	     false };
 	struct ps_snapshot cur[2];
-	struct ps_report first[2], window[2];
+	struct ps_report first[2], window[2], all[2];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -142,12 +164,15 @@ int main(void)
 		cur[i] = snaps[i][1];
 		ps_report_init(&first[i], &snaps[i][1], NULL);
 		ps_report_init(&window[i], &snaps[i][1], &snaps[i][0]);
+		all[i] = window[i];
+		all[i].show = PS_SHOW_ALL | PS_SHOW_ECN;
 	}
-	render_reports("stats.txt", ps_render_table, first, 2);
-	render_reports("stats-window.txt", ps_render_table, window, 2);
-	render_reports("stats-hist.txt", ps_render_hist, window, 2);
-	render_reports("stats.json", ps_render_json, window, 2);
-	render_reports("stats-latency.txt", ps_render_latency, window, 2);
+	render_reports("stats.txt", ps_render_table, first, 2, 120);
+	render_reports("stats-window.txt", ps_render_table, window, 2, 120);
+	render_reports("stats-all.txt", ps_render_table, all, 2, 0); /* --all --ecn: wider */
+	render_reports("stats-hist.txt", ps_render_hist, window, 2, 120);
+	render_reports("stats.json", ps_render_json, window, 2, 0);
+	render_reports("stats-latency.txt", ps_render_latency, window, 2, 120);
 
 	f = open_memstream(&text, &len);
 	ps_render_prom(f, cur, 2, &extra);

@@ -23,7 +23,7 @@ ps_check_eq "demo: a mid-run stats --interval 1 sample, its rates over 1 to 3 s 
 # The report of one end: from its "== pathscope stats vX" header on.
 report() { sed -n "/^== pathscope stats $1 /,/^== /p" "$out"; }
 ps_check_eq "demo: the receiver's tc ingress counted the 2500 CE marks (all queues, CE column)" \
-	"$(report vB | awk '$1 == "all" && $2 == "tc_ingress" { print $14 }')" 2500
+	"$(report vB | awk '$1 == "all" && $2 == "tc_ingress" { print $11 }')" 2500
 ps_check_eq "demo: the receiver's XDP rows per queue add up to its all row" \
 	"$(report vB | awk '$2 == "xdp" && $1 ~ /^[0-9]+$|^other$/ { s += $4 } $2 == "xdp" && $1 == "all" { a = $4 } END { print (s == a && a > 0) ? "yes" : s " vs " a }')" yes
 ps_check_eq "demo: the sender's TCP table has RTT samples of the iperf3 flows" \
