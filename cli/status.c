@@ -19,6 +19,7 @@
 struct status_ctx {
 	bool json;
 	json_object *list;
+	struct ps_status_table table; /* text: printed once every row is in */
 	int count;
 };
 
@@ -48,7 +49,7 @@ static int status_one(const char *dir, void *arg)
 	json_object *o;
 	struct ps_meta m;
 	const char *state, *why;
-	char reason[160];
+	char reason[160], line[640];
 	bool reach;
 	int err;
 
@@ -58,8 +59,10 @@ static int status_one(const char *dir, void *arg)
 		if (c->json)
 			json_object_array_add(
 			    c->list, ps_status_incomplete_json(dir, reason, ps_netns_ino()));
-		else
-			ps_status_incomplete_line(stdout, dir, reason);
+		else {
+			ps_status_incomplete_text(line, sizeof(line), dir, reason);
+			ps_status_table_line(&c->table, line);
+		}
 		c->count++;
 		return 0;
 	}
@@ -71,9 +74,11 @@ static int status_one(const char *dir, void *arg)
 		ps_status_chain_json(o, chained);
 		json_object_array_add(c->list, o);
 	} else {
-		ps_status_line(stdout, &m, state, &mem);
-		if (chained)
-			ps_status_chain_line(stdout, chained);
+		ps_status_table_row(&c->table, &m, state, &mem);
+		if (chained) {
+			ps_status_chain_text(line, sizeof(line), chained);
+			ps_status_table_note(&c->table, line);
+		}
 	}
 	c->count++;
 	return 0;
@@ -103,14 +108,14 @@ int ps_cmd_status(int argc, char **argv)
 		return 1;
 	if (c.json)
 		c.list = json_object_new_array();
-	else
-		ps_status_header(stdout);
 	ps_pin_foreach(status_one, &c);
 	if (c.json) {
 		ps_json_print(stdout, c.list);
 		json_object_put(c.list);
 	} else if (!c.count) {
 		printf("(nothing attached)\n");
+	} else {
+		ps_status_table_print(stdout, &c.table);
 	}
 	return 0;
 }

@@ -4,6 +4,7 @@
  * check. */
 #include "loader/status_format.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -28,23 +29,102 @@ static void words(const struct ps_meta *m, struct status_words *w)
 		snprintf(w->since, sizeof(w->since), "?");
 }
 
-void ps_status_header(FILE *out)
+static const char *const status_heads[PS_STATUS_COLS] = {
+	"IFACE", "IFINDEX", "NETNS", "XDP", "TC", "QUEUES", "ATTACHED", "MAPMEM", "STATE",
+};
+
+/* A new row, or NULL when memory ran out (the row is then left out). */
+static struct ps_status_row *new_row(struct ps_status_table *t)
 {
-	fprintf(out, "%-16s %-8s %-12s %-6s %-6s %-20s %-10s %-20s %-10s %s\n", "IFACE", "IFINDEX",
-		"NETNS", "XDP", "TC", "FEATURES", "QUEUES", "ATTACHED", "MAPMEM", "STATE");
+	struct ps_status_row *rows = realloc(t->rows, (t->n + 1) * sizeof(*rows));
+
+	if (!rows)
+		return NULL;
+	t->rows = rows;
+	memset(&rows[t->n], 0, sizeof(rows[t->n]));
+	return &rows[t->n++];
 }
 
-void ps_status_line(FILE *out, const struct ps_meta *m, const char *state,
-		    const struct ps_map_memory *mem)
+void ps_status_table_row(struct ps_status_table *t, const struct ps_meta *m, const char *state,
+			 const struct ps_map_memory *mem)
 {
+	struct ps_status_row *r = new_row(t);
 	struct status_words w;
-	char memtxt[24];
 
+	if (!r)
+		return;
 	words(m, &w);
-	snprintf(memtxt, sizeof(memtxt), "%.1f MiB", (double)mem->bytes / (1 << 20));
-	fprintf(out, "%-16s %-8u %-12llu %-6s %-6s %-20s %-10s %-20s %-10s %s\n", m->ifname,
-		m->ifindex, (unsigned long long)m->netns_ino, ps_xdp_mode_name(m->xdp_mode),
-		ps_tc_mode_name(m->tc_mode), w.feats, w.queues, w.since, memtxt, state);
+	r->has_cells = true;
+	snprintf(r->cell[0], sizeof(r->cell[0]), "%s", m->ifname);
+	snprintf(r->cell[1], sizeof(r->cell[1]), "%u", m->ifindex);
+	snprintf(r->cell[2], sizeof(r->cell[2]), "%llu", (unsigned long long)m->netns_ino);
+	snprintf(r->cell[3], sizeof(r->cell[3]), "%s", ps_xdp_mode_name(m->xdp_mode));
+	snprintf(r->cell[4], sizeof(r->cell[4]), "%s", ps_tc_mode_name(m->tc_mode));
+	snprintf(r->cell[5], sizeof(r->cell[5]), "%s", w.queues);
+	snprintf(r->cell[6], sizeof(r->cell[6]), "%s", w.since);
+	snprintf(r->cell[7], sizeof(r->cell[7]), "%.1f MiB", (double)mem->bytes / (1 << 20));
+	snprintf(r->cell[8], sizeof(r->cell[8]), "%s", state);
+	snprintf(r->note, sizeof(r->note), "features %s", w.feats);
+}
+
+void ps_status_table_note(struct ps_status_table *t, const char *text)
+{
+	struct ps_status_row *r = t->n ? &t->rows[t->n - 1] : NULL;
+
+	if (!r || !r->has_cells)
+		ps_status_table_line(t, text);
+	else
+		snprintf(r->note2, sizeof(r->note2), "%s", text);
+}
+
+void ps_status_table_line(struct ps_status_table *t, const char *text)
+{
+	struct ps_status_row *r = new_row(t);
+
+	if (r)
+		snprintf(r->note, sizeof(r->note), "%s", text);
+}
+
+/* Column k of a row: padded to its width and two spaces, the last one ended. */
+static void cell(FILE *out, const char *text, size_t k, const size_t *w)
+{
+	if (k + 1 < PS_STATUS_COLS)
+		fprintf(out, "%-*s  ", (int)w[k], text);
+	else
+		fprintf(out, "%s\n", text);
+}
+
+/* Columns as wide as their widest cell (or head), two spaces apart; the
+ * features and notes of a row on lines of their own below it, indented to
+ * the second column, so that the rows stay within 120 columns. */
+void ps_status_table_print(FILE *out, struct ps_status_table *t)
+{
+	size_t w[PS_STATUS_COLS], i, k, len;
+
+	for (k = 0; k < PS_STATUS_COLS; k++) {
+		w[k] = strlen(status_heads[k]);
+		for (i = 0; i < t->n; i++)
+			if (t->rows[i].has_cells && (len = strlen(t->rows[i].cell[k])) > w[k])
+				w[k] = len;
+	}
+	for (k = 0; k < PS_STATUS_COLS; k++)
+		cell(out, status_heads[k], k, w);
+	for (i = 0; i < t->n; i++) {
+		const struct ps_status_row *r = &t->rows[i];
+
+		if (!r->has_cells) {
+			fprintf(out, "%s\n", r->note);
+			continue;
+		}
+		for (k = 0; k < PS_STATUS_COLS; k++)
+			cell(out, r->cell[k], k, w);
+		fprintf(out, "%*s%s\n", (int)(w[0] + 2), "", r->note);
+		if (r->note2[0])
+			fprintf(out, "%*s%s\n", (int)(w[0] + 2), "", r->note2);
+	}
+	free(t->rows);
+	t->rows = NULL;
+	t->n = 0;
 }
 
 json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char *state,
@@ -88,12 +168,11 @@ json_object *ps_status_json(const char *dir, const struct ps_meta *m, const char
 	return o;
 }
 
-void ps_status_chain_line(FILE *out, const struct ps_xdp_peer *p)
+void ps_status_chain_text(char *buf, size_t len, const struct ps_xdp_peer *p)
 {
-	fprintf(out,
-		"%-16s chained in front of XDP program %u '%s'; loaded by: %s; pinned at: %s\n", "",
-		p->id, p->name[0] ? p->name : "?", p->tool[0] ? p->tool : "not known",
-		p->pin[0] ? p->pin : "none found");
+	snprintf(buf, len, "chained in front of XDP program %u '%s'; loaded by: %s; pinned at: %s",
+		 p->id, p->name[0] ? p->name : "?", p->tool[0] ? p->tool : "not known",
+		 p->pin[0] ? p->pin : "none found");
 }
 
 void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p)
@@ -113,10 +192,10 @@ void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p)
 	json_object_object_add(o, "chained", c);
 }
 
-void ps_status_incomplete_line(FILE *out, const char *dir, const char *reason)
+void ps_status_incomplete_text(char *buf, size_t len, const char *dir, const char *reason)
 {
-	fprintf(out, "%-16s %s: incomplete (no meta: %s); 'pathscope detach --gone' removes it\n",
-		"?", dir, reason);
+	snprintf(buf, len, "? %s: incomplete (no meta: %s); 'pathscope detach --gone' removes it",
+		 dir, reason);
 }
 
 /* The namespace of a pin directory <root>/<netns inode>/<ifindex>, 0 if the

@@ -50,13 +50,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	why = ps_meta_problem(&m);
 	if (why) {
-		ps_status_incomplete_line(out, "/sys/fs/bpf/pathscope/1/2", why);
+		struct ps_status_table t = {};
+		char line[640];
+
+		ps_status_incomplete_text(line, sizeof(line), "/sys/fs/bpf/pathscope/1/2", why);
+		ps_status_table_line(&t, line);
+		ps_status_table_print(out, &t);
 		o = ps_status_incomplete_json("/sys/fs/bpf/pathscope/1/2", why, 1);
 	} else {
 		if (strnlen(m.ifname, sizeof(m.ifname)) >= sizeof(m.ifname) ||
 		    strnlen(m.join_path, sizeof(m.join_path)) >= sizeof(m.join_path))
 			abort(); /* the check let an unterminated string through */
-		ps_status_line(out, &m, "ok", &mem);
+		struct ps_status_table t = {};
+
+		ps_status_table_row(&t, &m, "ok", &mem);
+		ps_status_table_print(out, &t);
 		o = ps_status_json("/sys/fs/bpf/pathscope/1/2", &m, "ok", &mem, 4026531840ULL);
 	}
 	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), out);

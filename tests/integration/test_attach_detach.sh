@@ -43,6 +43,15 @@ st=$(ps_pathscope_b status --json)
 ps_check_eq "status: one attachment, xdp native, tc $tcx, ok" \
 	"$(jq -r 'map(select(.ifname == "vB" and .current_netns)) | .[0] | "\(.xdp_mode) \(.tc_mode) \(.state)"' <<<"$st")" \
 	"native $tcx $(state_ok)"
+# The text: vB's row holds what JSON says, in columns as wide as their
+# content; its features on the line below; no line wider than 120.
+txt=$(ps_pathscope_b status)
+ps_check_eq "status text: vB's row and its features line, as JSON has them" \
+	"$(awk -v ns="$(stat -Lc %i "/var/run/netns/$NS_B")" '$1 == "vB" && $3 == ns { print $4, $5, $6; getline; print $1, $2 }' <<<"$txt" | tr '\n' ' ')" \
+	"$(jq -r 'map(select(.ifname == "vB" and .current_netns)) | .[0] | "\(.xdp_mode) \(.tc_mode) \(.queues) features \(.features) "' <<<"$st")"
+ps_check_eq "status text: its header's columns start where the row's do" \
+	"$(awk 'NR == 1 { h = index($0, "XDP") "," index($0, "QUEUES") } $1 == "vB" { print h == index($0, " native ") + 1 "," index($0, " all ") + 1; exit }' <<<"$txt")" "1"
+ps_check_eq "status text: no line wider than 120 columns" "$(awk 'length($0) > 120' <<<"$txt" | wc -l)" 0
 ps_check_eq "TCX links (bpftool link type tcx/11): 2 with TCX, else none" \
 	"$(($(tcx_links) - tcx0))" "$([ "$tcx" = tcx ] && echo 2 || echo 0)"
 ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, 5 tcp maps (of 1 entry: tcp is opt-in, test_memory), xdp prog, 2 links or programs" \
