@@ -7,10 +7,45 @@
 #include "cli/options.h"
 #include "lib/util.h"
 #include "loader/features.h"
+#include "stats/format/json.h"
 
-static const char *tf(bool b)
+static void add_bool(json_object *o, const char *key, bool v)
 {
-	return b ? "true" : "false";
+	json_object_object_add(o, key, json_object_new_boolean(v));
+}
+
+static void add_str(json_object *o, const char *key, const char *v)
+{
+	json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static void print_json(const struct ps_features *f)
+{
+	json_object *o = json_object_new_object(), *uses = json_object_new_object();
+
+	add_str(o, "release", f->release);
+	add_bool(o, "btf", f->btf);
+	add_bool(o, "bpffs", f->bpffs);
+	add_bool(o, "tcx", f->tcx);
+	add_bool(o, "tp_btf", f->tp_btf);
+	add_bool(o, "fentry", f->fentry);
+	add_bool(o, "freplace", f->freplace);
+	add_bool(o, "dispatcher", f->dispatcher);
+	add_bool(o, "kprobes", f->kprobes);
+	add_bool(o, "xdp_metadata_kfuncs", f->xdp_metadata_kfuncs);
+	add_bool(o, "kern_ctx", f->kern_ctx);
+	add_bool(o, "sock_tracepoints", f->sock_tracepoints);
+	add_bool(o, "drop_reason", f->drop_reason);
+	add_bool(o, "bpf_stats_available", f->bpf_stats_available);
+	add_bool(o, "bpf_stats_enabled", f->bpf_stats_enabled);
+	add_str(uses, "tc", f->tcx ? "tcx" : "clsact");
+	add_str(uses, "xdp", f->dispatcher ? "libxdp-dispatcher" : "single-program");
+	add_str(uses, "tracepoints", f->tp_btf ? "tp_btf" : "tracepoint");
+	add_str(uses, "tx_queue", f->kern_ctx ? "kern-ctx" : "probe-read");
+	add_bool(uses, "sock", f->kern_ctx && f->sock_tracepoints);
+	json_object_object_add(o, "uses", uses);
+	ps_json_print(stdout, o);
+	json_object_put(o);
 }
 
 static void row(const char *capability, bool here, const char *uses)
@@ -44,20 +79,7 @@ int ps_cmd_features(int argc, char **argv)
 	ps_features_probe(&f);
 
 	if (json) {
-		printf("{\"release\":\"%s\",\"btf\":%s,\"bpffs\":%s,\"tcx\":%s,\"tp_btf\":%s,"
-		       "\"fentry\":%s,\"freplace\":%s,\"dispatcher\":%s,\"kprobes\":%s,\"xdp_"
-		       "metadata_kfuncs\":%s,"
-		       "\"kern_ctx\":%s,\"sock_tracepoints\":%s,\"drop_reason\":%s,"
-		       "\"bpf_stats_available\":%s,\"bpf_stats_enabled\":%s,"
-		       "\"uses\":{\"tc\":\"%s\",\"xdp\":\"%s\",\"tracepoints\":\"%s\","
-		       "\"tx_queue\":\"%s\",\"sock\":%s}}\n",
-		       f.release, tf(f.btf), tf(f.bpffs), tf(f.tcx), tf(f.tp_btf), tf(f.fentry),
-		       tf(f.freplace), tf(f.dispatcher), tf(f.kprobes), tf(f.xdp_metadata_kfuncs),
-		       tf(f.kern_ctx), tf(f.sock_tracepoints), tf(f.drop_reason),
-		       tf(f.bpf_stats_available), tf(f.bpf_stats_enabled), f.tcx ? "tcx" : "clsact",
-		       f.dispatcher ? "libxdp-dispatcher" : "single-program",
-		       f.tp_btf ? "tp_btf" : "tracepoint", f.kern_ctx ? "kern-ctx" : "probe-read",
-		       tf(f.kern_ctx && f.sock_tracepoints));
+		print_json(&f);
 		return 0;
 	}
 	printf("kernel %s\n", f.release);

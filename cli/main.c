@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* pathscope: one binary, subcommands in the style of ip and bpftool. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/options.h"
 #include "lib/liblog.h"
 #include "lib/util.h"
 #include "lib/version.h"
+#include "stats/format/json.h"
 #include "pathscope/abi.h"
 
 static const struct {
@@ -44,7 +47,13 @@ static void usage(FILE *out)
 	    "  pathscope stats eth1 --interval 1 --count 10\n"
 	    "  pathscope stats eth1 --json --hist\n"
 	    "  pathscope check eth1 --duration 10\n"
+	    "  pathscope -p status\n"
 	    "  pathscope detach eth1\n"
+	    "\n"
+	    "global options (before COMMAND), as ip(8) and bpftool(8) have them:\n"
+	    "  -j, --json     JSON output: the command's own --json (status, stats,\n"
+	    "                 check, nic, features)\n"
+	    "  -p, --pretty   JSON indented for people to read (implies --json)\n"
 	    "\n"
 	    "'pathscope COMMAND --help' shows the options of a command.\n"
 	    "Needs CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON (run as root). Inside a network\n"
@@ -79,15 +88,64 @@ static int help(int argc, char **argv)
 	return run(2, args);
 }
 
+/* The commands that print JSON with --json: what global -j and -p apply to. */
+static bool has_json(const char *cmd)
+{
+	static const char *const names[] = { "status", "stats", "check", "nic", "features" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(cmd, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* COMMAND ARGS... with --json added at the end (getopt reads it anywhere). */
+static int run_json(int (*run)(int, char **), int argc, char **argv)
+{
+	char **args = calloc((size_t)argc + 2, sizeof(*args));
+	int rc;
+
+	if (!args)
+		return ps_error("out of memory"), 1;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	args[argc] = "--json";
+	rc = run(argc + 1, args);
+	free(args);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char *cmd;
 	int (*run)(int, char **);
+	bool json = false;
 
 	ps_quiet_libs();
+	/* Global options, before the command: -j/--json, -p/--pretty. */
+	while (argc > 1 && argv[1][0] == '-') {
+		if (strcmp(argv[1], "-j") == 0 || strcmp(argv[1], "--json") == 0)
+			json = true;
+		else if (strcmp(argv[1], "-p") == 0 || strcmp(argv[1], "--pretty") == 0)
+			json = true, ps_json_set_pretty(true);
+		else
+			break;
+		argc--, argv++;
+	}
+	cmd = argc > 1 ? argv[1] : NULL;
 	if (!cmd) {
 		usage(stderr);
 		return 2;
+	}
+	if (json) {
+		if (!(run = command(cmd)))
+			return ps_error("unknown command '%s' (see 'pathscope help')", cmd), 2;
+		if (!has_json(cmd))
+			return ps_error("-j/--json and -p/--pretty: '%s' has no JSON output (they "
+					"apply to status, stats, check, nic, features)",
+					cmd),
+			       2;
+		return run_json(run, argc - 1, argv + 1);
 	}
 	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
 		return help(argc - 1, argv + 1);

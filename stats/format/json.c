@@ -11,11 +11,20 @@ void ps_json_add_u64(json_object *o, const char *k, __u64 v)
 	json_object_object_add(o, k, json_object_new_uint64(v));
 }
 
+static bool pretty;
+
+void ps_json_set_pretty(bool on)
+{
+	pretty = on;
+}
+
 void ps_json_print(FILE *out, json_object *o)
 {
 	fprintf(out, "%s\n",
-		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_to_json_string_ext(
+		    o, (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+			       : JSON_C_TO_STRING_PLAIN) |
+			   JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 json_object *ps_json_double(double v, int decimals)

@@ -5,6 +5,7 @@
 
 #include <json-c/json.h>
 #include <linux/types.h>
+#include <stdbool.h>
 
 #include <stdio.h>
 
@@ -13,6 +14,8 @@ void ps_json_add_u64(json_object *o, const char *key, __u64 v);
 /* o on one line, then a newline: plain, and "/" not escaped ("/sys/fs/bpf",
  * not "\/sys\/fs\/bpf"; both are valid JSON, the first is what people read). */
 void ps_json_print(FILE *out, json_object *o);
+/* From now on ps_json_print indents (pathscope -p / --pretty). */
+void ps_json_set_pretty(bool on);
 
 /* A double printed with a fixed number of decimals, not %.17g. */
 json_object *ps_json_double(double v, int decimals);

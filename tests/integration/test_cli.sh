@@ -127,6 +127,8 @@ OTHER=(
 	"serve --queue-detail unknown|unknown feature 'bogus'|serve vB --queue-detail bogus"
 	"serve: an interface twice|serve: interface 'vB' given twice|serve vB vB"
 	"every command: unknown option|stats: unknown option '--frob'|stats --frob"
+	"global -j: a command without JSON|-j/--json and -p/--pretty: 'attach' has no JSON output \\(they apply to status, stats, check, nic, features\\)|-j attach vB"
+	"global -p: a command without JSON|-j/--json and -p/--pretty: 'detach' has no JSON output|-p detach vB"
 )
 for c in "${OTHER[@]}"; do
 	IFS='|' read -r name re opts <<<"$c"
@@ -255,5 +257,20 @@ serve_stop
 ps_check_eq "serve --keep: SIGTERM leaves what it attached" "$(attached) $(sb '.state | startswith("ok")')" '1 true'
 ps_pathscope_b detach vB >/dev/null
 rm -f /tmp/cli-serve.$$
+
+# Global -j/--json and -p/--pretty, as ip and bpftool have them.
+ps_pathscope_b attach vB --features ecn >/dev/null || ps_fail "attach for -j/-p" "exit $?"
+ps_check_eq "global -j stats: the command's own --json, key for key" \
+	"$(ps_pathscope_b -j stats vB | jq -c 'del(.interfaces[].time_ns, .interfaces[].window_s, .interfaces[].rates, .time_ns) | [paths | map(tostring) | join(".")] | sort | join(" ")' | md5sum)" \
+	"$(ps_pathscope_b stats vB --json | jq -c 'del(.interfaces[].time_ns, .interfaces[].window_s, .interfaces[].rates, .time_ns) | [paths | map(tostring) | join(".")] | sort | join(" ")' | md5sum)"
+ps_check_eq "global --json status: what status --json prints" \
+	"$(ps_pathscope_b --json status | jq -c 'map(select(.current_netns)) | .[0] | [.ifname, .features]')" '["vB","ecn"]'
+pretty=$(ps_pathscope_b -p status)
+ps_check_eq "global -p status: indented JSON, one key a line, the same values" \
+	"$(jq -c 'map(select(.current_netns)) | .[0] | [.ifname, .features]' <<<"$pretty") $(grep -c '^    "ifname": "' <<<"$pretty")" \
+	'["vB","ecn"] '"$(ps_pathscope_b status --json | jq length)"
+ps_check_eq "global -p features: indented, as features --json in values" \
+	"$(ps_pathscope_b -p features | jq -c .)" "$(ps_pathscope_b features --json | jq -c .)"
+ps_pathscope_b detach vB >/dev/null
 ps_check_eq "at the end: nothing left" "$(ps_census_is "$census0")" "$census0"
 ps_done
