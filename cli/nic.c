@@ -61,7 +61,7 @@ int ps_cmd_nic(int argc, char **argv)
 		return 2;
 	ifindex = strlen(name) < IF_NAMESIZE ? if_nametoindex(name) : 0;
 	if (!ifindex)
-		return ps_error("unknown interface '%s' (in this network namespace)", name), 1;
+		return ps_error_unknown_iface(name), 1;
 	if (ps_nic_read((int)ifindex, &f))
 		return 1;
 

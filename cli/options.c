@@ -89,5 +89,5 @@ int ps_cmd_not_attached(const char *ifname)
 
 int ps_cmd_unknown_iface(const char *ifname)
 {
-	return ps_error("unknown interface '%s' (in this network namespace)", ifname), 1;
+	return ps_error_unknown_iface(ifname), 1;
 }

@@ -264,8 +264,7 @@ static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 
 	for (i = 0; i < sv->n; i++) {
 		if (ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == -ENODEV) {
-			ps_error("unknown interface '%s' (in this network namespace)",
-				 sv->ifc[i].ifname);
+			ps_error_unknown_iface(sv->ifc[i].ifname);
 			goto undo;
 		}
 		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));

@@ -39,6 +39,11 @@ int ps_error(const char *fmt, ...)
 	return -1;
 }
 
+int ps_error_unknown_iface(const char *name)
+{
+	return ps_error("unknown interface '%s' (in this network namespace)", name);
+}
+
 static bool has_cap(const struct __user_cap_data_struct data[2], int cap)
 {
 	return data[cap / 32].effective & (1U << (cap % 32));

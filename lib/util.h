@@ -9,6 +9,8 @@
 
 /* Print "pathscope: MESSAGE" on stderr, one line. Returns -1 for chaining. */
 int ps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The one wording of an interface name this namespace does not have; -1. */
+int ps_error_unknown_iface(const char *name);
 
 /* Fail with a message naming what is missing unless we may load BPF and
  * change links (CAP_BPF or CAP_SYS_ADMIN, and CAP_NET_ADMIN). */

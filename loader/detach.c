@@ -256,7 +256,7 @@ int ps_detach_iface(const char *ifname)
 		return -1;
 	err = ps_iface_get(ifname, 0, &ifc);
 	if (err == -ENODEV)
-		return ps_error("unknown interface '%s' (in this network namespace)", ifname);
+		return ps_error_unknown_iface(ifname);
 	if (err)
 		return ps_error("cannot read interface '%s': %s", ifname, strerror(-err));
 	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc.ifindex);

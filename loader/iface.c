@@ -119,7 +119,7 @@ int ps_iface_require_ethernet(const char *name, struct ps_iface *out)
 	int err = ps_iface_get(name, 0, out);
 
 	if (err == -ENODEV)
-		return ps_error("unknown interface '%s' (in this network namespace)", name);
+		return ps_error_unknown_iface(name);
 	if (err)
 		return ps_error("cannot read interface '%s' over netlink: %s", name,
 				strerror(-err));

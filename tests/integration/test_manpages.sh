@@ -96,4 +96,9 @@ for c in $cmds; do
 	done < <(help_short "$c")
 	ps_check_eq "$c: every short option of --help is on its long one's line in the page and parsed" "$bad" ""
 done
+
+# One wording per error: every message of the command line (cli/, lib/) is
+# in pathscope(8)'s DIAGNOSTICS, as it is printed.
+ps_check_eq "every command-line error message is listed in pathscope(8) DIAGNOSTICS" \
+	"$(python3 "$PS_ROOT/tests/tools/diagnostics.py" "$MAN/pathscope.8" "$PS_ROOT"/cli/*.c "$PS_ROOT"/lib/*.c)" ""
 ps_done
