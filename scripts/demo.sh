@@ -60,7 +60,7 @@ ckerr=$(mktemp)
 ps_at_exit "rm -f '$ckerr'"
 ps_pathscope_b check vB --duration 3 2>"$ckerr" &
 check=$!
-for _ in $(seq 100); do grep -q '^pathscope: counting' "$ckerr" && break; sleep 0.1; done
+ps_wait_check_counting "$ckerr" || echo "   (check did not say its interval began)"
 ps_in_a ping -q -c 50 -i 0.02 "$PS_IP4_B" >/dev/null
 wait "$check"
 echo "   check: exit $?"

@@ -13,6 +13,7 @@
 
 #include "loader/meta_check.h"
 #include "loader/status_format.h"
+#include "stats/format/json.h"
 
 static void template(struct ps_meta *m)
 {
@@ -67,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ps_status_table_print(out, &t);
 		o = ps_status_json("/sys/fs/bpf/pathscope/1/2", &m, "ok", &mem, 4026531840ULL);
 	}
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), out);
+	ps_json_print(out, o); /* as status prints it */
 	json_object_put(o);
 	fclose(out);
 	return 0;

@@ -311,6 +311,18 @@ EOF
 	PS_PROM_PORT=$port
 }
 
+# Wait until a pathscope check whose stderr goes to FILE says its interval
+# began ("pathscope: counting"), at most TRIES tenths of a second (default
+# 100 * PS_SLOW); 1 if it never did. A workload for check starts then.
+ps_wait_check_counting() {
+	local _
+	for _ in $(seq "${2:-$((100 * ${PS_SLOW:-1}))}"); do
+		grep -q '^pathscope: counting' "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # Wait until every target of ps_prometheus_b's server (PS_PROM_PORT) has been
 # scraped N times, each scrape begun after this call (at most 30 s per scrape;
 # they come every second). Queries that read what a workload left wait on this,

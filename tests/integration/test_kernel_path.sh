@@ -183,11 +183,7 @@ ps_at_exit "rm -f $ckout $ckerr"
 check_start() { # CMD...: run check in the background, return once it counts
 	"$@" >"$ckout" 2>"$ckerr" &
 	ckpid=$!
-	for _ in $(seq $((100 * PS_SLOW))); do
-		grep -q '^pathscope: counting' "$ckerr" && return 0
-		sleep 0.1
-	done
-	ps_fail "check: its interval begins" "$(cat "$ckerr")"
+	ps_wait_check_counting "$ckerr" || ps_fail "check: its interval begins" "$(cat "$ckerr")"
 }
 check_wait() { # sets rc and out
 	rc=0

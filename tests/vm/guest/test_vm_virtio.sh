@@ -195,7 +195,7 @@ ps_check_eq "all: ping -c 20 matched, and counted at every hook" \
 # that must agree does (exactly, below 1000 packets).
 "$PATHSCOPE" check "$DEV" --duration $((PS_SLOW / 2 + 3)) --json >/tmp/check.json 2>/tmp/check.err &
 chk=$!
-for i in $(seq 100); do grep -q counting /tmp/check.err && break; sleep 0.1; done
+ps_wait_check_counting /tmp/check.err || ps_fail "all: check: its interval begins" "$(cat /tmp/check.err)"
 ping -n -q -c 20 -i 0.05 -W 2 "$HOST" >/dev/null
 wait "$chk"
 rc=$?
