@@ -50,6 +50,7 @@ void ps_status_table_row(struct ps_status_table *t, const struct ps_meta *m, con
 {
 	struct ps_status_row *r = new_row(t);
 	struct status_words w;
+	const char *detail;
 
 	if (!r)
 		return;
@@ -63,8 +64,15 @@ void ps_status_table_row(struct ps_status_table *t, const struct ps_meta *m, con
 	snprintf(r->cell[5], sizeof(r->cell[5]), "%s", w.queues);
 	snprintf(r->cell[6], sizeof(r->cell[6]), "%s", w.since);
 	snprintf(r->cell[7], sizeof(r->cell[7]), "%.1f MiB", (double)mem->bytes / (1 << 20));
-	snprintf(r->cell[8], sizeof(r->cell[8]), "%s", state);
+	/* The state's first words in its column, the whole of it on a line of
+	 * its own when it says more in parentheses: "ok (xdp in libxdp's
+	 * dispatcher, id 45, alone)" would take a row past 120 columns. */
+	detail = strstr(state, " (");
+	snprintf(r->cell[8], sizeof(r->cell[8]), "%.*s",
+		 (int)(detail ? (size_t)(detail - state) : strlen(state)), state);
 	snprintf(r->note, sizeof(r->note), "features %s", w.feats);
+	if (detail)
+		snprintf(r->state_line, sizeof(r->state_line), "state %s", state);
 }
 
 void ps_status_table_note(struct ps_status_table *t, const char *text)
@@ -119,6 +127,8 @@ void ps_status_table_print(FILE *out, struct ps_status_table *t)
 		for (k = 0; k < PS_STATUS_COLS; k++)
 			cell(out, r->cell[k], k, w);
 		fprintf(out, "%*s%s\n", (int)(w[0] + 2), "", r->note);
+		if (r->state_line[0])
+			fprintf(out, "%*s%s\n", (int)(w[0] + 2), "", r->state_line);
 		if (r->note2[0])
 			fprintf(out, "%*s%s\n", (int)(w[0] + 2), "", r->note2);
 	}

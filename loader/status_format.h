@@ -22,6 +22,7 @@ struct ps_status_row {
 	bool has_cells;			/* false: a line of its own (note) */
 	char cell[PS_STATUS_COLS][128]; /* IFACE ... STATE */
 	char note[320];			/* the features line under the row */
+	char state_line[320];		/* the whole state, when it has a detail */
 	char note2[640];		/* a further line under it (chain mode) */
 };
 struct ps_status_table {

@@ -103,6 +103,9 @@ void ps_counters_table(FILE *out, const struct ps_report *r)
 	if (hidden)
 		fprintf(out, "(not shown: %u hook row%s without packets; --all shows them)\n",
 			hidden, hidden == 1 ? "" : "s");
+	if (m->features & PS_F_SIZES)
+		fprintf(out, "(SZ_P50, SZ_P99: bucket midpoints, within 1/16 of the size: 1514 B "
+			     "reads 1471)\n");
 	if (m->features & PS_F_ECN)
 		fprintf(out, "(CE%%: of IP packets at xdp; of skbs at tc, where GRO and GSO merge "
 			     "packets; --ecn: NOT_ECT, ECT0, ECT1)\n");

@@ -30,5 +30,14 @@ ps_check_eq "demo: the sender's TCP table has RTT samples of the iperf3 flows" \
 	"$(report vA | awk '/^TCP: RTT/ { t = 1 } t && $1 == "all" { print ($2 > 0) ? "yes" : "no"; exit }')" yes
 ps_check_eq "demo: the latency budget shows the TCP RTT per RX queue (p50/p99; its row, a queue's column)" \
 	"$(sed -n '/--latency /,/^== /p' "$out" | awk '/^STAGE/ { for (i = 2; i <= NF; i++) q[i + 1] = $i } $1 == "NET" && $2 == "tcp" { for (i = 3; i <= NF; i++) if (q[i] ~ /^[0-9]+$/ && $i ~ /^[0-9.]+.?s\/([0-9.]+.?s|n<100)$/) n++ } END { print (n > 0) ? "yes" : "no" }')" yes
+# What a newcomer could misread, read right on the demo's own report.
+ps_check_eq "demo: every report line of pathscope fits 120 columns" \
+	"$(sed -n '/^== pathscope /,$p' "$out" | grep -v '^== \|^   \|^[-=]' | awk 'length($0) > 120' | wc -l)" 0
+ps_check_eq "demo: the receiver's CE% says it is per skb at tc" \
+	"$(report vB | grep -c '^(CE%: of IP packets at xdp; of skbs at tc, ')" 1
+ps_check_eq "demo: the sender's one-shot report says its rate window (since attach)" \
+	"$(sed -n '/^== pathscope stats vA   (/,/^== /p' "$out" | grep -m1 '^vA (ifindex' | sed -n 's/.*attached \([0-9.]*\) s, rates over \([0-9.]*\) s$/\1 \2/p' | awk '{ print ($1 - $2 < 0.1 && $2 - $1 < 0.1) ? "yes" : "no: " $0 }')" yes
+ps_check_eq "demo: the latency budget's p99 of fewer than 100 samples reads n<100, not a value (TCP handshakes: 1 or 2)" \
+	"$(sed -n '/--latency /,/^== /p' "$out" | awk '$1 == "NET" && $2 == "hs" { for (i = 3; i <= NF; i++) if ($i ~ /\//) print $i }' | grep -vc '/n<100$\|^-$')" 0
 echo "# the demo's output: $out"
 ps_done
