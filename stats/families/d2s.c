@@ -33,17 +33,19 @@ static void d2s_total(const struct ps_snapshot *s, unsigned int q, struct ps_d2s
 static void d2s_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
 {
 	struct ps_d2s_qstats t;
-	char v[5][16];
+	char v[6][16];
 
 	d2s_total(s, q, &t);
+	/* the exact mean, as JSON's avg_ns */
+	ps_fmt_ns(v[5], sizeof(v[5]), t.matched ? t.sum_ns / t.matched : 0, t.matched);
 	ps_fmt_lat(v[0], sizeof(v[0]), t.hist, 50);
 	ps_fmt_lat(v[1], sizeof(v[1]), t.hist, 90);
 	ps_fmt_lat(v[2], sizeof(v[2]), t.hist, 99);
 	ps_fmt_lat(v[3], sizeof(v[3]), t.hist, 99.9);
 	ps_fmt_lat(v[4], sizeof(v[4]), t.hist, PS_PCT_MAX);
-	fprintf(out, "%-6s %9llu %9llu %9llu %9s %9s %9s %9s %9s\n", qname,
+	fprintf(out, "%-6s %9llu %9llu %9llu %9s %9s %9s %9s %9s %9s\n", qname,
 		(unsigned long long)t.sampled, (unsigned long long)t.matched,
-		(unsigned long long)t.expired, v[0], v[1], v[2], v[3], v[4]);
+		(unsigned long long)t.expired, v[5], v[0], v[1], v[2], v[3], v[4]);
 }
 
 void ps_d2s_table(FILE *out, const struct ps_report *r)
@@ -57,8 +59,8 @@ void ps_d2s_table(FILE *out, const struct ps_report *r)
 	fprintf(out,
 		"Driver to stack: XDP -> tc ingress, 1 in %d TCP/UDP packets per CPU sampled\n",
 		PS_D2S_EVERY);
-	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "SAMPLED", "MATCHED",
-		"EXPIRED", "P50", "P90", "P99", "P99.9", "MAX");
+	fprintf(out, "%-6s %9s %9s %9s %9s %9s %9s %9s %9s %9s\n", "RXQ", "SAMPLED", "MATCHED",
+		"EXPIRED", "AVG", "P50", "P90", "P99", "P99.9", "MAX");
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_d2s_slot_active(s, q))
 			continue;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pathscope/hist.h"
+#include "stats/format/table.h"
 
 uint64_t ps_hist_count(const __u64 *buckets, unsigned int n)
 {
@@ -69,14 +70,7 @@ static void fmt_bound(char *buf, size_t len, unsigned long long v)
  * no decimal unit divides: the digits say where each edge lies.) */
 static void fmt_time_bound(char *buf, size_t len, unsigned long long ns)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%lluns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
+	ps_fmt_duration(buf, len, ns, true);
 }
 
 /* Power-of-two group of a value, as the seed tools print: 0 -> [0, 1),

@@ -50,12 +50,28 @@ ip -n "$NS_A" link set dev vA xdpdrv obj "$PS_BIN/tests/standin_xdp.bpf.o" sec x
 	ps_fail coexist "the pass-through XDP program on A"
 xdp_total() { ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.packets'; }
 
+# WANT CMD...: run CMD until it prints WANT (at most 5 s); print its last
+# output. The sink's count is final when it returns; the verdicts and A's
+# answers may still be on their way (another CPU's NAPI).
+settle() {
+	local want=$1 out
+	shift
+	for _ in $(seq 50); do
+		out=$("$@")
+		[ "$out" = "$want" ] && break
+		sleep 0.1
+	done
+	echo "$out"
+}
+
 # One run of the mix: prints "balancer-deltas vA-rx-delta sink-count".
-# The sink's count is final when it returns; the verdicts and A's answers
-# may still be on their way (another CPU's NAPI), so they are read until
-# they reach $WANT (at most 5 s), and the last reading is printed.
+mix_since() { # verdicts-before rx-before sink-count
+	# shellcheck disable=SC2086,SC2046
+	set -- $1 $(verdicts) "$2" "$3"
+	echo "pass+$(($4 - $1)) drop+$(($5 - $2)) tx+$(($6 - $3)) a_rx+$(($(rx_a) - $7)) b_sink=$8"
+}
 mix() {
-	local v0 r0 got out
+	local v0 r0 got
 	ps_wait_quiet 5 >/dev/null
 	v0=$(verdicts) r0=$(rx_a)
 	ps_sink_start "$NS_B" 9000 --expect "$N_PASS" --timeout 10
@@ -63,14 +79,7 @@ mix() {
 	ps_in_a "$UDPSEND" -n "$N_DROP" "$VIP_DROP" 9000 || ps_fail "udpsend to $VIP_DROP" "exit $?"
 	ps_in_a "$UDPSEND" -n "$N_PASS" "$PS_IP4_B" 9000 || ps_fail "udpsend to B" "exit $?"
 	got=$(ps_sink_wait)
-	for _ in $(seq 50); do
-		# shellcheck disable=SC2086,SC2046
-		set -- $v0 $(verdicts)
-		out="pass+$(($4 - $1)) drop+$(($5 - $2)) tx+$(($6 - $3)) a_rx+$(($(rx_a) - r0)) b_sink=$got"
-		[ "$out" = "$WANT" ] && break
-		sleep 0.1
-	done
-	echo "$out"
+	settle "$WANT" mix_since "$v0" "$r0" "$got"
 }
 WANT="pass+$N_PASS drop+$N_DROP tx+$N_TX a_rx+$N_TX b_sink=$N_PASS"
 
@@ -140,22 +149,20 @@ lbtc() { # unspec shot
 	bpftool map dump id "$(bpftool map show -j | jq '[.[] | select(.name == "lbtc_verdicts") | .id] | max')" -j |
 		jq -r "$U64S"
 }
+tcmix_since() { # verdicts-before sink-count
+	# shellcheck disable=SC2086,SC2046
+	set -- $1 $(lbtc) "$2"
+	echo "unspec+$(($3 - $1)) shot+$(($4 - $2)) sink=$5"
+}
 tcmix() { # prints "unspec+ shot+ sink", read as mix() reads, until $TCWANT
-	local v0 got out
+	local v0 got
 	ps_wait_quiet 5 >/dev/null
 	v0=$(lbtc)
 	ps_sink_start "$NS_B" 9000 --expect 30 --timeout 10
 	ps_in_a "$UDPSEND" -n 30 "$PS_IP4_B" 9000 || ps_fail "udpsend to 9000" "exit $?"
 	ps_in_a "$UDPSEND" -n 20 "$PS_IP4_B" 9001 || ps_fail "udpsend to 9001" "exit $?"
 	got=$(ps_sink_wait)
-	for _ in $(seq 50); do
-		# shellcheck disable=SC2086,SC2046
-		set -- $v0 $(lbtc)
-		out="unspec+$(($3 - $1)) shot+$(($4 - $2)) sink=$got"
-		[ "$out" = "$TCWANT" ] && break
-		sleep 0.1
-	done
-	echo "$out"
+	settle "$TCWANT" tcmix_since "$v0" "$got"
 }
 tc -n "$NS_B" qdisc add dev vB clsact
 tc -n "$NS_B" filter add dev vB ingress prio 10 handle 1 bpf da obj "$LBTC" sec tc || ps_fail "tc: the balancer's filter" "tc"
