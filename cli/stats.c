@@ -24,7 +24,7 @@ static const char stats_help[] =
     "                    until Ctrl-C; with --count alone the interval is 1 s)\n"
     "  -j, --json        one JSON object per report (schema: pathscope-json(7))\n"
     "  --hist            also print the size and segment histograms\n"
-    "  --all             also the queues and rows without packets (hidden by\n"
+    "  --all             also the rows without packets or samples (left out by\n"
     "                    default, with a count of them)\n"
     "  --ecn             also the NOT_ECT, ECT0 and ECT1 columns beside CE\n"
     "  --latency         the latency budget instead: a row per stage (d2s,\n"

@@ -62,15 +62,23 @@ static __u64 avg(__u64 sum, __u64 n)
 
 /* The network's side (RTT, handshake) of queue slot q, or with host set this
  * host's (response with data, ACK delay): two tables, each within 120
- * columns. p99.9 is in JSON and --hist. */
-static void tcp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname,
+ * columns. p99.9 is in JSON and --hist. A queue's row whose cells would all
+ * be 0 or "-" is left out (false) unless the reader asked for --all. */
+static bool tcp_row(FILE *out, const struct ps_report *r, unsigned int q, const char *qname,
 		    bool host)
 {
 	static struct ps_tcp_qhist h; /* 8.7 KB: not on the stack */
+	const struct ps_snapshot *s = r->cur;
 	struct ps_tcp_qstats c;
 	char v[7][16];
+	bool empty;
 
 	tcp_total(s, q, &c, &h);
+	empty = host ? !(c.resp_data + c.resp_ack)
+		     : !(c.rtt_matched + c.hs_timed + c.rx_no_ts + c.tx_no_ts + c.rtt_expired +
+			 c.resp_expired);
+	if (q < s->nslots && empty && !(r->show & PS_SHOW_ALL))
+		return false;
 	if (host) {
 		ps_fmt_lat(v[0], sizeof(v[0]), h.resp_data, 50);
 		ps_fmt_lat(v[1], sizeof(v[1]), h.resp_data, 99);
@@ -79,7 +87,7 @@ static void tcp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, cons
 		fprintf(out, "%-6s %8llu %8s %8s %8llu %8s %8s\n", qname,
 			(unsigned long long)c.resp_data, v[0], v[1], (unsigned long long)c.resp_ack,
 			v[2], v[3]);
-		return;
+		return true;
 	}
 	ps_fmt_lat(v[0], sizeof(v[0]), h.rtt, 50);
 	ps_fmt_lat(v[1], sizeof(v[1]), h.rtt, 90);
@@ -92,6 +100,28 @@ static void tcp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, cons
 		(unsigned long long)c.hs_timed, v[4], v[5],
 		(unsigned long long)(c.rx_no_ts + c.tx_no_ts),
 		(unsigned long long)(c.rtt_expired + c.resp_expired));
+	return true;
+}
+
+/* One of the two per-queue tables: its queues' rows, "all", and how many
+ * rows were left out. */
+static void tcp_rows(FILE *out, const struct ps_report *r, bool host)
+{
+	const struct ps_snapshot *s = r->cur;
+	unsigned int q, hidden = 0;
+	char qname[16];
+
+	for (q = 0; q < s->nslots; q++) {
+		if (!ps_tcp_slot_active(s, q))
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		hidden += !tcp_row(out, r, q, qname, host);
+	}
+	tcp_row(out, r, s->nslots, "all", host);
+	if (hidden)
+		fprintf(out,
+			"(not shown: %u queue row%s without these samples; --all shows them)\n",
+			hidden, hidden == 1 ? "" : "s");
 }
 
 static void peers_table(FILE *out, const struct ps_snapshot *s)
@@ -128,8 +158,6 @@ void ps_tcp_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	struct ps_tcp_qstats all;
-	char qname[16];
-	unsigned int q;
 
 	if (!ps_tcp_on(s))
 		return;
@@ -140,26 +168,14 @@ void ps_tcp_table(FILE *out, const struct ps_report *r)
 	fprintf(out, "%-6s %8s %8s %8s %8s %8s %6s %8s %8s %9s %8s\n", "QUEUE", "RTT_N", "RTT_P50",
 		"RTT_P90", "RTT_P99", "RTT_MAX", "HS_N", "HS_P50", "HS_P99", "NO_TS_SEG",
 		"EXPIRED");
-	for (q = 0; q < s->nslots; q++) {
-		if (!ps_tcp_slot_active(s, q))
-			continue;
-		ps_queue_label(s, q, qname, sizeof(qname));
-		tcp_row(out, s, q, qname, false);
-	}
-	tcp_row(out, s, s->nslots, "all", false);
+	tcp_rows(out, r, false);
 	fprintf(out,
 		"TCP host response: RESP / ACKD = data in (%s) to this host's first echo out\n"
 		"     (tc egress), with data / a pure ACK, by RX queue of the data\n",
 		ps_tcp_rx_hook(&s->meta));
 	fprintf(out, "%-6s %8s %8s %8s %8s %8s %8s\n", "QUEUE", "RESP_N", "RESP_P50", "RESP_P99",
 		"ACKD_N", "ACKD_P50", "ACKD_P99");
-	for (q = 0; q < s->nslots; q++) {
-		if (!ps_tcp_slot_active(s, q))
-			continue;
-		ps_queue_label(s, q, qname, sizeof(qname));
-		tcp_row(out, s, q, qname, true);
-	}
-	tcp_row(out, s, s->nslots, "all", true);
+	tcp_rows(out, r, true);
 	ps_per_queue_total(s->tcp, sizeof(all), s->nslots, s->nslots, &all);
 	if (all.rx_no_ts + all.tx_no_ts && !(all.rx_ts + all.tx_ts))
 		fprintf(out, "(no TCP segment carried the timestamp option: these flows have no "
