@@ -35,6 +35,8 @@ ps_check_eq "demo: every report line of pathscope fits 120 columns" \
 	"$(sed -n '/^== pathscope /,$p' "$out" | grep -v '^== \|^   \|^[-=]' | awk 'length($0) > 120' | wc -l)" 0
 ps_check_eq "demo: the receiver's CE% says it is per skb at tc" \
 	"$(report vB | grep -c '^(CE%: of IP packets at xdp; of skbs at tc, ')" 1
+ps_check_eq "demo: the receiver's link counters say what they count since" \
+	"$(report vB | grep -c "^     link counters (the device's, since it was created or its driver reset them):$")" 1
 ps_check_eq "demo: the sender's one-shot report says its rate window (since attach)" \
 	"$(sed -n '/^== pathscope stats vA   (/,/^== /p' "$out" | grep -m1 '^vA (ifindex' | sed -n 's/.*attached \([0-9.]*\) s, rates over \([0-9.]*\) s$/\1 \2/p' | awk '{ print ($1 - $2 < 0.1 && $2 - $1 < 0.1) ? "yes" : "no: " $0 }')" yes
 ps_check_eq "demo: the latency budget's p99 of fewer than 100 samples reads n<100, not a value (TCP handshakes: 1 or 2)" \
