@@ -39,7 +39,7 @@ void ps_fmt_lat(char *buf, size_t len, const __u64 *lat_hist, double pct)
 	__u64 n = ps_hist_count(lat_hist, PS_LAT_BUCKETS);
 	/* Percentile p has one sample above it in every 100 / (100 - p): p99
 	 * needs 100, p99.9 1000. Fewer, and it is the maximum under its name. */
-	__u64 need = pct > 50 ? (__u64)(100.0 / (100.0 - pct) + 0.5) : 1;
+	__u64 need = pct > 50 && pct < 100 ? (__u64)(100.0 / (100.0 - pct) + 0.5) : 1;
 
 	if (pct != PS_PCT_MAX && n && n < need) {
 		snprintf(buf, len, "n<%llu", (unsigned long long)need);

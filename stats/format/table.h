@@ -19,8 +19,8 @@ void ps_fmt_duration(char *buf, size_t len, __u64 ns, bool three_digits);
 
 /* Percentile pct (0 < pct <= 100) of a latency histogram, or its maximum
  * for PS_PCT_MAX, as ps_fmt_ns ("-" when the histogram is empty). A
- * percentile above p50 from fewer samples than it needs (p90: 10, p99: 100,
- * p99.9: 1000) reads "n<10", "n<100", "n<1000", not a value. */
+ * percentile above p50 and below p100 from fewer samples than it needs (p90:
+ * 10, p99: 100, p99.9: 1000) reads "n<10", "n<100", "n<1000", not a value. */
 #define PS_PCT_MAX 0.0
 void ps_fmt_lat(char *buf, size_t len, const __u64 *lat_hist, double pct);
 

@@ -238,6 +238,8 @@ static void test_latency_cells(void)
 	CHECK_STR("cell: p99.9 of 99 samples is not", buf, "n<1000");
 	ps_fmt_lat(buf, sizeof(buf), h, PS_PCT_MAX);
 	CHECK_TRUE("cell: the max of 99 samples is a value", strchr(buf, '<') == NULL);
+	ps_fmt_lat(buf, sizeof(buf), h, 100);
+	CHECK_STR("cell: p100 (the top sample) of 99 samples is a value", buf, "1.5ms");
 	h[ps_hist_bucket(1500000, PS_LAT_BUCKETS)] = 100;
 	ps_fmt_lat(buf, sizeof(buf), h, 99);
 	CHECK_STR("cell: p99 of 100 samples is a value", buf, "1.5ms");
