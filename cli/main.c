@@ -138,9 +138,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (json) {
-		if (!(run = command(cmd)))
+		run = command(cmd);
+		if (!run && strcmp(cmd, "help") && strcmp(cmd, "version"))
 			return ps_error("unknown command '%s' (see 'pathscope help')", cmd), 2;
-		if (!has_json(cmd))
+		if (!run || !has_json(cmd))
 			return ps_error("-j/--json and -p/--pretty: '%s' has no JSON output (they "
 					"apply to status, stats, check, nic, features)",
 					cmd),

@@ -129,6 +129,7 @@ OTHER=(
 	"every command: unknown option|stats: unknown option '--frob'|stats --frob"
 	"global -j: a command without JSON|-j/--json and -p/--pretty: 'attach' has no JSON output \\(they apply to status, stats, check, nic, features\\)|-j attach vB"
 	"global -p: a command without JSON|-j/--json and -p/--pretty: 'detach' has no JSON output|-p detach vB"
+	"global -j: help|-j/--json and -p/--pretty: 'help' has no JSON output|-j help"
 )
 for c in "${OTHER[@]}"; do
 	IFS='|' read -r name re opts <<<"$c"
