@@ -11,8 +11,11 @@
 # namespaces), SIGKILL 30 s later if anything is left, and the test fails:
 # "timed out after N s".
 # PS_INTEGRATION_DIR: where the shell tests are (default tests/integration).
+# A test that leaves an attachment behind (a directory under
+# /sys/fs/bpf/pathscope/<netns>/ that was not there before it) fails, and the
+# runner removes what it left, so that the next test's census starts clean.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 patterns=${1:-}
 timeout_s=${PS_TEST_TIMEOUT:-600}
 integration=${PS_INTEGRATION_DIR:-tests/integration}
@@ -76,10 +79,14 @@ on_signal() {
 }
 trap on_signal INT TERM
 
+# The attachment directories that exist now, one per line.
+attachments() { find /sys/fs/bpf/pathscope -mindepth 2 -maxdepth 2 -type d 2>/dev/null | sort; }
+
 run_one() {
-	local name=$1 rc=0 p f s deadline timed_out= t0=$SECONDS
+	local name=$1 rc=0 p f s deadline timed_out="" t0=$SECONDS before left
 	shift
 	echo "# $name"
+	before=$(attachments)
 	# setsid: a process group of its own, so that a timeout reaches what the
 	# test started too (sinks, servers, the delay line). tee ignores TERM and
 	# INT: what the test prints while its trap cleans up still gets through.
@@ -107,6 +114,13 @@ run_one() {
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name: exited with status $rc"
 		f=1
+	fi
+	left=$(comm -13 <(echo "$before") <(attachments) | grep . | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		echo "not ok - $name: left attachments behind: $left(removed)"
+		f=$((f + 1))
+		# shellcheck disable=SC2086 # one path per word, as listed
+		rm -rf $left
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	echo "# $name: $((SECONDS - t0)) s"
