@@ -7,8 +7,9 @@
  *   tx    qdisc sojourn, driver completion (txlat)
  *   net   ICMP RTT, TCP RTT, TCP handshake
  *   host  ICMP response, TCP data response, TCP ACK delay
- * The families own the histograms (stats/families/); this view only lines
- * them up. A stage whose feature is off says "off", one with no samples "-".
+ * The families own the histograms (stats/families/), stats/stages.c lists
+ * them; this view only lines them up. A stage whose feature is off says "off", one with no samples
+ * "-".
  */
 #include "stats/render.h"
 
@@ -19,33 +20,14 @@
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-
-static const struct stage {
-	const char *head; /* table column */
-	const char *key;  /* JSON key */
-	__u32 feature;
-	bool (*on)(const struct ps_snapshot *s);
-	ps_latency_fn hist;
-} stages[] = {
-	{ "RX d2s", "driver_to_stack", PS_F_D2S, ps_d2s_on, ps_d2s_latency },
-	{ "RX sock", "socket_read", PS_F_SOCK, ps_sock_on, ps_sock_latency },
-	{ "TX qdisc", "qdisc_sojourn", PS_F_TXLAT, ps_txlat_on, ps_txlat_sojourn },
-	{ "TX compl", "tx_completion", PS_F_TXLAT, ps_txlat_on, ps_txlat_completion },
-	{ "NET icmp", "icmp_rtt", PS_F_ICMP, ps_echo_on, ps_echo_rtt },
-	{ "NET tcp", "tcp_rtt", PS_F_TCP, ps_tcp_on, ps_tcp_rtt },
-	{ "NET hs", "tcp_handshake", PS_F_TCP, ps_tcp_on, ps_tcp_handshake },
-	{ "HOST icmp", "icmp_response", PS_F_ICMP, ps_echo_on, ps_echo_response },
-	{ "HOST data", "tcp_response", PS_F_TCP, ps_tcp_on, ps_tcp_response },
-	{ "HOST ack", "tcp_ack_delay", PS_F_TCP, ps_tcp_on, ps_tcp_ack_delay },
-};
-#define NSTAGES (sizeof(stages) / sizeof(stages[0]))
+#include "stats/stages.h"
 
 enum cell { CELL_OFF, CELL_NA, CELL_EMPTY, CELL_SAMPLES };
 
 /* Stage k of queue slot q: its histogram in h, and what the cell shows. */
 static enum cell stage_cell(const struct ps_snapshot *s, size_t k, unsigned int q, __u64 *h)
 {
-	const struct stage *st = &stages[k];
+	const struct ps_stage *st = &ps_stages[k];
 
 	if (!(s->meta.features & st->feature) || !st->on(s))
 		return CELL_OFF;
@@ -61,7 +43,7 @@ static bool queue_has_samples(const struct ps_snapshot *s, unsigned int q)
 	static __u64 h[PS_LAT_BUCKETS];
 	size_t k;
 
-	for (k = 0; k < NSTAGES; k++)
+	for (k = 0; k < ps_nstages; k++)
 		if (stage_cell(s, k, q, h) == CELL_SAMPLES)
 			return true;
 	return false;
@@ -109,8 +91,8 @@ static void block(FILE *out, const struct ps_snapshot *s, const unsigned int *co
 		fprintf(out, " %15s", label);
 	}
 	fputc('\n', out);
-	for (k = 0; k < NSTAGES; k++) {
-		fprintf(out, "%-9s", stages[k].head);
+	for (k = 0; k < ps_nstages; k++) {
+		fprintf(out, "%-9s", ps_stages[k].head);
 		for (c = 0; c < ncols; c++) {
 			cell_text(s, k, cols[c], cell, sizeof(cell));
 			fprintf(out, " %15s", cell);
@@ -167,7 +149,7 @@ json_object *ps_latency_json(const struct ps_snapshot *s)
 		else
 			ps_queue_label(s, q, label, sizeof(label));
 		qo = json_object_new_object();
-		for (k = 0; k < NSTAGES; k++) {
+		for (k = 0; k < ps_nstages; k++) {
 			switch (stage_cell(s, k, q, h)) {
 			case CELL_OFF:
 				c = json_object_new_string("off");
@@ -188,7 +170,7 @@ json_object *ps_latency_json(const struct ps_snapshot *s)
 					json_object_object_add(c, "p99_ns", NULL);
 				}
 			}
-			json_object_object_add(qo, stages[k].key, c);
+			json_object_object_add(qo, ps_stages[k].key, c);
 		}
 		json_object_object_add(o, label, qo);
 	}
