@@ -18,7 +18,7 @@ static const struct {
 } commands[] = {
 	{ "attach", ps_cmd_attach }, { "detach", ps_cmd_detach },     { "status", ps_cmd_status },
 	{ "stats", ps_cmd_stats },   { "features", ps_cmd_features }, { "check", ps_cmd_check },
-	{ "nic", ps_cmd_nic },	     { "serve", ps_cmd_serve },
+	{ "nic", ps_cmd_nic },	     { "serve", ps_cmd_serve },	      { "heatmap", ps_cmd_heatmap },
 };
 
 static void usage(FILE *out)
@@ -38,6 +38,8 @@ static void usage(FILE *out)
 	    "  check IFACE [options]    compare what each layer counted over an interval\n"
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
 	    "  serve IFACE... [options] attach and export: Prometheus /metrics, JSON lines\n"
+	    "  heatmap STAGE [IFACE]    a latency stage per queue over time as SVG, from a\n"
+	    "                           recording (--from FILE) or live\n"
 	    "  features [--json]        what this kernel supports, what pathscope uses\n"
 	    "  help [COMMAND]           this list, or the options of COMMAND (-h, --help)\n"
 	    "  version                  the version and the map ABI version (-V, --version)\n"

@@ -78,6 +78,7 @@ int ps_cmd_detach(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);
 int ps_cmd_stats(int argc, char **argv);
 int ps_cmd_check(int argc, char **argv);
+int ps_cmd_heatmap(int argc, char **argv);
 int ps_cmd_nic(int argc, char **argv);
 int ps_cmd_serve(int argc, char **argv);
 int ps_cmd_features(int argc, char **argv);

@@ -9,6 +9,7 @@
 
 #include "cli/options.h"
 #include "stats/render.h"
+#include "stats/stages.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 
@@ -30,10 +31,14 @@ static const char stats_help[] =
     "  --latency         the latency budget instead: a row per stage (d2s,\n"
     "                    socket, qdisc, completion, ICMP/TCP RTT, handshake,\n"
     "                    responses), a column per queue, p50/p99 in each\n"
+    "  --heatmap STAGE   the heat strip of one latency stage instead: a row per\n"
+    "                    queue, a column per bucket, shaded by count (STAGE as\n"
+    "                    'pathscope heatmap' takes it: d2s, tcp_rtt, ...)\n"
     "examples:\n"
     "  pathscope stats eth1\n"
     "  pathscope stats eth1 --interval 1 --count 5 --hist\n"
     "  pathscope stats eth1 --latency\n"
+    "  pathscope stats eth1 --interval 1 --heatmap tcp_rtt\n"
     "  pathscope stats --json | jq '.interfaces[].totals.xdp.rate.pps'\n";
 
 struct collect {
@@ -76,7 +81,8 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 /* What one report prints. */
 struct view {
 	bool json, hist, latency;
-	unsigned int show; /* PS_SHOW_* */
+	unsigned int show;	     /* PS_SHOW_* */
+	const struct ps_stage *heat; /* --heatmap STAGE */
 };
 
 static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev, int n,
@@ -93,7 +99,9 @@ static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev
 		ps_render_json(stdout, r, n);
 		return;
 	}
-	if (v->latency)
+	if (v->heat)
+		ps_render_heat(stdout, r, n, v->heat);
+	else if (v->latency)
 		ps_render_latency(stdout, r, n);
 	else
 		ps_render_table(stdout, r, n);
@@ -112,6 +120,7 @@ int ps_cmd_stats(int argc, char **argv)
 		{ "latency", no_argument, NULL, 'L' },
 		{ "all", no_argument, NULL, 'A' },
 		{ "ecn", no_argument, NULL, 'E' },
+		{ "heatmap", required_argument, NULL, 'M' },
 		{},
 	};
 	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:j", opts };
@@ -153,8 +162,20 @@ int ps_cmd_stats(int argc, char **argv)
 		case 'E':
 			view.show |= PS_SHOW_ECN;
 			break;
+		case 'M':
+			view.heat = ps_stage_find(optarg);
+			if (!view.heat) {
+				char names[400];
+
+				ps_stage_names(names, sizeof(names));
+				return ps_error("bad --heatmap '%s' (a stage: %s)", optarg, names),
+				       2;
+			}
+			break;
 		}
 	}
+	if (view.heat && (view.json || view.latency))
+		return ps_error("--heatmap prints a table: not with --json or --latency"), 2;
 	if (ps_require_privileges())
 		return 1;
 	for (i = optind; i < argc; i++) {

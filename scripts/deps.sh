@@ -6,7 +6,8 @@
 # build-essential, dpkg-dev, debhelper, lintian: make deb and test_package;
 # mandoc, man-db: test_manpages; bash-completion: test_completion; python3:
 # test_dashboard; systemd: systemd-analyze verify of the units; sockperf:
-# test_tcp_rtt, netperf's stand-in in Debian; libprotobuf-c-dev, protobuf-c-compiler:
+# test_tcp_rtt, netperf's stand-in in Debian; chromium, python3-pil: test_heatmap
+# renders a heatmap headless and reads the PNG back; libprotobuf-c-dev, protobuf-c-compiler:
 # serve's protobuf exposition; libyaml-dev, libcrypt-dev, libgnutls28-dev: serve
 # --web-config (YAML, bcrypt, TLS); openssl: test_serve_tls's certificates.)
 # Idempotent: skips apt-get entirely when everything is already present.
@@ -24,7 +25,7 @@ TEST_PKGS=(
 	openssl jq clang-format prometheus curl
 	valgrind python3-scapy tcpdump libclang-rt-14-dev xdp-tools
 	build-essential dpkg-dev debhelper lintian mandoc man-db bash-completion python3 systemd
-	sockperf
+	sockperf chromium python3-pil
 )
 case ${1:-all} in
 demo) PKGS=("${BUILD_PKGS[@]}" "${DEMO_PKGS[@]}") ;;

@@ -25,6 +25,10 @@ void ps_render_json(FILE *out, const struct ps_report *r, int n);
  * every interface of ps_render_json, as "latency"). */
 void ps_render_latency(FILE *out, const struct ps_report *r, int n);
 json_object *ps_latency_json(const struct ps_snapshot *s);
+/* The heat strip of one latency stage (stats --heatmap STAGE): a row per
+ * queue, a column per bucket, shaded by the window's counts. */
+struct ps_stage;
+void ps_render_heat(FILE *out, const struct ps_report *r, int n, const struct ps_stage *st);
 
 #define PS_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 

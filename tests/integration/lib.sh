@@ -101,6 +101,9 @@
 #   ps_pathscope_peer I ARGS...   pathscope in peer I's namespace (nsenter)
 #   ps_peer_ip4 I / ps_peer_ip6 I / ps_host_ip4 I / ps_host_ip6 I
 #                            peer I's and the host's address in peer I's subnet
+#   ps_delay_step            multiply every delay by PS_DELAY_FACTOR (set it
+#                            before create: the delay line's -k) from now on,
+#                            once; returns when the new delays apply
 #   ps_delay_stop            SIGTERM the delay line, wait for it, print its
 #                            per-direction counts (HOST>PEER frames N bytes N
 #                            dropped N unsent N late_avg_ns ... write_ns N,
@@ -629,7 +632,8 @@ ps_delay_testbed_create() {
 	# The taps are created inside the namespaces; the delay line lives in
 	# this one (and in this process group: tests/run.sh's timeout ends it).
 	PS_DELAY_OUT=$(mktemp)
-	"$DELAYLINE" -r 10 -c 0 -t $((600 * PS_SLOW)) "dA@$NS_A:$nq" "${specs[@]}" >"$PS_DELAY_OUT" &
+	"$DELAYLINE" -r 10 -c 0 -k "${PS_DELAY_FACTOR:-1}" -t $((600 * PS_SLOW)) "dA@$NS_A:$nq" \
+		"${specs[@]}" >"$PS_DELAY_OUT" &
 	PS_DELAY_PID=$!
 	for i in $(seq 50); do
 		grep -q '^ready$' "$PS_DELAY_OUT" && break
@@ -668,7 +672,19 @@ ps_delay_stop() {
 	kill "$PS_DELAY_PID" 2>/dev/null
 	_ps_reap "$PS_DELAY_PID"
 	PS_DELAY_PID=
-	grep -v '^ready$' "$PS_DELAY_OUT"
+	grep -v '^ready$\|^stepped$' "$PS_DELAY_OUT"
+}
+
+# Multiply every delay by PS_DELAY_FACTOR now, once; returns when the delay
+# line says the new delays apply (at most 5 s), 1 if it does not.
+ps_delay_step() {
+	local i
+	kill -USR1 "$PS_DELAY_PID" 2>/dev/null || return 1
+	for i in $(seq 50); do
+		grep -q '^stepped$' "$PS_DELAY_OUT" && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 ps_testbed_keep() {

@@ -66,7 +66,7 @@ is "$P help st" "stats status"
 is "$P help stats " ""
 
 # Options: those of each command's page, OPTIONS section.
-for c in attach check detach features nic serve stats status; do
+for c in attach check detach features heatmap nic serve stats status; do
 	want=$(awk '/^\.Sh / { on = ($0 == ".Sh OPTIONS") }
 		on && /^\.It Fl / { s = $0; while (match(s, /Fl -[a-z][a-z0-9-]*/)) { print "-" substr(s, RSTART + 3, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } }' "$MAN/pathscope-$c.8" | words)
 	is "$P $c --" "$want"
@@ -83,6 +83,13 @@ is "$P check vB --probe-mode tr" "tracepoint"
 is "$P serve vB --detail " "interface queue"
 is "$P stats --interval " ""
 is "$P serve --listen " ""
+
+# Latency stages: heatmap's first operand and stats --heatmap's value.
+stages="driver_to_stack d2s socket_read sock qdisc_sojourn sojourn tx_completion completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay"
+is "$P heatmap " "$(echo "$stages budget" | words)"
+is "$P heatmap tcp_r" "tcp_response tcp_rtt"
+is "$P stats --heatmap " "$(echo "$stages" | words)"
+is "$P stats vB --heatmap d" "d2s driver_to_stack"
 
 # Features: the names the binary knows ("unknown feature ... (known: ...)").
 known=$("$PATHSCOPE" attach ps-nosuch0 --features zz-bogus 2>&1 | sed -n 's/.*(known: \(.*\))$/\1/p' | tr -d , | words)
@@ -101,6 +108,8 @@ mkdir "$TMP/fdir" && touch "$TMP/file.jsonl" "$TMP/other"
 is "$P serve vB --jsonl $TMP/f" "$TMP/fdir $TMP/file.jsonl"
 is "$P serve vB --web-config $TMP/f" "$TMP/fdir $TMP/file.jsonl"
 is "$P attach vB --xdp-join $TMP/o" "$TMP/other"
+is "$P heatmap d2s --from $TMP/f" "$TMP/fdir $TMP/file.jsonl"
+is "$P heatmap d2s --output $TMP/o" "$TMP/other"
 
 # Interfaces of namespace B (lo, vB); nothing attached there yet.
 is "$P attach " "lo vB"
@@ -116,6 +125,7 @@ ps_pathscope_a attach vA --features none >/dev/null || ps_fail "attach vA" "exit
 is "$P detach " "vB" "vB attached here, vA in namespace A"
 is "$P stats " "vB" "vB attached here, vA in namespace A"
 is "$P check " "vB" "vB attached here, vA in namespace A"
+is "$P heatmap tcp_rtt " "vB" "heatmap's IFACE after its STAGE: the attached ones"
 is "$P stats vB " ""
 is "$P detach v" "vB"
 WHO=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)

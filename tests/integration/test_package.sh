@@ -59,7 +59,7 @@ for f in /usr/sbin/pathscope /usr/libexec/pathscope/check-listen /etc/default/pa
 	/usr/share/man/man7/pathscope-json.7.gz /usr/share/doc/pathscope/copyright; do
 	grep -qx "$f" <<<"$files" || missing+=" $f"
 done
-for c in attach detach status stats check nic serve features; do
+for c in attach detach status stats check nic serve features heatmap; do
 	grep -qx "/usr/share/man/man8/pathscope-$c.8.gz" <<<"$files" || missing+=" pathscope-$c.8.gz"
 done
 ps_check_eq "the package holds the binary, man pages, completion, units, examples" "$missing" ""

@@ -6,7 +6,8 @@
  * namespace it is told, and forwards every Ethernet frame between the host
  * and each peer after a fixed delay per direction:
  *
- *   delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] HOST PEER...
+ *   delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] [-k FACTOR]
+ *             HOST PEER...
  *     HOST  TAP[@NETNS][:QUEUES]     the host's tap; QUEUES > 1 makes it
  *                                    multiqueue (IFF_MULTI_QUEUE, one fd per queue)
  *     PEER  TAP[@NETNS]:TO_US[:FROM_US[:QUEUE]]
@@ -26,6 +27,10 @@
  *            work on the machine does not delay the frames (default 0: no)
  *     -c     run on CPU only; a sender on the same CPU then hands its frames
  *            over without waking another (virtual) CPU from idle
+ *     -k     on SIGUSR1, multiply every delay by FACTOR (1..100), once: a step
+ *            in latency at a moment the test chooses. Frames read before
+ *            keep their due time; the delays only grow, so each direction
+ *            stays in order. Prints "stepped" once the new delays apply.
  *
  * Frames from the host go to the peer whose tap has the frame's destination
  * MAC (read from each peer tap with SIOCGIFHWADDR; multicast, broadcast and
@@ -126,7 +131,7 @@ static struct peer peers[MAX_PEERS];
 static int npeers;
 static char host_name[IFNAMSIZ];
 static int host_fd[MAX_QUEUES], nqueues = 1;
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, step;
 static unsigned char frame[MAX_FRAME];
 
 static void on_signal(int sig)
@@ -143,11 +148,20 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+static void on_step(int sig)
+{
+	(void)sig;
+	if (!step)
+		step = 1;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] "
-			"TAP[@NETNS][:QUEUES] "
-			"TAP[@NETNS]:TO_US[:FROM_US[:QUEUE]]...\n");
+	fprintf(
+	    stderr,
+	    "usage: delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] [-k FACTOR] "
+	    "TAP[@NETNS][:QUEUES] "
+	    "TAP[@NETNS]:TO_US[:FROM_US[:QUEUE]]...\n");
 	exit(2);
 }
 
@@ -446,14 +460,15 @@ static void report(const struct dir *d)
 int main(int argc, char **argv)
 {
 	struct pollfd pfd[MAX_QUEUES + MAX_PEERS];
-	long seconds = 60, spin_us = 200, mib = 8, prio = 0, cpu = -1, to_us, from_us, queue;
-	struct sigaction sa = { .sa_handler = on_signal };
+	long seconds = 60, spin_us = 200, mib = 8, prio = 0, cpu = -1, factor = 1, to_us, from_us,
+	     queue;
+	struct sigaction sa = { .sa_handler = on_signal }, sa_step = { .sa_handler = on_step };
 	int64_t end, now, next, wait;
 	char *rest, *ns, *f;
 	struct timespec ts;
 	int opt, i, self_ns, npfd;
 
-	while ((opt = getopt(argc, argv, "t:s:b:r:c:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:s:b:r:c:k:h")) != -1) {
 		switch (opt) {
 		case 't':
 			seconds = num(optarg, "SECONDS", 1, 86400);
@@ -469,6 +484,9 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			cpu = num(optarg, "CPU", 0, CPU_SETSIZE - 1);
+			break;
+		case 'k':
+			factor = num(optarg, "FACTOR", 1, 100);
 			break;
 		default:
 			usage();
@@ -507,6 +525,7 @@ int main(int argc, char **argv)
 
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa_step, NULL);
 	/* Sleep to the nanosecond, not the default 50 us timer slack. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	if (cpu >= 0) {
@@ -533,6 +552,15 @@ int main(int argc, char **argv)
 
 	end = now_ns() + seconds * 1000000000LL;
 	while (!stop) {
+		if (step == 1) {
+			for (i = 0; i < npeers; i++) {
+				peers[i].to.delay_ns *= factor;
+				peers[i].from.delay_ns *= factor;
+			}
+			step = 2; /* once */
+			printf("stepped\n");
+			fflush(stdout);
+		}
 		now = now_ns();
 		if (now >= end)
 			break;

@@ -12,35 +12,10 @@
 #include <string.h>
 
 #include "tests/lib/check.h"
+#include "tests/lib/golden.h"
 #include "stats/render.h"
+#include "stats/stages.h"
 #include "tests/unit/snapshot_fixture.h"
-
-#ifndef PS_GOLDEN_DIR
-#define PS_GOLDEN_DIR "tests/golden"
-#endif
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			if (!buf)
-				break;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*len = n;
-	return buf;
-}
 
 /* text without the lines of the per-peer families (their HELP, TYPE and
  * samples): what serve --no-peer-metrics must export. The number of lines
@@ -67,42 +42,6 @@ static char *without_peers(const char *text, size_t len, size_t *out_len, int *d
 	}
 	*out_len = out ? (size_t)(o - out) : 0;
 	return out;
-}
-
-/* The first line where a and b differ, for the failure message. */
-static int first_diff_line(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t i;
-	int line = 1;
-
-	for (i = 0; i < na && i < nb && a[i] == b[i]; i++)
-		line += a[i] == '\n';
-	return line;
-}
-
-static void golden(const char *name, const char *text, size_t len)
-{
-	char path[256], msg[400];
-	size_t glen = 0;
-	char *want;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", PS_GOLDEN_DIR, name);
-	if (getenv("PS_GOLDEN_UPDATE")) {
-		f = fopen(path, "wb");
-		check_report(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, name,
-			     "cannot write %s: %s", path, strerror(errno));
-		return;
-	}
-	want = slurp(path, &glen);
-	if (!want) {
-		check_report(0, name, "cannot read %s (PS_GOLDEN_UPDATE=1 writes it)", path);
-		return;
-	}
-	snprintf(msg, sizeof(msg), "differs from %s from line %d (got %zu bytes, want %zu)", path,
-		 first_diff_line(text, len, want, glen), len, glen);
-	check_report(len == glen && memcmp(text, want, len) == 0, name, "%s", msg);
-	free(want);
 }
 
 typedef void (*render_fn)(FILE *out, const struct ps_report *r, int n);
@@ -141,6 +80,17 @@ static void render_reports(const char *name, render_fn fn, const struct ps_repor
 	free(text);
 }
 
+/* stats --heatmap STAGE, for two stages the fixture has samples of. */
+static void heat_d2s(FILE *out, const struct ps_report *r, int n)
+{
+	ps_render_heat(out, r, n, ps_stage_find("d2s"));
+}
+
+static void heat_tcp_rtt(FILE *out, const struct ps_report *r, int n)
+{
+	ps_render_heat(out, r, n, ps_stage_find("tcp_rtt"));
+}
+
 int main(void)
 {
 	static struct ps_snapshot snaps[2][2];
@@ -173,6 +123,8 @@ int main(void)
 	render_reports("stats-hist.txt", ps_render_hist, window, 2, 120);
 	render_reports("stats.json", ps_render_json, window, 2, 0);
 	render_reports("stats-latency.txt", ps_render_latency, window, 2, 120);
+	render_reports("stats-heat-d2s.txt", heat_d2s, window, 2, 120);
+	render_reports("stats-heat-tcp_rtt.txt", heat_tcp_rtt, first, 2, 120);
 
 	f = open_memstream(&text, &len);
 	ps_render_prom(f, cur, 2, &extra);

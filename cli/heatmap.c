@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * pathscope heatmap: one latency stage per queue over time, as SVG, from a
+ * recording of JSON reports or recorded live (stats/heatmap.h,
+ * stats/heatmap_svg.h). Live, it writes the same JSON reports that stats
+ * --json would, and reads them back: one path for both.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "lib/util.h"
+#include "loader/pins.h"
+#include "stats/heatmap.h"
+#include "stats/heatmap_svg.h"
+#include "stats/render.h"
+
+static const char heatmap_help[] =
+    "usage: pathscope heatmap STAGE [IFACE] --from FILE [options]\n"
+    "       pathscope heatmap STAGE IFACE [--duration S] [--interval S] [options]\n"
+    "Draw one latency stage as a heatmap in one self-contained SVG file: a panel per\n"
+    "queue, time on x, latency on a log scale on y, the colour of a cell its count\n"
+    "of samples; the panels share the axes and the colours. From a recording (the\n"
+    "JSON lines of 'stats --interval S --json' or 'serve --jsonl': the first line\n"
+    "is the baseline, each later line one interval), or recorded live.\n"
+    "STAGE: driver_to_stack (d2s), socket_read (sock), qdisc_sojourn (sojourn),\n"
+    "  tx_completion (completion), icmp_rtt, tcp_rtt, tcp_handshake, icmp_response,\n"
+    "  tcp_response, tcp_ack_delay; or budget: per queue, the p50 of every stage as\n"
+    "  bars, the stages of one path end to end, each p99 marked.\n"
+    "  -f, --from FILE     read the recording FILE ('-': standard input); IFACE\n"
+    "                      picks an interface when it holds several\n"
+    "  -d, --duration S    live: record IFACE for S seconds (default 10)\n"
+    "  -i, --interval S    live: an interval every S seconds (default 1)\n"
+    "  -r, --record FILE   live: also write the recording to FILE\n"
+    "  -o, --output FILE   write the SVG to FILE (default: standard output)\n"
+    "  -w, --whole         one panel of all queues, not one per queue\n"
+    "examples:\n"
+    "  pathscope stats eth1 --interval 1 --count 61 --json > run.jsonl\n"
+    "  pathscope heatmap tcp_rtt --from run.jsonl -o tcp_rtt.svg\n"
+    "  pathscope heatmap d2s eth1 --duration 30 -o d2s.svg\n"
+    "  pathscope heatmap budget --from run.jsonl -o budget.svg\n";
+
+#define MAX_LIVE_INTERVALS PS_HEAT_MAX_INTERVALS
+
+struct heatmap_args {
+	const char *stage, *ifname, *from, *record, *output;
+	double duration, interval;
+	bool whole, live_opts;
+};
+
+static int read_recording(struct ps_heat *heats, size_t n, const char *from)
+{
+	FILE *in = strcmp(from, "-") ? fopen(from, "r") : stdin;
+	char err[512];
+	int rc;
+
+	if (!in)
+		return ps_error("cannot read %s: %s", from, strerror(errno)), 1;
+	rc = ps_heat_read(heats, n, in, from, err, sizeof(err));
+	if (in != stdin)
+		fclose(in);
+	return rc ? (ps_error("%s", err), 1) : 0;
+}
+
+/* One JSON report of the snapshots (cur over prev) into every heat, and to
+ * the recording file if there is one. */
+static int live_report(struct ps_heat *heats, size_t n, const struct ps_snapshot *cur,
+		       const struct ps_snapshot *prev, FILE *record)
+{
+	struct ps_report r;
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	json_object *doc;
+	FILE *mem;
+	int rc;
+
+	ps_report_init(&r, cur, prev);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return ps_error("out of memory"), 1;
+	ps_render_json(mem, &r, 1);
+	fclose(mem);
+	if (record)
+		fputs(buf, record), fflush(record);
+	doc = json_tokener_parse(buf);
+	free(buf);
+	if (!doc)
+		return ps_error("out of memory"), 1;
+	rc = ps_heat_add_all(heats, n, doc, err, sizeof(err)) ? (ps_error("%s", err), 1) : 0;
+	json_object_put(doc);
+	return rc;
+}
+
+static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_args *a)
+{
+	struct ps_snapshot prev, cur;
+	char dir[256];
+	FILE *record = NULL;
+	double left;
+	int err, rc = 0;
+
+	if (ps_require_privileges())
+		return 1;
+	err = ps_snapshot_dir(a->ifname, dir, sizeof(dir));
+	if (err == -ENODEV)
+		return ps_cmd_unknown_iface(a->ifname);
+	if (err == -ENOENT)
+		return ps_cmd_not_attached(a->ifname);
+	if (err)
+		return ps_error("cannot read interface '%s': %s", a->ifname, strerror(-err)), 1;
+	if (a->record && !(record = fopen(a->record, "w")))
+		return ps_error("cannot write %s: %s", a->record, strerror(errno)), 1;
+	err = ps_snapshot_read(dir, &prev);
+	if (err) {
+		if (record)
+			fclose(record);
+		return ps_error("cannot read %s: %s", dir, strerror(-err)), 1;
+	}
+	rc = live_report(heats, n, &prev, NULL, record); /* the baseline */
+	ps_stop_on_signals();
+	for (left = a->duration; !rc && left > 1e-9 && !ps_stop; left -= a->interval) {
+		ps_sleep_s(left < a->interval ? left : a->interval);
+		if (ps_stop)
+			break;
+		err = ps_snapshot_read(dir, &cur);
+		if (err) {
+			rc = (ps_error("cannot read %s: %s", dir,
+				       err == -ENOENT ? "gone (detached meanwhile?)"
+						      : strerror(-err)),
+			      1);
+			break;
+		}
+		rc = live_report(heats, n, &cur, &prev, record);
+		ps_snapshot_free(&prev);
+		prev = cur;
+	}
+	ps_snapshot_free(&prev);
+	if (record && fclose(record))
+		rc = (ps_error("cannot write %s", a->record), 1);
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct heatmap_args *a)
+{
+	static const struct option opts[] = {
+		{ "from", required_argument, NULL, 'f' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "record", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "whole", no_argument, NULL, 'w' },
+		{},
+	};
+	static const struct ps_cmd cmd = { "heatmap", heatmap_help, "f:d:i:r:o:w", opts };
+	int c, err;
+
+	a->duration = 10;
+	a->interval = 1;
+	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
+		switch (c) {
+		case PS_OPT_EXIT:
+			return err ? err : -1;
+		case 'f':
+			a->from = optarg;
+			break;
+		case 'd':
+			if (!ps_parse_seconds(optarg, &a->duration))
+				return ps_error("bad --duration '%s' (seconds, 0 < S <= 86400)",
+						optarg),
+				       2;
+			a->live_opts = true;
+			break;
+		case 'i':
+			if (!ps_parse_seconds(optarg, &a->interval))
+				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
+						optarg),
+				       2;
+			a->live_opts = true;
+			break;
+		case 'r':
+			a->record = optarg;
+			a->live_opts = true;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'w':
+			a->whole = true;
+			break;
+		}
+	}
+	if (optind >= argc)
+		return ps_error("heatmap: expected a STAGE (see 'pathscope heatmap --help')"), 2;
+	a->stage = argv[optind++];
+	if (optind < argc)
+		a->ifname = argv[optind++];
+	if (ps_cmd_no_operand(&cmd, argc, argv))
+		return 2;
+	if (a->from && a->live_opts)
+		return ps_error("heatmap: --duration, --interval and --record are for a live "
+				"recording, not with --from"),
+		       2;
+	if (!a->from && !a->ifname)
+		return ps_error("heatmap: name an IFACE to record live, or a recording with "
+				"--from FILE"),
+		       2;
+	if (!a->from && a->duration / a->interval > MAX_LIVE_INTERVALS)
+		return ps_error("heatmap: at most %d intervals (--duration / --interval)",
+				MAX_LIVE_INTERVALS),
+		       2;
+	if (strcmp(a->stage, "budget") && !ps_stage_find(a->stage)) {
+		char names[400];
+
+		ps_stage_names(names, sizeof(names));
+		return ps_error("heatmap: unknown stage '%s' (%s; or budget)", a->stage, names), 2;
+	}
+	if (!strcmp(a->stage, "budget") && a->whole)
+		return ps_error("heatmap: --whole draws a heatmap, not the budget"), 2;
+	return 0;
+}
+
+int ps_cmd_heatmap(int argc, char **argv)
+{
+	struct heatmap_args a = {};
+	struct ps_heat *heats;
+	bool budget;
+	size_t n, k;
+	FILE *out;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	budget = !strcmp(a.stage, "budget");
+	n = budget ? ps_nstages : 1;
+	heats = calloc(n, sizeof(*heats));
+	if (!heats)
+		return ps_error("out of memory"), 1;
+	for (k = 0; k < n; k++) {
+		heats[k].stage = budget ? &ps_stages[k] : ps_stage_find(a.stage);
+		heats[k].whole = a.whole;
+		if (a.ifname)
+			snprintf(heats[k].ifname, sizeof(heats[k].ifname), "%s", a.ifname);
+	}
+	rc = a.from ? read_recording(heats, n, a.from) : record_live(heats, n, &a);
+	if (!rc) {
+		out = a.output ? fopen(a.output, "w") : stdout;
+		if (!out) {
+			rc = (ps_error("cannot write %s: %s", a.output, strerror(errno)), 1);
+		} else {
+			if (budget)
+				ps_budget_svg(out, heats);
+			else
+				ps_heat_svg(out, heats);
+			if ((out != stdout ? fclose(out) : fflush(out)) ||
+			    (out == stdout && ferror(out)))
+				rc = (ps_error("cannot write %s", a.output ? a.output : "the SVG"),
+				      1);
+		}
+	}
+	for (k = 0; k < n; k++)
+		ps_heat_free(&heats[k]);
+	free(heats);
+	return rc;
+}

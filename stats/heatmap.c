@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* A heatmap's data from a recording of JSON reports (heatmap.h). */
+#include "stats/heatmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pathscope/hist.h"
+
+bool ps_heat_queue_hist(const struct ps_stage *st, json_object *queue, __u64 *out)
+{
+	json_object *o, *hist, *b, *v;
+	bool found = false;
+	size_t p, k, i, n;
+	uint64_t low, count;
+
+	memset(out, 0, PS_LAT_BUCKETS * sizeof(*out));
+	for (p = 0; p < 2 && st->json[p][0]; p++) {
+		o = queue;
+		for (k = 0; k < 3 && st->json[p][k] && o; k++)
+			if (!json_object_object_get_ex(o, st->json[p][k], &o))
+				o = NULL;
+		if (!o || !json_object_object_get_ex(o, "hist", &hist) ||
+		    !json_object_is_type(hist, json_type_array))
+			continue;
+		found = true;
+		n = json_object_array_length(hist);
+		for (i = 0; i < n; i++) {
+			b = json_object_array_get_idx(hist, i);
+			if (!json_object_object_get_ex(b, "low", &v))
+				continue;
+			low = (uint64_t)json_object_get_int64(v);
+			if (!json_object_object_get_ex(b, "count", &v))
+				continue;
+			count = (uint64_t)json_object_get_int64(v);
+			out[ps_hist_bucket(low, PS_LAT_BUCKETS)] += count;
+		}
+	}
+	return found;
+}
+
+static int panel_of(struct ps_heat *h, const char *label)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->npanels; i++)
+		if (!strcmp(h->panel[i], label))
+			return (int)i;
+	if (h->npanels == PS_HEAT_MAX_PANELS)
+		return -1;
+	snprintf(h->panel[h->npanels], sizeof(h->panel[0]), "%s", label);
+	/* A panel first seen now was empty in every earlier report. */
+	memset(h->prev[h->npanels], 0, sizeof(h->prev[0]));
+	return (int)h->npanels++;
+}
+
+/* The interface object of the report, or NULL (with err if it is an error). */
+static json_object *find_iface(struct ps_heat *h, json_object *report, char *err, size_t errlen)
+{
+	json_object *ifaces, *o, *name;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(report, "interfaces", &ifaces) ||
+	    !json_object_is_type(ifaces, json_type_array))
+		return snprintf(err, errlen, "not a pathscope JSON report (no \"interfaces\")"),
+		       NULL;
+	n = json_object_array_length(ifaces);
+	if (!h->ifname[0]) {
+		if (n > 1)
+			return snprintf(err, errlen, "the recording has %zu interfaces: name one",
+					n),
+			       NULL;
+		if (n == 1 && json_object_object_get_ex(json_object_array_get_idx(ifaces, 0),
+							"ifname", &name))
+			snprintf(h->ifname, sizeof(h->ifname), "%s", json_object_get_string(name));
+	}
+	for (i = 0; i < n; i++) {
+		o = json_object_array_get_idx(ifaces, i);
+		if (json_object_object_get_ex(o, "ifname", &name) &&
+		    !strcmp(json_object_get_string(name), h->ifname))
+			return o;
+	}
+	return NULL;
+}
+
+static double get_double(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+/* This report's cumulative histogram of each panel into cur (all zero for a
+ * panel it lacks). -1 with err on a malformed report or too many panels. */
+static int read_panels(struct ps_heat *h, json_object *iface, __u64 (*cur)[PS_LAT_BUCKETS],
+		       char *err, size_t errlen)
+{
+	json_object *queues = NULL, *q, *v;
+	unsigned int i, nq = 1;
+	char label[16];
+	int p;
+
+	memset(cur, 0, sizeof(__u64[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS]));
+	if (!h->whole) {
+		if (!json_object_object_get_ex(iface, "queues", &queues) ||
+		    !json_object_is_type(queues, json_type_array))
+			return snprintf(err, errlen, "a report without \"queues\""), -1;
+		nq = (unsigned int)json_object_array_length(queues);
+	}
+	for (i = 0; i < nq; i++) {
+		if (h->whole) {
+			if (!json_object_object_get_ex(iface, "totals", &q))
+				return snprintf(err, errlen, "a report without \"totals\""), -1;
+			snprintf(label, sizeof(label), "all");
+		} else {
+			q = json_object_array_get_idx(queues, i);
+			if (!json_object_object_get_ex(q, "queue", &v))
+				return snprintf(err, errlen, "a queue without \"queue\""), -1;
+			snprintf(label, sizeof(label), "%s", json_object_get_string(v));
+		}
+		p = panel_of(h, label);
+		if (p < 0)
+			return snprintf(err, errlen, "more than %d queues", PS_HEAT_MAX_PANELS), -1;
+		ps_heat_queue_hist(h->stage, q, cur[p]);
+	}
+	return 0;
+}
+
+int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen)
+{
+	static __u64 cur[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS];
+	json_object *iface, *v;
+	unsigned int p, b, t = h->nt;
+	bool reset = false;
+	double attached, len;
+
+	err[0] = '\0';
+	if (!json_object_object_get_ex(report, "schema", &v) || json_object_get_int(v) != 1)
+		return snprintf(err, errlen, "not a pathscope JSON report of schema 1"), -1;
+	iface = find_iface(h, report, err, errlen);
+	if (!iface)
+		return err[0] ? -1 : 0;
+	if (h->have_prev && t == PS_HEAT_MAX_INTERVALS)
+		return snprintf(err, errlen, "more than %d intervals", PS_HEAT_MAX_INTERVALS), -1;
+	if (read_panels(h, iface, cur, err, errlen))
+		return -1;
+	attached = get_double(iface, "attached_for_s");
+	if (json_object_object_get_ex(iface, "nqueues", &v))
+		h->nqueues = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(report, "time", &v))
+		snprintf(h->last_time, sizeof(h->last_time), "%s", json_object_get_string(v));
+	if (!h->have_prev)
+		snprintf(h->first_time, sizeof(h->first_time), "%s", h->last_time);
+
+	/* A count that went down, or a shorter time since attach: attached anew. */
+	reset = h->have_prev && attached < h->prev_attached_s;
+	for (p = 0; p < h->npanels && !reset; p++)
+		for (b = 0; b < PS_LAT_BUCKETS; b++)
+			if (cur[p][b] < h->prev[p][b])
+				reset = true;
+	if (h->have_prev) {
+		for (p = 0; p < h->npanels; p++) {
+			__u64 *cell = NULL, d;
+
+			for (b = 0; b < PS_LAT_BUCKETS; b++) {
+				d = reset ? cur[p][b] : cur[p][b] - h->prev[p][b];
+				if (!d)
+					continue;
+				if (!cell && !(cell = calloc(PS_LAT_BUCKETS, sizeof(*cell))))
+					return snprintf(err, errlen, "out of memory"), -1;
+				cell[b] = d;
+				h->samples += d;
+			}
+			h->cells[t][p] = cell;
+		}
+		/* After a new attach the interval is its time since attach. */
+		len = reset ? attached : attached - h->prev_attached_s;
+		h->t0[t] = h->elapsed_s;
+		h->elapsed_s += len > 0 ? len : 0;
+		h->t1[t] = h->elapsed_s;
+		h->reattached += reset;
+		h->nt++;
+	}
+	memcpy(h->prev, cur, sizeof(cur));
+	h->prev_attached_s = attached;
+	h->have_prev = true;
+	return 0;
+}
+
+int ps_heat_add_all(struct ps_heat *heats, size_t n, json_object *report, char *err, size_t errlen)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (ps_heat_add(&heats[k], report, err, errlen))
+			return -1;
+	return 0;
+}
+
+int ps_heat_read(struct ps_heat *heats, size_t n, FILE *in, const char *name, char *err,
+		 size_t errlen)
+{
+	char *line = NULL, why[200];
+	size_t cap = 0, lineno = 0;
+	json_object *doc;
+	ssize_t len;
+	int rc = 0;
+
+	while (!rc && (len = getline(&line, &cap, in)) >= 0) {
+		lineno++;
+		if (len <= 1)
+			continue;
+		doc = json_tokener_parse(line);
+		if (!doc) {
+			snprintf(err, errlen,
+				 "%s:%zu: not a JSON report (one per line, as 'stats --json "
+				 "--interval' writes)",
+				 name, lineno);
+			rc = -1;
+		} else if (ps_heat_add_all(heats, n, doc, why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%zu: %s", name, lineno, why);
+			rc = -1;
+		}
+		json_object_put(doc);
+	}
+	free(line);
+	if (!rc && ferror(in))
+		snprintf(err, errlen, "%s: read error", name), rc = -1;
+	if (!rc && !heats[0].have_prev)
+		snprintf(err, errlen, "%s: no report of %s", name,
+			 heats[0].ifname[0] ? heats[0].ifname : "any interface"),
+		    rc = -1;
+	return rc;
+}
+
+void ps_heat_free(struct ps_heat *h)
+{
+	unsigned int t, p;
+
+	for (t = 0; t < h->nt; t++)
+		for (p = 0; p < h->npanels; p++) {
+			free(h->cells[t][p]);
+			h->cells[t][p] = NULL;
+		}
+}
+
+bool ps_heat_rows(const struct ps_heat *h, unsigned int *lo, unsigned int *hi)
+{
+	unsigned int t, p, b;
+	bool any = false;
+
+	for (t = 0; t < h->nt; t++)
+		for (p = 0; p < h->npanels; p++)
+			for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++) {
+				if (!h->cells[t][p][b])
+					continue;
+				if (!any || b < *lo)
+					*lo = b;
+				if (!any || b > *hi)
+					*hi = b;
+				any = true;
+			}
+	return any;
+}
+
+uint64_t ps_heat_max(const struct ps_heat *h)
+{
+	unsigned int t, p, b;
+	uint64_t m = 0;
+
+	for (t = 0; t < h->nt; t++)
+		for (p = 0; p < h->npanels; p++)
+			for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++)
+				if (h->cells[t][p][b] > m)
+					m = h->cells[t][p][b];
+	return m;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * A latency heatmap's data: one stage's histogram per queue and per interval,
+ * from a recording of JSON reports (stats --interval S --json, serve --jsonl;
+ * pathscope-json(7)). The reports' histograms are cumulative since attach, so
+ * each interval's counts are the exact difference of two consecutive reports:
+ * nothing is lost between intervals. The first report is the baseline; every
+ * later one closes an interval. A count that goes down means the interface
+ * was attached anew: that interval holds the new attachment's counts.
+ */
+#ifndef PATHSCOPE_HEATMAP_H
+#define PATHSCOPE_HEATMAP_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/types.h>
+
+#include "pathscope/abi.h"
+#include "stats/stages.h"
+
+#define PS_HEAT_MAX_PANELS    64   /* queues drawn; more are refused */
+#define PS_HEAT_MAX_INTERVALS 7200 /* two hours of 1 s intervals */
+
+struct ps_heat {
+	/* What to draw; set before the first ps_heat_add. */
+	const struct ps_stage *stage;
+	char ifname[16]; /* "" until the first report (then the recording's only one) */
+	bool whole;	 /* one panel of all queues ("totals"), not one per queue */
+
+	unsigned int npanels;
+	char panel[PS_HEAT_MAX_PANELS][16]; /* the queue of each panel: "0", "other", "all" */
+	unsigned int nt;		    /* intervals */
+	double t0[PS_HEAT_MAX_INTERVALS];   /* interval start and end, s since the baseline */
+	double t1[PS_HEAT_MAX_INTERVALS];
+	/* cells[t][panel]: that interval's PS_LAT_BUCKETS counts, NULL if none. */
+	__u64 *cells[PS_HEAT_MAX_INTERVALS][PS_HEAT_MAX_PANELS];
+	uint64_t samples;		    /* the sum of every cell */
+	unsigned int reattached;	    /* intervals that began with a new attachment */
+	char first_time[32], last_time[32]; /* "time" of the baseline and of the last report */
+	uint64_t nqueues;		    /* the interface's queues, in the last report */
+
+	/* The previous report's cumulative histogram per panel. */
+	__u64 prev[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS];
+	bool have_prev;
+	double prev_attached_s, elapsed_s;
+};
+
+/* Take one JSON report (one line of a recording). 0 if used or without the
+ * interface (skipped), else -1 with a one-line reason in err: a report not
+ * of schema 1, several interfaces and no ifname chosen, too many queues or
+ * intervals. */
+int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen);
+/* The same report into each of n heats (one per stage). */
+int ps_heat_add_all(struct ps_heat *heats, size_t n, json_object *report, char *err, size_t errlen);
+/* Read a whole recording, one report per line, into each of n heats. 0, or
+ * -1 with err (the line number says where). */
+int ps_heat_read(struct ps_heat *heats, size_t n, FILE *in, const char *name, char *err,
+		 size_t errlen);
+void ps_heat_free(struct ps_heat *h);
+
+/* The histogram of one queue object's stage (the stage's JSON paths summed)
+ * into out; false when the object has none (feature off). */
+bool ps_heat_queue_hist(const struct ps_stage *st, json_object *queue, __u64 *out);
+
+/* Rows (buckets) that hold a count in any cell: [*lo, *hi]; false if none. */
+bool ps_heat_rows(const struct ps_heat *h, unsigned int *lo, unsigned int *hi);
+/* The largest count of one cell. */
+uint64_t ps_heat_max(const struct ps_heat *h);
+
+#endif /* PATHSCOPE_HEATMAP_H */
