@@ -51,6 +51,7 @@ help:
 	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~25 min)"
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
 	@echo "make deb        pathscope_<version>_<arch>.deb (dpkg-buildpackage), then apt-get install ./pathscope_*.deb"
+	@echo "make readme-figure  docs/heatmap-demo.png: the demo's TCP RTT heatmap, rendered by Chromium"
 	@echo "make format     clang-format every C source and header"
 
 deps:
@@ -121,6 +122,13 @@ demo:
 
 test: deps all
 	@bash tests/run.sh
+
+# README.md's figure, docs/heatmap-demo.png: the demo's TCP RTT heatmap
+# rendered by headless Chromium (a test dependency).
+.PHONY: readme-figure
+readme-figure: deps
+	@$(MAKE) -s --no-print-directory $(BUILD)/pathscope $(BUILD)/tests/udpsend
+	@bash scripts/readme_figure.sh
 
 # Sanitizers: user space built by clang with AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-asan/; a report stops the program

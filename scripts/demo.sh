@@ -4,13 +4,16 @@
 # traffic (iperf3 TCP, a CE-marked UDP stream, ping) with a one-second stats
 # sample mid-run, a check over 1 s of ping, then the per-queue report of each
 # end, with the TCP RTT of the iperf3 flows, and how to read it. Everything is removed at
-# the end, also on Ctrl-C.
+# the end, also on Ctrl-C, but the heatmaps recorded during the traffic (the
+# iperf3 flows' TCP RTT on vA, driver to stack on vB, vA's latency budget):
+# SVG files in DEMO_OUT (default build/demo), with the recordings they come from.
 # Run as root: `make demo` (or `sudo make demo`).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/integration/lib.sh
 
 DURATION=${DEMO_SECONDS:-10}
+OUT=${DEMO_OUT:-$PWD/${PS_BUILD:-build}/demo}
 CE_COUNT=$((DURATION * 500)) # one CE-marked datagram every 2 ms
 
 [ "$(id -u)" -eq 0 ] || { echo "demo: run as root (or with sudo)" >&2; exit 1; }
@@ -26,6 +29,16 @@ echo "== pathscope attach vA (sender) and vB (receiver), default features and tc
 ps_pathscope_a attach vA --features default,tcp || exit 1
 ps_pathscope_b attach vB --features default,tcp || exit 1
 "$PATHSCOPE" status
+
+mkdir -p "$OUT" || exit 1
+echo "== recording heatmaps while the traffic runs: the TCP RTT of vA, driver to stack of vB"
+echo "   (pathscope heatmap tcp_rtt vA --duration $((DURATION + 1)) --record $OUT/vA.jsonl ...)"
+ps_pathscope_a heatmap tcp_rtt vA --duration $((DURATION + 1)) --record "$OUT/vA.jsonl" \
+	-o "$OUT/tcp_rtt.svg" &
+heat_a=$!
+ps_pathscope_b heatmap d2s vB --duration $((DURATION + 1)) --record "$OUT/vB.jsonl" \
+	-o "$OUT/d2s.svg" &
+heat_b=$!
 
 echo "== traffic for ${DURATION} s: iperf3 TCP (2 streams), $CE_COUNT CE-marked UDP datagrams, ping"
 ps_in_b iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
@@ -49,6 +62,8 @@ wait "$iperf_server" 2>/dev/null
 sleep 0.2
 echo "   udp sink received $(ps_sink_stop) datagrams; iperf3: $(grep -E 'SUM.*receiver|  receiver' /tmp/pathscope-demo-iperf.$$ | tail -1 | awk '{print $(NF-2), $(NF-1)}')"
 rm -f /tmp/pathscope-demo-iperf.$$
+wait "$heat_a" "$heat_b"
+ps_pathscope_a heatmap budget --from "$OUT/vA.jsonl" -o "$OUT/budget.svg"
 
 # check over 1 s of ping inside its 3 s window: traffic at the window's
 # edges, where the layers are read one after the other, shows up as a
@@ -72,6 +87,9 @@ echo
 echo "== pathscope stats vA --latency   (sender: the latency budget per RX queue)"
 ps_pathscope_a stats vA --latency
 echo
+echo "== pathscope stats vA --heatmap tcp_rtt   (the TCP RTT per RX queue and bucket, since attach)"
+ps_pathscope_a stats vA --heatmap tcp_rtt
+echo
 echo "== pathscope stats vB --hist   (receiver: XDP sees wire frames, tc ingress sees GRO'd skbs)"
 ps_pathscope_b stats vB --hist
 echo
@@ -82,6 +100,9 @@ echo "   - XDP counts wire frames; tc counts skbs, which GRO (ingress) and GSO (
 echo "     PACKETS and CE% there are per skb, SEGS is the frames per skb."
 echo "   - Percentiles (P50, P99, ...) are estimates from log-linear buckets (1/8 of a power of"
 echo "     two wide); --json carries exact means (*_avg_ns) where the datapath keeps sums."
+echo "   - Heatmaps, one panel per queue, time on x, latency on y, colour for the count (open"
+echo "     them in a browser): $OUT/tcp_rtt.svg, $OUT/d2s.svg,"
+echo "     and the budget $OUT/budget.svg; 'man pathscope-heatmap' says how to draw others."
 echo "   - More: man pathscope-stats, man pathscope-metrics (installed by make install)."
 echo
 echo "== detaching and removing the testbed"

@@ -271,7 +271,7 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 {
 	unsigned int p, n = 0, hidden = 0, cols, rows, drawn[PS_HEAT_MAX_PANELS];
 	struct heat_axes a = {};
-	char line[400], win[96], more[80] = "";
+	char title[200], line[400], win[96], more[80] = "";
 	double w, ht;
 
 	/* Queues without samples are left out, and counted, as in the tables;
@@ -287,19 +287,11 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 	a.rowh = a.any ? (double)HM_H / (a.hi - a.lo + 1) : 0;
 	a.span = h->nt ? h->t1[h->nt - 1] : 0;
 	a.max = ps_heat_max(h);
-	w = HM_LEFT + cols * (HM_W + HM_GAP_X) - HM_GAP_X + 30;
-	if (w < 720)
-		w = 720; /* the subtitle */
-	ht = HM_TOP + rows * (HM_H + HM_GAP_Y) + 24;
-
-	svg_open(out, w, ht);
-	snprintf(line, sizeof(line), "%s: %s (%s), %s", h->ifname, h->stage->words, h->stage->where,
+	snprintf(title, sizeof(title), "%s: %s (%s), %s", h->ifname, h->stage->words,
+		 h->stage->where,
 		 h->whole	? "all queues"
 		 : h->stage->tx ? "per TX queue"
 				: "per RX queue");
-	fputs("<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", out);
-	xml_text(out, line);
-	fputs("</text>\n", out);
 	snprintf(win, sizeof(win), "%s to %s", h->first_time, h->last_time);
 	if (hidden)
 		snprintf(more, sizeof(more), "; not drawn: %u queue%s without samples", hidden,
@@ -307,6 +299,19 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 	snprintf(line, sizeof(line), "%u intervals over %.1f s, %s; %llu samples%s%s", h->nt,
 		 a.span, win, (unsigned long long)h->samples,
 		 h->reattached ? "; attached anew within the recording" : "", more);
+	/* Wide enough for the panels and for the titles (about 9 and 6.5 px a
+	 * character at 14 px bold and 11 px). */
+	w = HM_LEFT + cols * (HM_W + HM_GAP_X) - HM_GAP_X + 30;
+	if (w < 24 + 9.0 * strlen(title))
+		w = 24 + 9.0 * strlen(title);
+	if (w < 24 + 6.5 * strlen(line))
+		w = 24 + 6.5 * strlen(line);
+	ht = HM_TOP + rows * (HM_H + HM_GAP_Y) + 24;
+
+	svg_open(out, w, ht);
+	fputs("<text x=\"12\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", out);
+	xml_text(out, title);
+	fputs("</text>\n", out);
 	text_at(out, 12, 38, "start", line);
 	for (p = 0; p < n; p++)
 		heat_panel(out, h, &a, drawn[p], HM_LEFT + (p % cols) * (HM_W + HM_GAP_X),

@@ -38,7 +38,8 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 		for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
 			sections[k](out, &r[i]);
 		if (m->features & (PS_F_ICMP | PS_F_TCP | PS_F_D2S | PS_F_SOCK | PS_F_TXLAT))
-			fprintf(out, "(latency percentiles and MAX: bucket estimates, within 1/16 of "
-				     "the value; AVG: the exact mean; n<100: too few samples)\n");
+			fprintf(out,
+				"(latency percentiles and MAX: bucket estimates, within 1/16 of "
+				"the value; AVG: the exact mean; n<100: too few samples)\n");
 	}
 }

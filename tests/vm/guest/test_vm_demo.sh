@@ -4,14 +4,18 @@
 # well, its CE-marked datagrams all arrive (the sink's count is exact), and
 # its report must show per-queue counts and latencies: a queue row of the
 # XDP hook with packets, and the TCP RTT and ICMP RTT of the traffic. Its
-# whole output is kept in the guest's results (build/vm/KERNEL/demo.txt).
+# heatmaps, recorded live during the traffic, must hold exactly their
+# recordings' histogram differences (tests/tools/heatmap_cells.py). Its
+# whole output is kept in the guest's results (build/vm/KERNEL/demo.txt, and
+# the heatmaps in demo/).
 . "$(dirname "$0")/../../integration/lib.sh"
 N=vm_demo
 [ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
 ps_require_root "$N"
 ps_require_cmd "$N" iperf3 ping
 out=${PS_VM_OUT:-/tmp}/demo.txt
-DEMO_SECONDS=5 bash "$PS_ROOT/scripts/demo.sh" >"$out" 2>&1
+heat=${PS_VM_OUT:-/tmp}/demo # the repository is read-only in a guest
+DEMO_OUT=$heat DEMO_SECONDS=5 bash "$PS_ROOT/scripts/demo.sh" >"$out" 2>&1
 ps_check_eq "demo: ends well" "$?" 0
 ps_check_eq "demo: the sink received all 2500 CE-marked datagrams" \
 	"$(sed -n 's/.*udp sink received \([0-9]*\) datagrams.*/\1/p' "$out")" 2500
@@ -41,5 +45,18 @@ ps_check_eq "demo: the sender's one-shot report says its rate window (since atta
 	"$(sed -n '/^== pathscope stats vA   (/,/^== /p' "$out" | grep -m1 '^vA (ifindex' | sed -n 's/.*attached \([0-9.]*\) s, rates over \([0-9.]*\) s$/\1 \2/p' | awk '{ print ($1 - $2 < 0.1 && $2 - $1 < 0.1) ? "yes" : "no: " $0 }')" yes
 ps_check_eq "demo: the latency budget's p99 of fewer than 100 samples reads n<100, not a value (TCP handshakes: 1 or 2)" \
 	"$(sed -n '/--latency /,/^== /p' "$out" | awk '$1 == "NET" && $2 == "hs" { for (i = 3; i <= NF; i++) if ($i ~ /\//) print $i }' | grep -vc '/n<100$\|^-$')" 0
+# The heatmaps: exactly their recordings, with samples (the iperf3 flows'
+# RTT on vA; vB's driver to stack, 1 in 64 of several Gbit/s).
+cells=$PS_ROOT/tests/tools/heatmap_cells.py
+for f in "tcp_rtt vA" "d2s vB"; do
+	set -- $f
+	got=$(python3 "$cells" svg "$heat/$1.svg")
+	ps_check_eq "demo: heatmap $1 of $2: its cells are its recording's histogram differences" \
+		"$got" "$(python3 "$cells" recording "$heat/$2.jsonl" "$([ "$1" = d2s ] && echo driver_to_stack || echo "$1")")"
+	ps_check_eq "demo: heatmap $1 of $2 has samples" "$(awk '{ n += $4 } END { print (n > 0) ? "yes" : "no" }' <<<"$got")" yes
+done
+ps_check_eq "demo: says where its heatmaps are" "$(grep -c "$heat/tcp_rtt.svg, $heat/d2s.svg" "$out")" 1
+ps_check_eq "demo: the budget view has the TCP RTT of vA's queues" \
+	"$(grep -c 'data-stage="tcp_rtt"' "$heat/budget.svg" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
 echo "# the demo's output: $out"
 ps_done
