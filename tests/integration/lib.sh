@@ -809,6 +809,37 @@ ps_unit_stop() {
 		"$rc $(cat "$PS_UNIT_DIR/err") $("$PATHSCOPE" status --json | jq --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" '[.[] | select(.netns == ($ns | tonumber))] | length')" "0  0"
 }
 
+# ---- heatmaps of a test's own workload ------------------------------------------
+#
+#   ps_heat_mark FILE NS IFACE    append a `stats IFACE --json` report (in NS) to
+#                                 FILE: before a workload, then after it
+#   ps_heat_check NAME FILE STAGE IFACE [WANT]
+#                                 `pathscope heatmap STAGE IFACE --from FILE`: its
+#                                 cells must be the recording's histogram
+#                                 differences as tests/tools/heatmap_cells.py
+#                                 computes them, exactly, and add up to WANT
+#                                 samples (without WANT: to some)
+ps_heat_mark() { nsenter --net="/var/run/netns/$2" "$PATHSCOPE" stats "$3" --json >>"$1"; }
+ps_heat_check() {
+	local name=$1 rec=$2 stage=$3 ifname=$4 want=${5:-} svg got n err
+	svg=$(mktemp --suffix=.svg)
+	if ! err=$("$PATHSCOPE" heatmap "$stage" "$ifname" --from "$rec" -o "$svg" 2>&1); then
+		ps_fail "$name: heatmap $stage of $ifname" "$err"
+		rm -f "$svg"
+		return
+	fi
+	got=$(/usr/bin/python3 "$PS_ROOT/tests/tools/heatmap_cells.py" svg "$svg")
+	ps_check_eq "$name: heatmap $stage: its cells are the recording's histogram differences" \
+		"$got" "$(/usr/bin/python3 "$PS_ROOT/tests/tools/heatmap_cells.py" recording "$rec" "$stage" "$ifname")"
+	n=$(awk '{ n += $4 } END { print n + 0 }' <<<"$got")
+	if [ -n "$want" ]; then
+		ps_check_eq "$name: heatmap $stage: the workload's $want samples" "$n" "$want"
+	else
+		ps_check_eq "$name: heatmap $stage: the workload's samples" "$([ "$n" -gt 0 ] && echo some)" some
+	fi
+	rm -f "$svg"
+}
+
 # ---- census of pathscope's kernel objects ---------------------------------------
 
 # What pathscope (and the stand-ins) have in the kernel, to compare before and

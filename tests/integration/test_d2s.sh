@@ -55,6 +55,9 @@ declare -A ref
 ps_in_b sh -c "echo $HOLD_NS > /sys/class/net/vB/gro_flush_timeout" || ps_fail "gro_flush_timeout" "cannot set"
 ps_pathscope_b attach vB || ps_fail "attach" "exit $?"
 ps_wait_quiet 5
+HEAT=$(mktemp) # a recording around the held datagrams, for a heatmap
+ps_at_exit "rm -f $HEAT"
+ps_heat_mark "$HEAT" "$NS_B" vB
 for q in 1 2; do
 	ps_txq_pin "$NS_A" vA "$q"
 	ps_sink_start "$NS_B" 9000 --gro --stamped --every 64 --expect "$N" --timeout 20
@@ -65,6 +68,8 @@ for q in 1 2; do
 done
 ps_txq_unpin "$NS_A" vA
 held=$(ps_pathscope_b stats vB --json) || ps_fail "stats" "exit $?"
+ps_heat_mark "$HEAT" "$NS_B" vB
+ps_heat_check held "$HEAT" driver_to_stack vB $((2 * N / 64))
 ps_pathscope_b detach vB || ps_fail "detach" "exit $?"
 ps_in_b sh -c "echo 0 > /sys/class/net/vB/gro_flush_timeout"
 for q in 1 2; do

@@ -75,6 +75,12 @@ ping_median_ns() {
 		awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%d\n", m * 1000000 + 0.5 }'
 }
 
+# A recording around the echoes, on the host and on peer 1, for heatmaps.
+HEAT=$(mktemp)
+ps_at_exit "rm -f $HEAT $HEAT.p1"
+ps_heat_mark "$HEAT" "$NS_A" dA
+ps_heat_mark "$HEAT.p1" "$(ps_peer_ns 1)" dP1
+
 declare -A peer_json
 for p in 1 2; do
 	delay_ns=$((2 * DELAY_US[p] * 1000))
@@ -109,6 +115,11 @@ for p in 1 2; do
 		ps_check_eq "$name: no RTT below the delay line's $delay_ns ns" "$below" 0
 	done
 done
+
+ps_heat_mark "$HEAT" "$NS_A" dA
+ps_heat_check host "$HEAT" icmp_rtt dA $((4 * N))
+ps_heat_mark "$HEAT.p1" "$(ps_peer_ns 1)" dP1
+ps_heat_check "peer 1" "$HEAT.p1" icmp_response dP1 $((2 * N))
 
 # Per RX queue, exactly: the delay line wrote peer 1's frames into queue 1
 # and peer 2's into queue 2; nothing else crossed the wire.

@@ -170,12 +170,17 @@ ps_check_eq "check: stack to socket not below driver to stack on any queue (exit
 
 # ---- per queue and per port: A sends on TX queue 2, so B reads from RX queue 2
 attach_b --features default,sock
+HEAT=$(mktemp) # a recording around the readers, for a heatmap
+ps_at_exit "rm -f $HEAT"
+ps_heat_mark "$HEAT" "$NS_B" vB
 ps_txq_pin "$NS_A" vA 2
 load udp "$PS_IP4_B" 7201 2 --eager >/dev/null
 load tcp "$PS_IP4_B" 7202 2 --eager >/dev/null
 ps_txq_unpin "$NS_A" vA
 s=$(ps_pathscope_b stats vB --json)
 sj() { jq -c ".interfaces[0] | $1" <<<"$s"; }
+ps_heat_mark "$HEAT" "$NS_B" vB
+ps_heat_check "per queue" "$HEAT" socket_read vB "$(sj '.totals.socket.tcp.matched + .totals.socket.udp.matched')"
 ps_check_eq "per queue: every sample in RX queue 2, none in another" \
 	"$(sj '[.queues[] | select(.queue != 2) | .socket.tcp.sampled + .socket.udp.sampled] | add') $(sj '[.queues[2].socket.tcp.sampled > 0, .queues[2].socket.udp.sampled > 0]')" \
 	"0 [true,true]"

@@ -76,6 +76,9 @@ ps_check_eq "the host's TSvals to peer 3 are in microseconds (TCP_INFO)" \
 wait "$srv"
 ps_pathscope_a attach dA --features default,tcp || ps_fail "attach dA" "exit $?"
 ps_wait_quiet 5
+HEAT=$(mktemp) # a recording of the whole run, for the TCP heatmaps
+ps_at_exit "rm -f $HEAT"
+ps_heat_mark "$HEAT" "$NS_A" dA
 
 # Checks. A median is known to the width of its histogram bucket (1/8 of a
 # power of two: 131 us at 1 ms, 1 ms at 10 ms), so a median is only held to
@@ -493,6 +496,10 @@ for p in 1 2; do
 	fi
 done
 
+ps_heat_mark "$HEAT" "$NS_A" dA
+for stage in tcp_rtt tcp_handshake tcp_response tcp_ack_delay; do
+	ps_heat_check run "$HEAT" "$stage" dA
+done
 ps_pathscope_a detach dA || ps_fail "detach dA" "exit $?"
 wire=$(ps_delay_stop)
 echo "# delay line: $(tr '\n' ';' <<<"$wire")"

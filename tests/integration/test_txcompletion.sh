@@ -53,6 +53,9 @@ ps_check_eq "the tap has two TX queues" \
 	"$(ip netns exec "$NS" ls /sys/class/net/tapw0/queues | grep -c '^tx-')" 2
 nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" attach tapw0 --features all ||
 	ps_fail "attach tapw0" "exit $?"
+HEAT=$(mktemp) # a recording around the datagrams, for heatmaps
+ps_at_exit "rm -f $HEAT"
+ps_heat_mark "$HEAT" "$NS" tapw0
 # 300 datagrams 5 ms apart (6 phases against the 30 ms drain, 2 against the
 # 10 ms one; the wire times the same frames, so the reference needs no more).
 ip netns exec "$NS" "$UDPSEND" -n "$N" -i 5000 -s 64 --stamp --ports 32 198.18.1.2 9000 ||
@@ -60,6 +63,7 @@ ip netns exec "$NS" "$UDPSEND" -n "$N" -i 5000 -s 64 --stamp --ports 32 198.18.1
 sleep 0.1 # past the next drain of both queues
 # The tap goes away with its wire: read and detach while it exists.
 js=$(nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" stats tapw0 --json)
+ps_heat_mark "$HEAT" "$NS" tapw0
 nsenter --net="/var/run/netns/$NS" "$PATHSCOPE" detach tapw0 || ps_fail "detach tapw0" "exit $?"
 wait "$wire" || ps_fail "tapwire" "exit $?"
 wire=
@@ -85,5 +89,8 @@ for q in 0 1; do
 		ps_ok "tx-$q: sojourn + completion mean $got ns = the wire's $ref ns less $(((ref - got) / 1000)) us (within $SLACK_US us; period ${PERIODS_MS[$q]} ms)" ||
 		ps_fail "tx-$q: sojourn + completion mean within [wire - $SLACK_US us, wire]" \
 			"$soj + $compl = $got ns, wire $ref ns"
+done
+for stage in qdisc_sojourn tx_completion; do
+	ps_heat_check tap "$HEAT" "$stage" tapw0 $(($(wire 0 frames) + $(wire 1 frames)))
 done
 ps_done
