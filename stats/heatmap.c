@@ -39,6 +39,31 @@ bool ps_heat_queue_hist(const struct ps_stage *st, json_object *queue, __u64 *ou
 	return found;
 }
 
+/* Room for one more panel in every per-panel array; false without memory. */
+static bool grow_panels(struct ps_heat *h)
+{
+	unsigned int cap = h->cap_panels ? 2 * h->cap_panels : 16;
+	void *panel, *prev, *cur;
+
+	if (h->npanels < h->cap_panels)
+		return true;
+	panel = realloc(h->panel, cap * sizeof(*h->panel));
+	if (panel)
+		h->panel = panel;
+	prev = realloc(h->prev, cap * sizeof(*h->prev));
+	if (prev)
+		h->prev = prev;
+	cur = realloc(h->cur, cap * sizeof(*h->cur));
+	if (cur)
+		h->cur = cur;
+	if (!panel || !prev || !cur)
+		return false;
+	h->cap_panels = cap;
+	return true;
+}
+
+/* The panel of queue label, added if new; -1 if there are too many (or no
+ * memory). */
 static int panel_of(struct ps_heat *h, const char *label)
 {
 	unsigned int i;
@@ -46,11 +71,12 @@ static int panel_of(struct ps_heat *h, const char *label)
 	for (i = 0; i < h->npanels; i++)
 		if (!strcmp(h->panel[i], label))
 			return (int)i;
-	if (h->npanels == PS_HEAT_MAX_PANELS)
+	if (h->npanels == PS_HEAT_MAX_PANELS || !grow_panels(h))
 		return -1;
 	snprintf(h->panel[h->npanels], sizeof(h->panel[0]), "%s", label);
 	/* A panel first seen now was empty in every earlier report. */
 	memset(h->prev[h->npanels], 0, sizeof(h->prev[0]));
+	memset(h->cur[h->npanels], 0, sizeof(h->cur[0]));
 	return (int)h->npanels++;
 }
 
@@ -92,15 +118,15 @@ static double get_double(json_object *o, const char *key)
 
 /* This report's cumulative histogram of each panel into cur (all zero for a
  * panel it lacks). -1 with err on a malformed report or too many panels. */
-static int read_panels(struct ps_heat *h, json_object *iface, __u64 (*cur)[PS_LAT_BUCKETS],
-		       char *err, size_t errlen)
+static int read_panels(struct ps_heat *h, json_object *iface, char *err, size_t errlen)
 {
 	json_object *queues = NULL, *q, *v;
 	unsigned int i, nq = 1;
 	char label[16];
 	int p;
 
-	memset(cur, 0, sizeof(__u64[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS]));
+	if (h->npanels)
+		memset(h->cur, 0, h->npanels * sizeof(*h->cur));
 	if (!h->whole) {
 		if (!json_object_object_get_ex(iface, "queues", &queues) ||
 		    !json_object_is_type(queues, json_type_array))
@@ -121,18 +147,35 @@ static int read_panels(struct ps_heat *h, json_object *iface, __u64 (*cur)[PS_LA
 		p = panel_of(h, label);
 		if (p < 0)
 			return snprintf(err, errlen, "more than %d queues", PS_HEAT_MAX_PANELS), -1;
-		ps_heat_queue_hist(h->stage, q, cur[p]);
+		ps_heat_queue_hist(h->stage, q, h->cur[p]);
 	}
 	return 0;
 }
 
+/* Room for one more interval; false without memory. */
+static bool grow_intervals(struct ps_heat *h)
+{
+	unsigned int cap = h->cap_t ? 2 * h->cap_t : 64;
+	void *iv;
+
+	if (h->nt < h->cap_t)
+		return true;
+	iv = realloc(h->iv, cap * sizeof(*h->iv));
+	if (!iv)
+		return false;
+	h->iv = iv;
+	h->cap_t = cap;
+	return true;
+}
+
 int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen)
 {
-	static __u64 cur[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS];
+	struct ps_heat_interval *iv;
 	json_object *iface, *v;
-	unsigned int p, b, t = h->nt;
-	bool reset = false;
+	unsigned int p, b;
+	bool reset;
 	double attached, len;
+	__u64 d;
 
 	err[0] = '\0';
 	if (!json_object_object_get_ex(report, "schema", &v) || json_object_get_int(v) != 1)
@@ -140,9 +183,9 @@ int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen
 	iface = find_iface(h, report, err, errlen);
 	if (!iface)
 		return err[0] ? -1 : 0;
-	if (h->have_prev && t == PS_HEAT_MAX_INTERVALS)
+	if (h->have_prev && h->nt == PS_HEAT_MAX_INTERVALS)
 		return snprintf(err, errlen, "more than %d intervals", PS_HEAT_MAX_INTERVALS), -1;
-	if (read_panels(h, iface, cur, err, errlen))
+	if (read_panels(h, iface, err, errlen))
 		return -1;
 	attached = get_double(iface, "attached_for_s");
 	if (json_object_object_get_ex(iface, "nqueues", &v))
@@ -156,32 +199,37 @@ int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen
 	reset = h->have_prev && attached < h->prev_attached_s;
 	for (p = 0; p < h->npanels && !reset; p++)
 		for (b = 0; b < PS_LAT_BUCKETS; b++)
-			if (cur[p][b] < h->prev[p][b])
+			if (h->cur[p][b] < h->prev[p][b])
 				reset = true;
 	if (h->have_prev) {
-		for (p = 0; p < h->npanels; p++) {
-			__u64 *cell = NULL, d;
-
+		if (!grow_intervals(h))
+			return snprintf(err, errlen, "out of memory"), -1;
+		iv = &h->iv[h->nt];
+		iv->n = h->npanels;
+		iv->cell = calloc(h->npanels ? h->npanels : 1, sizeof(*iv->cell));
+		if (!iv->cell)
+			return snprintf(err, errlen, "out of memory"), -1;
+		h->nt++; /* from here on ps_heat_free frees it */
+		for (p = 0; p < h->npanels; p++)
 			for (b = 0; b < PS_LAT_BUCKETS; b++) {
-				d = reset ? cur[p][b] : cur[p][b] - h->prev[p][b];
+				d = reset ? h->cur[p][b] : h->cur[p][b] - h->prev[p][b];
 				if (!d)
 					continue;
-				if (!cell && !(cell = calloc(PS_LAT_BUCKETS, sizeof(*cell))))
+				if (!iv->cell[p] &&
+				    !(iv->cell[p] = calloc(PS_LAT_BUCKETS, sizeof(__u64))))
 					return snprintf(err, errlen, "out of memory"), -1;
-				cell[b] = d;
+				iv->cell[p][b] = d;
 				h->samples += d;
 			}
-			h->cells[t][p] = cell;
-		}
 		/* After a new attach the interval is its time since attach. */
 		len = reset ? attached : attached - h->prev_attached_s;
-		h->t0[t] = h->elapsed_s;
+		iv->t0 = h->elapsed_s;
 		h->elapsed_s += len > 0 ? len : 0;
-		h->t1[t] = h->elapsed_s;
+		iv->t1 = h->elapsed_s;
 		h->reattached += reset;
-		h->nt++;
 	}
-	memcpy(h->prev, cur, sizeof(cur));
+	if (h->npanels)
+		memcpy(h->prev, h->cur, h->npanels * sizeof(*h->cur));
 	h->prev_attached_s = attached;
 	h->have_prev = true;
 	return 0;
@@ -237,11 +285,19 @@ void ps_heat_free(struct ps_heat *h)
 {
 	unsigned int t, p;
 
-	for (t = 0; t < h->nt; t++)
-		for (p = 0; p < h->npanels; p++) {
-			free(h->cells[t][p]);
-			h->cells[t][p] = NULL;
-		}
+	for (t = 0; t < h->nt; t++) {
+		for (p = 0; p < h->iv[t].n; p++)
+			free(h->iv[t].cell[p]);
+		free(h->iv[t].cell);
+	}
+	free(h->iv);
+	free(h->panel);
+	free(h->prev);
+	free(h->cur);
+	h->iv = NULL;
+	h->panel = NULL;
+	h->prev = h->cur = NULL;
+	h->nt = h->npanels = h->cap_t = h->cap_panels = 0;
 }
 
 bool ps_heat_rows(const struct ps_heat *h, unsigned int *lo, unsigned int *hi)
@@ -250,9 +306,9 @@ bool ps_heat_rows(const struct ps_heat *h, unsigned int *lo, unsigned int *hi)
 	bool any = false;
 
 	for (t = 0; t < h->nt; t++)
-		for (p = 0; p < h->npanels; p++)
-			for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++) {
-				if (!h->cells[t][p][b])
+		for (p = 0; p < h->iv[t].n; p++)
+			for (b = 0; h->iv[t].cell[p] && b < PS_LAT_BUCKETS; b++) {
+				if (!h->iv[t].cell[p][b])
 					continue;
 				if (!any || b < *lo)
 					*lo = b;
@@ -269,9 +325,9 @@ uint64_t ps_heat_max(const struct ps_heat *h)
 	uint64_t m = 0;
 
 	for (t = 0; t < h->nt; t++)
-		for (p = 0; p < h->npanels; p++)
-			for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++)
-				if (h->cells[t][p][b] > m)
-					m = h->cells[t][p][b];
+		for (p = 0; p < h->iv[t].n; p++)
+			for (b = 0; h->iv[t].cell[p] && b < PS_LAT_BUCKETS; b++)
+				if (h->iv[t].cell[p][b] > m)
+					m = h->iv[t].cell[p][b];
 	return m;
 }

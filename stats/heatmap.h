@@ -21,8 +21,15 @@
 #include "pathscope/abi.h"
 #include "stats/stages.h"
 
-#define PS_HEAT_MAX_PANELS    64   /* queues drawn; more are refused */
-#define PS_HEAT_MAX_INTERVALS 7200 /* two hours of 1 s intervals */
+#define PS_HEAT_MAX_PANELS    (PS_MAX_QUEUES + 1) /* every queue, and "other" */
+#define PS_HEAT_MAX_INTERVALS 1000000
+
+/* One interval: its time, and each panel's histogram of it. */
+struct ps_heat_interval {
+	double t0, t1;	/* s since the baseline */
+	unsigned int n; /* panels known when it closed (later ones had nothing) */
+	__u64 **cell;	/* cell[p]: PS_LAT_BUCKETS counts, NULL if none */
+};
 
 struct ps_heat {
 	/* What to draw; set before the first ps_heat_add. */
@@ -31,22 +38,26 @@ struct ps_heat {
 	bool whole;	 /* one panel of all queues ("totals"), not one per queue */
 
 	unsigned int npanels;
-	char panel[PS_HEAT_MAX_PANELS][16]; /* the queue of each panel: "0", "other", "all" */
-	unsigned int nt;		    /* intervals */
-	double t0[PS_HEAT_MAX_INTERVALS];   /* interval start and end, s since the baseline */
-	double t1[PS_HEAT_MAX_INTERVALS];
-	/* cells[t][panel]: that interval's PS_LAT_BUCKETS counts, NULL if none. */
-	__u64 *cells[PS_HEAT_MAX_INTERVALS][PS_HEAT_MAX_PANELS];
+	char (*panel)[16]; /* the queue of each panel: "0", "other", "all" */
+	unsigned int nt;   /* intervals */
+	struct ps_heat_interval *iv;
 	uint64_t samples;		    /* the sum of every cell */
 	unsigned int reattached;	    /* intervals that began with a new attachment */
 	char first_time[32], last_time[32]; /* "time" of the baseline and of the last report */
 	uint64_t nqueues;		    /* the interface's queues, in the last report */
 
-	/* The previous report's cumulative histogram per panel. */
-	__u64 prev[PS_HEAT_MAX_PANELS][PS_LAT_BUCKETS];
+	/* The previous and the current report's cumulative histogram per panel. */
+	__u64 (*prev)[PS_LAT_BUCKETS], (*cur)[PS_LAT_BUCKETS];
+	unsigned int cap_panels, cap_t;
 	bool have_prev;
 	double prev_attached_s, elapsed_s;
 };
+
+/* Interval t's histogram of panel p, or NULL when it has none. */
+static inline const __u64 *ps_heat_cell(const struct ps_heat *h, unsigned int t, unsigned int p)
+{
+	return p < h->iv[t].n ? h->iv[t].cell[p] : NULL;
+}
 
 /* Take one JSON report (one line of a recording). 0 if used or without the
  * interface (skipped), else -1 with a one-line reason in err: a report not

@@ -182,8 +182,8 @@ static uint64_t panel_samples(const struct ps_heat *h, unsigned int p)
 	unsigned int t, b;
 
 	for (t = 0; t < h->nt; t++)
-		for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++)
-			total += h->cells[t][p][b];
+		for (b = 0; ps_heat_cell(h, t, p) && b < PS_LAT_BUCKETS; b++)
+			total += ps_heat_cell(h, t, p)[b];
 	return total;
 }
 
@@ -209,12 +209,12 @@ static void heat_panel(FILE *out, const struct ps_heat *h, const struct heat_axe
 		x0, y0, HM_W, HM_H);
 	if (a->any) {
 		for (t = 0; t < h->nt; t++) {
-			double x = heat_x(a, x0, h->t0[t]), w = heat_x(a, x0, h->t1[t]) - x;
+			double x = heat_x(a, x0, h->iv[t].t0), w = heat_x(a, x0, h->iv[t].t1) - x;
 
-			if (!h->cells[t][p])
+			if (!ps_heat_cell(h, t, p))
 				continue;
 			for (b = a->lo; b <= a->hi; b++) {
-				uint64_t c = h->cells[t][p][b];
+				uint64_t c = ps_heat_cell(h, t, p)[b];
 
 				if (!c)
 					continue;
@@ -231,11 +231,11 @@ static void heat_panel(FILE *out, const struct ps_heat *h, const struct heat_axe
 					"\" data-interval=\"%u\" data-t0=\"%.3f\" data-t1=\"%.3f\" "
 					"data-low=\"%llu\" data-high=\"%llu\" data-count=\"%llu\">"
 					"<title>",
-					t, h->t0[t], h->t1[t], ps_hist_bucket_low(b),
+					t, h->iv[t].t0, h->iv[t].t1, ps_hist_bucket_low(b),
 					ps_hist_bucket_high(b), (unsigned long long)c);
 				xml_text(out, name);
 				fprintf(out, ", %.1f-%.1f s, [%s, %s): %llu</title></rect>\n",
-					h->t0[t], h->t1[t], lo, hi, (unsigned long long)c);
+					h->iv[t].t0, h->iv[t].t1, lo, hi, (unsigned long long)c);
 			}
 		}
 		heat_y_axis(out, a, x0, y0);
@@ -285,7 +285,7 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 	rows = n ? (n + cols - 1) / cols : 1;
 	a.any = ps_heat_rows(h, &a.lo, &a.hi);
 	a.rowh = a.any ? (double)HM_H / (a.hi - a.lo + 1) : 0;
-	a.span = h->nt ? h->t1[h->nt - 1] : 0;
+	a.span = h->nt ? h->iv[h->nt - 1].t1 : 0;
 	a.max = ps_heat_max(h);
 	snprintf(title, sizeof(title), "%s: %s (%s), %s", h->ifname, h->stage->words,
 		 h->stage->where,
@@ -373,8 +373,8 @@ static struct stage_fig stage_fig(const struct ps_heat *h, const char *q)
 		return f;
 	memset(sum, 0, sizeof(sum));
 	for (t = 0; t < h->nt; t++)
-		for (b = 0; h->cells[t][p] && b < PS_LAT_BUCKETS; b++)
-			sum[b] += h->cells[t][p][b];
+		for (b = 0; ps_heat_cell(h, t, p) && b < PS_LAT_BUCKETS; b++)
+			sum[b] += ps_heat_cell(h, t, p)[b];
 	f.count = ps_hist_count(sum, PS_LAT_BUCKETS);
 	if (f.count) {
 		f.p50 = ps_hist_percentile(sum, PS_LAT_BUCKETS, 50);
@@ -494,7 +494,7 @@ void ps_budget_svg(FILE *out, const struct ps_heat *heats)
 	fputs("</text>\n", out);
 	snprintf(line, sizeof(line),
 		 "%.1f s, %s to %s; RX and host stages by RX queue, TX stages by TX queue",
-		 h0->nt ? h0->t1[h0->nt - 1] : 0, h0->first_time, h0->last_time);
+		 h0->nt ? h0->iv[h0->nt - 1].t1 : 0, h0->first_time, h0->last_time);
 	text_at(out, 12, 38, "start", line);
 	y = BG_TOP;
 	for (p = 0; p < h0->npanels; p++) {

@@ -220,11 +220,11 @@ int main(void)
 	CHECK_STR("panel 2 is queue other", h->panel[2], "other");
 	ok = 1;
 	for (t = 0; t < NT; t++) {
-		__u64 *c0 = h->cells[t][0], *c1 = h->cells[t][1];
+		const __u64 *c0 = ps_heat_cell(h, t, 0), *c1 = ps_heat_cell(h, t, 1);
 
 		ok &= c0 && c0[b1] == (t < 5 ? 100u : 0u) && c0[b4] == (t >= 5 ? 100u : 0u);
-		ok &= c1 && c1[b2] == 50 && !h->cells[t][2];
-		ok &= h->t0[t] == t && h->t1[t] == t + 1;
+		ok &= c1 && c1[b2] == 50 && !ps_heat_cell(h, t, 2);
+		ok &= h->iv[t].t0 == t && h->iv[t].t1 == t + 1;
 	}
 	CHECK_TRUE("every cell is the difference of two reports; the step at interval 5", ok);
 	CHECK_EQ_U64("samples: 10 x 100 on queue 0, 10 x 50 on queue 1 (not the 7 before)",
@@ -258,15 +258,17 @@ int main(void)
 	CHECK_EQ_U64("--whole: one panel, all queues", whole->npanels, 1);
 	ok = whole->nt == NT;
 	for (t = 0; ok && t < NT; t++)
-		ok &= whole->cells[t][0][b1] == (t < 5 ? 100u : 0u) &&
-		      whole->cells[t][0][b4] == (t >= 5 ? 100u : 0u) &&
-		      whole->cells[t][0][b2] == 50;
+		ok &= ps_heat_cell(whole, t, 0)[b1] == (t < 5 ? 100u : 0u) &&
+		      ps_heat_cell(whole, t, 0)[b4] == (t >= 5 ? 100u : 0u) &&
+		      ps_heat_cell(whole, t, 0)[b2] == 50;
 	CHECK_TRUE("--whole: the totals' differences", ok);
 
 	sock = read_stage("sock", false);
-	CHECK_EQ_U64(
-	    "socket reads: TCP and UDP summed (33 a report on queue 1)",
-	    sock->cells[3][1] ? sock->cells[3][1][ps_hist_bucket(100000, PS_LAT_BUCKETS)] : 0, 33);
+	CHECK_EQ_U64("socket reads: TCP and UDP summed (33 a report on queue 1)",
+		     ps_heat_cell(sock, 3, 1)
+			 ? ps_heat_cell(sock, 3, 1)[ps_hist_bucket(100000, PS_LAT_BUCKETS)]
+			 : 0,
+		     33);
 
 	/* Attached anew: after report 6 (scale 1) comes one of scale 0 at
 	 * attached_for_s 0.5, then report 7 of scale 1 again. */
@@ -285,10 +287,10 @@ int main(void)
 		ps_heat_add(re, doc, err, sizeof(err));
 		json_object_put(doc);
 		CHECK_EQ_U64("attached anew: that interval holds the new attachment's counts",
-			     re->cells[6][0] ? re->cells[6][0][b1] : 0, 107);
+			     ps_heat_cell(re, 6, 0) ? ps_heat_cell(re, 6, 0)[b1] : 0, 107);
 		CHECK_EQ_U64("attached anew: counted as such", re->reattached, 1);
 		CHECK_TRUE("attached anew: the interval is the time since attach",
-			   re->t1[6] - re->t0[6] == 0.5);
+			   re->iv[6].t1 - re->iv[6].t0 == 0.5);
 		ps_heat_free(re);
 		free(re);
 	}
