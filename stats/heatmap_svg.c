@@ -392,43 +392,65 @@ static size_t stage_index(const char *key)
 	return k;
 }
 
-/* The end of a row's bars: the p50s end to end, and the furthest p99 mark. */
+/* The bars of a row on queue q: each stage with samples, where it starts
+ * (the p50s of the stages before it on the row) and its figures. */
+struct segment {
+	size_t stage;
+	double at;
+	struct stage_fig f;
+};
+
+static size_t row_segments(const struct ps_heat *heats, const struct budget_row *r, const char *q,
+			   struct segment *seg)
+{
+	double at = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < 2 && r->keys[i]; i++) {
+		seg[n].stage = stage_index(r->keys[i]);
+		seg[n].f = stage_fig(&heats[seg[n].stage], q);
+		if (!seg[n].f.count)
+			continue;
+		seg[n].at = at;
+		at += seg[n].f.p50;
+		n++;
+	}
+	return n;
+}
+
+/* The end of a row's bars: the p50s end to end, and the furthest p99 mark;
+ * 0 and *any untouched for a row without samples. */
 static double row_extent(const struct ps_heat *heats, const struct budget_row *r, const char *q,
 			 bool *any)
 {
-	double at = 0, end = 0;
-	size_t i, k;
+	struct segment seg[2];
+	double end = 0;
+	size_t i, n = row_segments(heats, r, q, seg);
 
-	for (i = 0; i < 2 && r->keys[i]; i++) {
-		struct stage_fig f;
-
-		k = stage_index(r->keys[i]);
-		f = stage_fig(&heats[k], q);
-		if (!f.count)
-			continue;
-		*any = true;
-		if (at + f.p99 > end)
-			end = at + f.p99;
-		at += f.p50;
+	for (i = 0; i < n; i++) {
+		if (seg[i].at + seg[i].f.p99 > end)
+			end = seg[i].at + seg[i].f.p99;
+		if (seg[i].at + seg[i].f.p50 > end)
+			end = seg[i].at + seg[i].f.p50;
 	}
-	return end > at ? end : at;
+	*any |= n > 0;
+	return end;
 }
 
 static void budget_row(FILE *out, const struct ps_heat *heats, const struct budget_row *r,
 		       const char *q, double scale, double y)
 {
 	char p50[24], p99[24], tip[160];
-	double at = 0, x, w;
-	size_t i, k;
+	struct segment seg[2];
+	size_t i, k, n = row_segments(heats, r, q, seg);
+	double at, x, w;
 
 	text_at(out, BG_LEFT - 8, y + 14, "end", r->label);
-	for (i = 0; i < 2 && r->keys[i]; i++) {
-		struct stage_fig f;
+	for (i = 0; i < n; i++) {
+		struct stage_fig f = seg[i].f;
 
-		k = stage_index(r->keys[i]);
-		f = stage_fig(&heats[k], q);
-		if (!f.count)
-			continue;
+		k = seg[i].stage;
+		at = seg[i].at;
 		x = BG_LEFT + at * scale;
 		w = f.p50 * scale;
 		ps_fmt_duration(p50, sizeof(p50), f.p50, true);
@@ -455,7 +477,6 @@ static void budget_row(FILE *out, const struct ps_heat *heats, const struct budg
 			x + w, y + BG_ROW / 2.0, BG_LEFT + (at + f.p99) * scale, y + BG_ROW / 2.0,
 			BG_LEFT + (at + f.p99) * scale, y + 4.0, BG_LEFT + (at + f.p99) * scale,
 			y + BG_ROW - 4.0);
-		at += f.p50;
 	}
 }
 
