@@ -80,10 +80,23 @@ static int panel_of(struct ps_heat *h, const char *label)
 	return (int)h->npanels++;
 }
 
+/* The string (or number, as text) under key, or NULL: absent, null, an
+ * object or an array. */
+static const char *text_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v ||
+	    json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 /* The interface object of the report, or NULL (with err if it is an error). */
 static json_object *find_iface(struct ps_heat *h, json_object *report, char *err, size_t errlen)
 {
-	json_object *ifaces, *o, *name;
+	json_object *ifaces, *o;
+	const char *name;
 	size_t i, n;
 
 	if (!json_object_object_get_ex(report, "interfaces", &ifaces) ||
@@ -96,14 +109,14 @@ static json_object *find_iface(struct ps_heat *h, json_object *report, char *err
 			return snprintf(err, errlen, "the recording has %zu interfaces: name one",
 					n),
 			       NULL;
-		if (n == 1 && json_object_object_get_ex(json_object_array_get_idx(ifaces, 0),
-							"ifname", &name))
-			snprintf(h->ifname, sizeof(h->ifname), "%s", json_object_get_string(name));
+		name = n == 1 ? text_of(json_object_array_get_idx(ifaces, 0), "ifname") : NULL;
+		if (name)
+			snprintf(h->ifname, sizeof(h->ifname), "%s", name);
 	}
 	for (i = 0; i < n; i++) {
 		o = json_object_array_get_idx(ifaces, i);
-		if (json_object_object_get_ex(o, "ifname", &name) &&
-		    !strcmp(json_object_get_string(name), h->ifname))
+		name = text_of(o, "ifname");
+		if (name && !strcmp(name, h->ifname))
 			return o;
 	}
 	return NULL;
@@ -120,8 +133,9 @@ static double get_double(json_object *o, const char *key)
  * panel it lacks). -1 with err on a malformed report or too many panels. */
 static int read_panels(struct ps_heat *h, json_object *iface, char *err, size_t errlen)
 {
-	json_object *queues = NULL, *q, *v;
+	json_object *queues = NULL, *q;
 	unsigned int i, nq = 1;
+	const char *name;
 	char label[16];
 	int p;
 
@@ -140,9 +154,10 @@ static int read_panels(struct ps_heat *h, json_object *iface, char *err, size_t 
 			snprintf(label, sizeof(label), "all");
 		} else {
 			q = json_object_array_get_idx(queues, i);
-			if (!json_object_object_get_ex(q, "queue", &v))
+			name = text_of(q, "queue");
+			if (!name)
 				return snprintf(err, errlen, "a queue without \"queue\""), -1;
-			snprintf(label, sizeof(label), "%s", json_object_get_string(v));
+			snprintf(label, sizeof(label), "%s", name);
 		}
 		p = panel_of(h, label);
 		if (p < 0)
@@ -190,8 +205,8 @@ int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen
 	attached = get_double(iface, "attached_for_s");
 	if (json_object_object_get_ex(iface, "nqueues", &v))
 		h->nqueues = (uint64_t)json_object_get_int64(v);
-	if (json_object_object_get_ex(report, "time", &v))
-		snprintf(h->last_time, sizeof(h->last_time), "%s", json_object_get_string(v));
+	if (text_of(report, "time"))
+		snprintf(h->last_time, sizeof(h->last_time), "%s", text_of(report, "time"));
 	if (!h->have_prev)
 		snprintf(h->first_time, sizeof(h->first_time), "%s", h->last_time);
 

@@ -318,6 +318,25 @@ int main(void)
 			       !strcmp(err, "x.jsonl:2: the recording has 2 interfaces: name one"));
 		fclose(f);
 		f = tmpfile();
+		fputs("{\"schema\": 1, \"interfaces\": [{\"ifname\": \"a\", \"queues\": "
+		      "[{\"queue\": null}]}]}\n",
+		      f);
+		rewind(f);
+		CHECK_TRUE("a queue named null: refused (found by fuzz_heatmap)",
+			   ps_heat_read(e, 1, f, "x.jsonl", err, sizeof(err)) &&
+			       !strcmp(err, "x.jsonl:1: a queue without \"queue\""));
+		fclose(f);
+		ps_heat_free(e);
+		memset(e, 0, sizeof(*e));
+		e->stage = ps_stage_find("tcp_rtt");
+		f = tmpfile();
+		fputs("{\"schema\": 1, \"interfaces\": [{\"ifname\": null}]}\n", f);
+		rewind(f);
+		CHECK_TRUE("an interface named null: no report of it (it crashed once)",
+			   ps_heat_read(e, 1, f, "x.jsonl", err, sizeof(err)) &&
+			       !strcmp(err, "x.jsonl: no report of any interface"));
+		fclose(f);
+		f = tmpfile();
 		fputs("not json\n", f);
 		rewind(f);
 		CHECK_TRUE("not JSON: refused with the line",
