@@ -11,6 +11,9 @@
 # namespaces), SIGKILL 30 s later if anything is left, and the test fails:
 # "timed out after N s".
 # PS_INTEGRATION_DIR: where the shell tests are (default tests/integration).
+# PS_TEST_SKIP: space-separated path patterns of tests not to run (each is
+# named in a "# not run (PS_TEST_SKIP): PATH" line); make test-asan's
+# ASAN_SKIP.
 # A test that leaves an attachment behind (a directory under
 # /sys/fs/bpf/pathscope/<netns>/ that was not there before it) fails, and the
 # runner removes what it left, so that the next test's census starts clean.
@@ -126,8 +129,20 @@ run_one() {
 	echo "# $name: $((SECONDS - t0)) s"
 }
 
+skipped_by_env() {
+	local p
+	for p in ${PS_TEST_SKIP:-}; do
+		case "$1" in *"$p"*) return 0 ;; esac
+	done
+	return 1
+}
+
 for t in "${tests[@]}"; do
 	wanted "$t" || continue
+	if skipped_by_env "$t"; then
+		echo "# not run (PS_TEST_SKIP): $t"
+		continue
+	fi
 	case $t in
 	*.sh) run_one "$t" bash "$t" ;;
 	# PS_WRAP: a command to run the C tests under (make test-valgrind).
