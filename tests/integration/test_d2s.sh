@@ -9,8 +9,10 @@
 #    then 2 (1280); on veth TX queue q of vA is RX queue q of vB, and the
 #    NAPI poll, its timer and the flush all run on CPU 0. So every datagram
 #    is one skb (nothing to merge it with), every 64th is sampled on its
-#    queue (20 and 20, exactly), every sample is matched, and no sample can
-#    be below 300 us. Its median must be below 400 us (the timer's own
+#    queue (20 and 20, exactly), every sample is matched, and a sample is
+#    below 300 us only when the sink saw that datagram unheld too (a flush
+#    before the timer: once in a CI run, a sampled datagram took 38 us from
+#    send to stamp). Its median must be below 400 us (the timer's own
 #    wake-up here is 30-60 us). The reference is the kernel's own clock:
 #    each datagram carries its send time (udpsend --stamp, CLOCK_MONOTONIC)
 #    and the sink times it to the receive stamp the stack puts on the skb
@@ -60,7 +62,8 @@ ps_at_exit "rm -f $HEAT"
 ps_heat_mark "$HEAT" "$NS_B" vB
 for q in 1 2; do
 	ps_txq_pin "$NS_A" vA "$q"
-	ps_sink_start "$NS_B" 9000 --gro --stamped --every 64 --expect "$N" --timeout 20
+	ps_sink_start "$NS_B" 9000 --gro --stamped --every 64 --below "$HOLD_NS" \
+		--expect "$N" --timeout 20
 	ps_in_a taskset -c 0 "$UDPSEND" -n "$N" -g 1000 --stamp "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
 	ps_sink_wait >/dev/null || ps_fail "sink on queue $q" "did not receive $N"
 	ref[$q]=$(cat "$PS_SINK_OUT")
@@ -93,8 +96,19 @@ ps_check_eq "held: nothing on any other queue (sampled, matched, expired, latenc
 	"$(j "$held" '[.queues[] | select(.queue != 1 and .queue != 2) | .driver_to_stack | .sampled + .matched + .expired + .latency_ns.count] | add')" 0
 lat=$(j "$held" '.totals.driver_to_stack.latency_ns | tostring')
 ps_check_eq "held: the histogram holds every match" "$(jq .count <<<"$lat")" $((2 * N / 64))
-ps_check_eq "held: no sample below the $HOLD_NS ns GRO holds it (buckets wholly below)" \
-	"$(jq --argjson h "$HOLD_NS" '[.hist[] | select(.high <= $h) | .count] | add // 0' <<<"$lat")" 0
+# A sample in a bucket wholly below the hold is a datagram GRO did not hold.
+# GRO hands such a one over within tens of us (38 us, the once it was seen),
+# so the sink, too, timed it under the hold; a held one is over the hold in
+# both. A bias of -200 us puts all 40 samples below, the sink none.
+unheld=0
+for q in 1 2; do
+	unheld=$((unheld + $(awk '$1 == "every_kth" { for (i = 3; i < NF; i += 2) if ($i == "below") print $(i + 1) }' <<<"${ref[$q]}")))
+done
+below=$(jq --argjson h "$HOLD_NS" '[.hist[] | select(.high <= $h) | .count] | add // 0' <<<"$lat")
+[ "$below" -le "$unheld" ] &&
+	ps_ok "held: $below samples below the $HOLD_NS ns GRO holds it (buckets wholly below), the sink saw $unheld of them unheld" ||
+	ps_fail "held: no sample below the $HOLD_NS ns hold but those the sink saw unheld" \
+		"$below in buckets wholly below, the sink saw $unheld under $((HOLD_NS / 1000)) us"
 p50=$(jq .p50 <<<"$lat")
 [ "$p50" -ge "$HOLD_NS" ] && [ "$(jq '.p50 as $m | .hist[] | select(.low <= $m and $m < .high) | .low' <<<"$lat")" -lt $((HOLD_NS + 100000)) ] &&
 	ps_ok "held: median $p50 ns (bucket midpoint) is the hold plus less than 100 us" ||

@@ -57,7 +57,7 @@ static void usage(FILE *f)
 	    "GAP_US] DST "
 	    "PORT\n"
 	    "       udpsend --sink [-6] PORT [--expect N] [--timeout SECONDS] [--gro]\n"
-	    "                      [--stamped [--every K]]\n"
+	    "                      [--stamped [--every K] [--below NS]]\n"
 	    "\n"
 	    "Sender: send exactly COUNT UDP datagrams to DST:PORT from one connected socket.\n"
 	    "  -6             DST is IPv6 (default IPv4)\n"
@@ -101,6 +101,8 @@ static void usage(FILE *f)
 	    "  --every K      with --stamped, also the same over the datagrams with sequence\n"
 	    "                 numbers K-1, 2K-1, ... (those a 1-in-K sampler takes), on a\n"
 	    "                 third line: every_kth N mean_ns M std_ns S min_ns A max_ns B\n"
+	    "  --below NS     with --stamped, end both lines with \"below C\": how many of\n"
+	    "                 their times were under NS nanoseconds\n"
 	    "  The count (one number) is printed on stdout when the sink stops.\n"
 	    "\n"
 	    "examples:\n"
@@ -309,9 +311,11 @@ struct tally {
 	long n;
 	double sum, sumsq;
 	uint64_t min, max;
+	long below; /* times under below_ns */
 };
 static struct tally stamped, every_kth;
-static long every_k; /* --every K */
+static long every_k;	  /* --every K */
+static uint64_t below_ns; /* --below NS */
 
 static void tally_add(struct tally *t, uint64_t d)
 {
@@ -322,6 +326,8 @@ static void tally_add(struct tally *t, uint64_t d)
 		t->min = d;
 	if (d > t->max)
 		t->max = d;
+	if (d < below_ns)
+		t->below++;
 }
 
 /* The sequence number of the datagram at p (4 bytes, big endian). */
@@ -353,14 +359,17 @@ static void time_stamped(const char *buf, ssize_t n, long gso, uint64_t rx_real)
 	}
 }
 
-/* "LABEL N mean_ns M std_ns S min_ns A max_ns B" */
+/* "LABEL N mean_ns M std_ns S min_ns A max_ns B[ below C]" */
 static void tally_print(const char *label, const struct tally *t)
 {
 	double mean = t->n ? t->sum / t->n : 0;
 	double var = t->n ? t->sumsq / t->n - mean * mean : 0;
 
-	printf("%s %ld mean_ns %.0f std_ns %.0f min_ns %llu max_ns %llu\n", label, t->n, mean,
+	printf("%s %ld mean_ns %.0f std_ns %.0f min_ns %llu max_ns %llu", label, t->n, mean,
 	       sqrt(var > 0 ? var : 0), (unsigned long long)t->min, (unsigned long long)t->max);
+	if (below_ns)
+		printf(" below %ld", t->below);
+	printf("\n");
 }
 
 static int run_sink(int v6only, int port, long expect, double timeout)
@@ -470,6 +479,7 @@ int main(int argc, char **argv)
 		{ "ports", required_argument, NULL, 'P' },
 		{ "stamped", no_argument, NULL, 'D' },
 		{ "every", required_argument, NULL, 'K' },
+		{ "below", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -518,6 +528,9 @@ int main(int argc, char **argv)
 		case 'K':
 			every_k = parse_num(optarg, "--every", 1, 1000000);
 			break;
+		case 'B':
+			below_ns = (uint64_t)parse_num(optarg, "--below", 1, LONG_MAX);
+			break;
 		case 'P':
 			nports = parse_num(optarg, "--ports", 1, 1024);
 			break;
@@ -546,7 +559,7 @@ int main(int argc, char **argv)
 	}
 
 	if (sink) {
-		if (argc - optind != 1 || (every_k && !sink_stamped)) {
+		if (argc - optind != 1 || ((every_k || below_ns) && !sink_stamped)) {
 			usage(stderr);
 			return 2;
 		}
@@ -556,7 +569,7 @@ int main(int argc, char **argv)
 				timeout);
 	}
 	if (argc - optind != 2 || expect >= 0 || timeout >= 0 || sink_gro || sink_stamped ||
-	    every_k) {
+	    every_k || below_ns) {
 		usage(stderr);
 		return 2;
 	}
