@@ -91,15 +91,38 @@ static int help(int argc, char **argv)
 }
 
 /* The commands that print JSON with --json: what global -j and -p apply to. */
+static const char *const json_commands[] = { "status", "stats", "check", "nic", "features" };
+#define N_JSON_COMMANDS (sizeof(json_commands) / sizeof(json_commands[0]))
+
 static bool has_json(const char *cmd)
 {
-	static const char *const names[] = { "status", "stats", "check", "nic", "features" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(cmd, names[i]) == 0)
+	for (i = 0; i < N_JSON_COMMANDS; i++)
+		if (strcmp(cmd, json_commands[i]) == 0)
 			return true;
 	return false;
+}
+
+/* "status, stats, ..." for the error that names them. */
+static void json_command_list(char *buf, size_t size)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < N_JSON_COMMANDS && at < size; i++)
+		at +=
+		    (size_t)snprintf(buf + at, size - at, "%s%s", i ? ", " : "", json_commands[i]);
+}
+
+static bool is_help(const char *cmd)
+{
+	return !strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h");
+}
+
+static bool is_version(const char *cmd)
+{
+	return !strcmp(cmd, "version") || !strcmp(cmd, "--version") || !strcmp(cmd, "-V");
 }
 
 /* COMMAND ARGS... with --json added at the end (getopt reads it anywhere). */
@@ -140,20 +163,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (json) {
+		char names[128];
+
 		run = command(cmd);
-		if (!run && strcmp(cmd, "help") && strcmp(cmd, "version"))
+		if (!run && !is_help(cmd) && !is_version(cmd))
 			return ps_error("unknown command '%s' (see 'pathscope help')", cmd), 2;
-		if (!run || !has_json(cmd))
+		if (!run || !has_json(cmd)) {
+			json_command_list(names, sizeof(names));
 			return ps_error("-j/--json and -p/--pretty: '%s' has no JSON output (they "
-					"apply to status, stats, check, nic, features)",
-					cmd),
+					"apply to %s)",
+					cmd, names),
 			       2;
+		}
 		return run_json(run, argc - 1, argv + 1);
 	}
-	if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+	if (is_help(cmd))
 		return help(argc - 1, argv + 1);
-	if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0 ||
-	    strcmp(cmd, "-V") == 0) {
+	if (is_version(cmd)) {
 		if (argc > 2)
 			return ps_error("version: unexpected argument '%s'", argv[2]), 2;
 		printf("pathscope %s (abi %d)\n", PATHSCOPE_VERSION, PS_ABI_VERSION);

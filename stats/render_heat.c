@@ -110,7 +110,7 @@ static void one_iface(FILE *out, const struct ps_report *r, const struct ps_stag
 	static __u64 h[PS_LAT_BUCKETS];
 	const struct ps_snapshot *s = r->cur;
 	struct strip strip = { .per = 1 };
-	unsigned int q, b, c, shown = 0, hidden = 0;
+	unsigned int q, b, c, hidden = 0;
 	bool any = false;
 	char label[16], lo[16], hi[16];
 
@@ -166,7 +166,6 @@ static void one_iface(FILE *out, const struct ps_report *r, const struct ps_stag
 		}
 		ps_queue_label(s, q, label, sizeof(label));
 		row(out, &strip, label, h);
-		shown++;
 	}
 	window_hist(r, st, s->nslots, h);
 	row(out, &strip, "all", h);

@@ -130,6 +130,8 @@ OTHER=(
 	"global -j: a command without JSON|-j/--json and -p/--pretty: 'attach' has no JSON output \\(they apply to status, stats, check, nic, features\\)|-j attach vB"
 	"global -p: a command without JSON|-j/--json and -p/--pretty: 'detach' has no JSON output|-p detach vB"
 	"global -j: help|-j/--json and -p/--pretty: 'help' has no JSON output|-j help"
+	"global -j: -V|-j/--json and -p/--pretty: '-V' has no JSON output|-j -V"
+	"global -p: --version|-j/--json and -p/--pretty: '--version' has no JSON output|-p --version"
 )
 for c in "${OTHER[@]}"; do
 	IFS='|' read -r name re opts <<<"$c"
