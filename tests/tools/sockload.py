@@ -7,7 +7,7 @@ read latency tests (feature sock).
                     [--t0-ns T0]
   sockload.py recv  --proto tcp|udp --bind ADDR --port P --seconds S
                     [--period-ms MS | --eager | --never |
-                     --deadline-ms D --t0-ns T0 --rate N]
+                     --deadline-ms D --t0-ns T0 --rate N [--every K]]
 
 send: N messages of 100 bytes per second for S seconds, each starting with
 its sequence number and its send time (CLOCK_MONOTONIC ns, read just before
@@ -27,6 +27,10 @@ own lateness, which it measures. It adds to the JSON line its read
 latency: from each message's send time to the middle of the recv call
 that returned it (mean_read_ns, std_read_ns, min_read_ns, max_read_ns over
 reads), and how late it was for its deadlines at most (late_max_ns).
+A 1-in-K sampler that counts the messages in order (pathscope's sock
+feature, every 64th packet of a CPU) times those of one offset o: messages
+o, o + K, ...; sub_means_ns[o] is the mean read latency of that set, for
+each o below K (--every K, default 64).
 """
 import argparse
 import json
@@ -167,6 +171,7 @@ def deadline_reads(a, s, order):
     s.settimeout(2)
     total = late = reads = 0
     lo, hi, sq = None, 0, 0
+    each = []
     for i in range(int(a.rate * a.seconds)):
         due = a.t0_ns + int(i * 1e9 / a.rate) + int(a.deadline_ms * 1e6)
         left = due - time.monotonic_ns() - 200_000
@@ -189,13 +194,17 @@ def deadline_reads(a, s, order):
         # (the sender late by more than D), as the call returned.
         d = (before + after) // 2 - sent if before >= sent else after - sent
         total += d
+        each.append(d)
         sq += d * d
         lo, hi = d if lo is None else min(lo, d), max(hi, d)
         reads += 1
     mean = total // reads if reads else 0
     std = int(max(0, sq / reads - mean * mean) ** 0.5) if reads else 0
+    subs = [sum(each[o::a.every]) // len(each[o::a.every])
+            for o in range(min(a.every, len(each)))]
     return {"reads": reads, "mean_read_ns": mean, "std_read_ns": std,
-            "min_read_ns": lo or 0, "max_read_ns": hi, "late_max_ns": late}
+            "min_read_ns": lo or 0, "max_read_ns": hi, "late_max_ns": late,
+            "sub_means_ns": subs}
 
 
 def main():
@@ -221,7 +230,10 @@ def main():
     m.add_argument("--deadline-ms", type=float)
     r.add_argument("--t0-ns", type=int)
     r.add_argument("--rate", type=float, default=1000)
+    r.add_argument("--every", type=int, default=64)
     a = p.parse_args()
+    if a.cmd == "recv" and a.every < 1:
+        p.error("--every must be 1 or more")
     if a.cmd == "recv" and a.deadline_ms is not None and not a.t0_ns:
         p.error("--deadline-ms needs --t0-ns")
     send(a) if a.cmd == "send" else recv(a)
