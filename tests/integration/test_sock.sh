@@ -45,27 +45,21 @@ load() {
 	cat "$out"
 	rm -f "$out" "$err"
 }
-# The sum of sock_armed's counters (include/pathscope/sock_armed.bpf.h).
-armed_sum() {
+# map_dump PIN MAP: the JSON dump of the map named MAP of the program behind
+# vB's pinned link PIN.
+map_dump() {
 	local dir prog m
 	dir=$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .pin_dir')
-	prog=$(bpftool -j link show pinned "$dir/sock_recv" | jq -r .prog_id)
+	prog=$(bpftool -j link show pinned "$dir/$1" | jq -r .prog_id)
 	for m in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
-		[ "$(bpftool -j map show id "$m" | jq -r .name)" = sock_armed ] &&
-			bpftool -j map dump id "$m" | jq '[.[].formatted.value] | add'
+		[ "$(bpftool -j map show id "$m" | jq -r .name)" = "$2" ] && bpftool -j map dump id "$m"
 	done
 }
+# The sum of sock_armed's counters (include/pathscope/sock_armed.bpf.h).
+armed_sum() { map_dump sock_recv sock_armed | jq '[.[].formatted.value] | add'; }
 # sock_tick on CPU 0: the TCP and UDP packets tc ingress has counted there
 # (include/pathscope/sock.bpf.h; a sample at every 64th).
-tick_cpu0() {
-	local dir prog m
-	dir=$(ps_pathscope_b status --json | jq -r '.[] | select(.ifname == "vB" and .current_netns) | .pin_dir')
-	prog=$(bpftool -j link show pinned "$dir/tci_link" | jq -r .prog_id)
-	for m in $(bpftool -j prog show id "$prog" | jq -r '.map_ids[]'); do
-		[ "$(bpftool -j map show id "$m" | jq -r .name)" = sock_tick ] &&
-			bpftool -j map dump id "$m" | jq '.[0].formatted.values[] | select(.cpu == 0) | .value'
-	done
-}
+tick_cpu0() { map_dump tci_link sock_tick | jq '.[0].formatted.values[] | select(.cpu == 0) | .value'; }
 # The socket_ports entry of PROTO/PORT.
 port_entry() { jb "[.socket_ports[] | select(.proto == \"$1\" and .port == $2)][0]"; }
 within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
@@ -118,7 +112,7 @@ ps_check_eq "the ports hold every read" \
 # reader's own mean the reference (tests/tools/sockload.py --deadline-ms).
 # pathscope's span (tc ingress -> the read) is the reader's (the send call
 # -> the middle of the recv call) less the sender's path to B's tc ingress
-# (on veth, in the sender's own call) and half the recv call: 21-40 us on
+# (on veth, in the sender's own call) and half the recv call: 21-54 us on
 # the mean of the timed messages here (2026-11-27); SEND_NS is 150 us, as a
 # 2 ms stall of the sender between one timed message's stamp and its send()
 # adds 87 us to a mean of 23. pathscope times the TCP or UDP packet that
