@@ -22,9 +22,23 @@ ja() { ps_pathscope_a stats vA --json | jq -c ".interfaces[0] | $1"; }
 jb() { ps_pathscope_b stats vB --json | jq -c ".interfaces[0] | $1"; }
 pin_dir() { ps_pathscope_b status --json | jq -r ".[] | select(.ifname == \"$1\" and .current_netns) | .pin_dir"; }
 # Entries of a pinned map of vB's attachment.
-# Distinct keys: a dump while the kernel still changes the map restarts its
-# walk where a key went away, and listed 7,412 keys of a 4,096-entry LRU once.
-entries() { bpftool -j map dump pinned "$(pin_dir vB)/$1" | jq '[.[].key] | unique | length'; }
+# A dump while the kernel still changes the map restarts its walk where a key
+# went away: it listed 7,412 keys of a 4,096-entry LRU once, and 4,115 distinct
+# ones in CI. So wait for the map to settle: two dumps 0.2 s apart with the
+# same keys (at most 10 s), then count them.
+map_keys() { bpftool -j map dump pinned "$(pin_dir vB)/$1" | jq -c '[.[].key] | unique'; }
+entries() {
+	local a b
+	a=$(map_keys "$1")
+	for _ in $(seq 50); do
+		sleep 0.2
+		b=$(map_keys "$1")
+		[ "$a" = "$b" ] && break
+		a=$b
+	done
+	[ "$a" = "$b" ] || echo "# $1: still changing after 10 s" >&2
+	jq length <<<"$b"
+}
 
 # iperf3 A -> B for S seconds (server in B, one test); extra args after S.
 iperf() {
