@@ -1410,27 +1410,33 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Sum of packets over the slots of h. */
-static __u64 total_packets(const struct hook *h)
+/* Sum of packets over the slots of a snapshot s of h. */
+static __u64 packets_in(const struct hook *h, const struct ps_qstats *s)
 {
-	static struct ps_qstats s[MAX_SLOTS];
 	__u64 n = 0;
 	__u32 i;
 
-	if (snapshot(h, s))
-		return 0;
 	for (i = 0; i < h->nslots; i++)
 		n += s[i].packets;
 	return n;
 }
 
-/* Wait (up to 2 s) until h counted at least n packets, then give the frame
- * time to finish its way through the other hooks. */
-static void wait_packets(const struct hook *h, __u64 n)
+static __u64 total_packets(const struct hook *h)
 {
+	static struct ps_qstats s[MAX_SLOTS];
+
+	return snapshot(h, s) ? 0 : packets_in(h, s);
+}
+
+/* Wait (up to 2 s) until h counted n packets more than in its snapshot
+ * before, taken before the send (a veth often delivers within send()), then
+ * give the frames time to finish their way through the other hooks. */
+static void wait_packets(const struct hook *h, const struct ps_qstats *before, __u64 n)
+{
+	__u64 want = packets_in(h, before) + n;
 	int i;
 
-	for (i = 0; i < 200 && total_packets(h) < n; i++)
+	for (i = 0; i < 200 && total_packets(h) < want; i++)
 		sleep_ms(10);
 	sleep_ms(20);
 }
@@ -1552,7 +1558,7 @@ static void test_tc_queues_live(int ifa, int ifb)
 		why[0] = 0;
 		ok = !snapshot(&e.h[TCE], eb) && !snapshot(&e.h[TCI], ib) && !send_frame(ifa, &f);
 		if (cases[i].ingress_slot >= 0)
-			wait_packets(&e.h[TCI], total_packets(&e.h[TCI]) + 1);
+			wait_packets(&e.h[TCI], ib, 1);
 		else
 			sleep_ms(200);
 		ok = ok && !snapshot(&e.h[TCE], ea) && !snapshot(&e.h[TCI], ia);
@@ -1662,7 +1668,7 @@ static void test_tc_live_udp(int ifa, int ifb)
 		snprintf(why, sizeof(why), "socket, send or map lookup: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		wait_packets(&e.h[XDP], total_packets(&e.h[XDP]) + 3);
+		wait_packets(&e.h[XDP], xb, 3);
 		ok = ok && !snapshot(&e.h[XDP], xa) && !snapshot(&e.h[TCE], ea) &&
 		     !snapshot(&e.h[TCI], ia);
 
