@@ -82,9 +82,9 @@ for q in 1 2; do
 		"$(j "$held" ".queues[$q].driver_to_stack | [.sampled, .matched, .expired, .latency_ns.count] | tostring")" \
 		"[$((N / 64)),$((N / 64)),0,$((N / 64))]"
 done
+# LINE FIELD of queue q's sink report ("stamped ..." or "every_kth ...").
+sink() { awk -v l="$1" -v f="$2" '$1 == l { if (f == "n") print $2; for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' <<<"${ref[$q]}"; }
 for q in 1 2; do
-	# LINE FIELD of the sink's report ("stamped ..." or "every_kth ...")
-	sink() { awk -v l="$1" -v f="$2" '$1 == l { if (f == "n") print $2; for (i = 3; i < NF; i += 2) if ($i == f) print $(i + 1) }' <<<"${ref[$q]}"; }
 	got=$(j "$held" ".queues[$q].driver_to_stack.avg_ns") mean=$(sink every_kth mean_ns)
 	ps_check_eq "held: queue $q: the sink timed every datagram, and the $((N / 64)) XDP samples" \
 		"$(sink stamped n) $(sink every_kth n)" "$N $((N / 64))"
@@ -102,7 +102,7 @@ ps_check_eq "held: the histogram holds every match" "$(jq .count <<<"$lat")" $((
 # both. A bias of -200 us puts all 40 samples below, the sink none.
 unheld=0
 for q in 1 2; do
-	unheld=$((unheld + $(awk '$1 == "every_kth" { for (i = 3; i < NF; i += 2) if ($i == "below") print $(i + 1) }' <<<"${ref[$q]}")))
+	unheld=$((unheld + $(sink every_kth below)))
 done
 below=$(jq --argjson h "$HOLD_NS" '[.hist[] | select(.high <= $h) | .count] | add // 0' <<<"$lat")
 [ "$below" -le "$unheld" ] &&

@@ -142,6 +142,7 @@ for proto in tcp udp; do
 		rd=$!
 		_ps_wait_port "$NS_B" "$proto" $port
 		tick=$(tick_cpu0)
+		[[ $tick =~ ^[0-9]+$ ]] || { ps_fail "$proto $dst deadline: read sock_tick on CPU 0" "bpftool gave '$tick'"; tick=0; }
 		ps_in_a taskset -c 0 timeout 20 python3 "$SOCKLOAD" send --proto "$proto" --dst "$dst" --port $port \
 			--rate 500 --seconds 3 --t0-ns "$t0" >/dev/null || ps_fail "$proto $dst deadline: sender" "exit $?"
 		wait "$rd" || ps_fail "$proto $dst deadline: reader" "exit $?"
@@ -158,9 +159,9 @@ for proto in tcp udp; do
 			ps_fail "$proto $dst deadline: exact mean within the reader's own [min - $SEND_NS, max]" \
 				"$avg ns of $n reads (want 15 at least), reader [$lo, $hi] ns"
 		pre=$([ "$proto" = tcp ] && echo 2 || echo 0)
-		o=$((63 - (${tick:-0} + pre) % 64))
+		o=$((63 - (tick + pre) % 64))
 		sub=$(jq ".sub_means_ns[$o]" <<<"$r")
-		ps_check_eq "$proto $dst deadline: pathscope timed messages $o, $((o + 64)), ... (sock_tick ${tick:-?} before): their number" \
+		ps_check_eq "$proto $dst deadline: pathscope timed messages $o, $((o + 64)), ... (sock_tick $tick before): their number" \
 			"$n" $(((1500 - o + 63) / 64))
 		[ "$avg" -ge $((sub - SEND_NS)) ] && [ "$avg" -le "$sub" ] &&
 			ps_ok "$proto $dst deadline: exact mean $avg ns = the reader's mean over the same messages $sub ns less $(((sub - avg) / 1000)) us (window $((SEND_NS / 1000)) us; all reads: $ref ns)" ||
