@@ -12,8 +12,10 @@
 #     computes them from the JSON, and each interval holds the 20 echoes;
 #   - each interval's cells lie where ping (its own clock) and the delay line
 #     put them: no bucket above ping's slowest echo of the burst, none wholly
-#     below the delay line's round trip; the step first shows in interval 4,
-#     whole: before it nothing at 9 ms or more, from it nothing below;
+#     below the delay line's round trip; per interval, no more samples at or
+#     above any cell's lower edge than ping had echoes that slow (ping's span
+#     holds pathscope's, echo by echo: a stall before the step shows in both);
+#     the step first shows in interval 4, whole: from it nothing below 9 ms;
 #   - --whole draws the interface's totals, the same way;
 #   - Debian's headless Chromium renders the SVG to a PNG of the SVG's size
 #     in which each cell's centre has its colour and the same row of an
@@ -60,11 +62,13 @@ wait_lines() {
 	return 1
 }
 # A burst of N pings from the host (on the delay line's CPU); prints how
-# many were answered and the slowest RTT in ns.
+# many were answered and the slowest RTT in ns; each echo's RTT in ns, one a
+# line, goes to file $1 (if given).
 burst() {
 	ps_in_a taskset -c 0 ping -n -c "$N" -i 0.005 -W 2 "$PEER" |
 		sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' |
-		awk '{ v = $1 * 1e6; if (v > max) max = v; n++ } END { printf "%d %d\n", n, max }'
+		awk -v f="${1:-/dev/null}" '{ v = $1 * 1e6; printf "%d\n", v > f; if (v > max) max = v; n++ }
+			END { printf "%d %d\n", n, max }'
 }
 
 # ---- the recording ------------------------------------------------------------------
@@ -79,7 +83,7 @@ for ((t = 0; t < NI; t++)); do
 	if [ "$t" -eq "$STEP_AT" ]; then
 		ps_delay_step && stepped=1
 	fi
-	read -r n "MAX[t]" < <(burst)
+	read -r n "MAX[t]" < <(burst "$TMP/ping.$t")
 	replies=$((replies + n))
 	[ "$(lines "$REC")" -eq $((t + 1)) ] || straddled+=" $t"
 done
@@ -110,10 +114,20 @@ while read -r _ t low _; do
 	[ "$low" -le "${MAX[t]}" ] && [ "$high" -gt "$rt" ] || bad+=" t$t:[$low,$high)>ping${MAX[t]}|<rt$rt"
 done <<<"$got"
 ps_check_eq "each cell between the delay line's round trip and ping's slowest echo" "$bad" ""
-first=$(awk '$3 >= 9000000 { print $2; exit }' <<<"$(sort -k2,2n <<<"$got")")
-ps_check_eq "the step first shows in interval $STEP_AT" "$first" "$STEP_AT"
-ps_check_eq "before it nothing at 9 ms or more, from it nothing below" \
-	"$(awk -v s="$STEP_AT" '($2 < s && $3 >= 9000000) || ($2 >= s && $3 < 9000000)' <<<"$got")" ""
+# Echo by echo, ping's span holds pathscope's: in each interval, the samples
+# at or above a cell's lower edge are at most ping's echoes as slow.
+bad=
+while read -r _ t low _; do
+	n=$(awk -v t="$t" -v l="$low" '$2 == t && $3 >= l { n += $4 } END { print n + 0 }' <<<"$got")
+	p=$(awk -v l="$low" '$1 >= l { n++ } END { print n + 0 }' "$TMP/ping.$t")
+	[ "$n" -le "$p" ] || bad+=" t$t:$n>=$low>ping's$p"
+done <<<"$got"
+ps_check_eq "per interval, no more samples at or above each cell's low than ping's echoes as slow" "$bad" ""
+# The step: interval STEP_AT is the first whose samples all lie at 9 ms or
+# more (the delay line's 10 ms round trip), and none after it lies below.
+first=$(awk '{ n[$2] += $4; if ($3 >= 9000000) s[$2] += $4 } END { for (t = 0; t < '"$NI"'; t++) if (n[t] && s[t] == n[t]) { print t; exit } }' <<<"$got")
+ps_check_eq "the step first shows in interval $STEP_AT, whole" "$first" "$STEP_AT"
+ps_check_eq "from it nothing below 9 ms" "$(awk -v s="$STEP_AT" '$2 >= s && $3 < 9000000' <<<"$got")" ""
 ps_check_eq "the title: interface, stage, hooks, samples" \
 	"$(grep -c "dA: ICMP echo RTT (request at tc egress to reply at XDP), per RX queue" "$SVG")$(grep -c "$NI intervals over .*; $((NI * N)) samples" "$SVG")" 11
 
