@@ -14,24 +14,50 @@
 # PS_TEST_SKIP: space-separated path patterns of tests not to run (each is
 # named in a "# not run (PS_TEST_SKIP): PATH" line); make test-asan's
 # ASAN_SKIP.
+# PS_JOBS: how many tests may run at once (default 2). Two kinds of test
+# always run alone, with nothing beside them, whatever PS_JOBS says (the
+# lists below, ALONE_TIMING and ALONE_CENSUS): those that hold a latency to
+# a clock outside pathscope, and those that count the machine's BPF objects
+# and pins. Every other test builds its own namespaces and counts only its
+# own traffic, so two of them may share the machine. First the tests that
+# may share run, two at a time, each one's output printed whole when it
+# ends; then the others, one by one, their output as it comes. With
+# PS_JOBS=1 every test runs alone, in the order of the list.
 # A test that leaves an attachment behind (a directory under
-# /sys/fs/bpf/pathscope/<netns>/ that was not there before it) fails, and the
+# /sys/fs/bpf/pathscope/<netns>/ that was not there before it, whose
+# namespace is gone; for a test that ran alone, any new one) fails, and the
 # runner removes what it left, so that the next test's census starts clean.
+# The run fails too if, at its end, an attachment is there whose namespace
+# is gone that was not there at its start.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 patterns=${1:-}
 timeout_s=${PS_TEST_TIMEOUT:-600}
 integration=${PS_INTEGRATION_DIR:-tests/integration}
+jobs=${PS_JOBS:-2}
 passed=0 failed=0 skipped=0
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-case $timeout_s in '' | *[!0-9]* | 0)
-	echo "not ok - tests/run.sh: PS_TEST_TIMEOUT must be a number of seconds > 0, not '$timeout_s'"
+# Tests (file names) that time a latency against a reference outside
+# pathscope (a delay line, a reader's clock, a shaped qdisc, brackets of
+# CLOCK_MONOTONIC around crafted frames): another test beside them would
+# move what they measure. A new latency test goes here.
+ALONE_TIMING=" test_d2s test_echo test_tcp test_d2s.sh test_heatmap.sh test_icmp_rtt.sh
+	test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
+# Tests that take a census of the machine's BPF programs, maps, links and
+# pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's
+# ps_census): another test's objects would show in it.
+ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh
+	test_coexist_xdptools.sh test_faults.sh test_serve.sh test_serve_tls.sh "
+
+bad_number() { # NAME VALUE: not a number > 0
+	case $2 in '' | *[!0-9]* | 0) ;; *) return 1 ;; esac
+	echo "not ok - tests/run.sh: $1 must be a number > 0, not '$2'"
 	echo "0 passed, 1 failed, 0 skipped"
-	exit 1
-	;;
-esac
+}
+bad_number "PS_TEST_TIMEOUT (seconds)" "$timeout_s" && exit 1
+bad_number PS_JOBS "$jobs" && exit 1
 
 # Every test program, C tests first: "PATH" (C) or "sh PATH" (shell).
 tests=()
@@ -63,70 +89,137 @@ for p in $patterns; do
 	fi
 done
 
-# The running test's process group, for the timeout and for Ctrl-C (the
-# test runs in a session of its own, so the terminal's signals miss it).
-current=
-stop_current() { # SIGTERM to the group, SIGKILL 30 s later if still there
+alone() { # PATH: must it run alone?
+	[ "$jobs" -eq 1 ] && return 0
+	case "$ALONE_TIMING $ALONE_CENSUS" in *[[:space:]]"${1##*/}"[[:space:]]*) return 0 ;; esac
+	return 1
+}
+
+# The attachment directories that exist now, one per line.
+attachments() { find /sys/fs/bpf/pathscope -mindepth 2 -maxdepth 2 -type d 2>/dev/null | sort; }
+# Of the attachment directories on stdin, those whose network namespace (the
+# first component below pathscope/: its inode) no longer exists.
+orphans() {
+	local live d d2
+	live=" $(stat -Lc %i /var/run/netns/* /proc/[0-9]*/ns/net 2>/dev/null | sort -u | tr '\n' ' ') "
+	while read -r d; do
+		[ -n "$d" ] || continue
+		d2=${d#/sys/fs/bpf/pathscope/}
+		case $live in *" ${d2%%/*} "*) ;; *) echo "$d" ;; esac
+	done
+}
+
+# ---- running tests -------------------------------------------------------------
+# Each test runs in a process group of its own (setsid), so that a timeout
+# or Ctrl-C reaches what it started too (sinks, servers, the delay line).
+# Per running test, by the group's PID: its name, start, deadline, log and
+# the attachments before it.
+declare -A NAME=() T0=() DEADLINE=() LOG=() BEFORE=() TIMED_OUT=() BESIDE=()
+nlogs=0
+
+stop_group() { # PID: SIGTERM to the group, SIGKILL 30 s later if still there
 	local _
-	kill -TERM -- "-$current" 2>/dev/null || return 0
+	kill -TERM -- "-$1" 2>/dev/null || return 0
 	for _ in $(seq 150); do
-		kill -0 -- "-$current" 2>/dev/null || return 0
+		kill -0 -- "-$1" 2>/dev/null || return 0
 		sleep 0.2
 	done
-	kill -KILL -- "-$current" 2>/dev/null
+	kill -KILL -- "-$1" 2>/dev/null
 }
 on_signal() {
-	[ -n "$current" ] && stop_current
-	rm -f "$log"
+	local pid
+	for pid in "${!NAME[@]}"; do stop_group "$pid"; done
+	rm -rf "$tmp"
 	exit 130
 }
 trap on_signal INT TERM
 
-# The attachment directories that exist now, one per line.
-attachments() { find /sys/fs/bpf/pathscope -mindepth 2 -maxdepth 2 -type d 2>/dev/null | sort; }
-
-run_one() {
-	local name=$1 rc=0 p f s deadline timed_out="" t0=$SECONDS before left
-	shift
-	echo "# $name"
-	before=$(attachments)
-	# setsid: a process group of its own, so that a timeout reaches what the
-	# test started too (sinks, servers, the delay line). tee ignores TERM and
-	# INT: what the test prints while its trap cleans up still gets through.
-	PS_RUN_LOG=$log setsid bash -c \
-		'"$@" 2>&1 | (trap "" TERM INT; exec tee "$PS_RUN_LOG"); exit "${PIPESTATUS[0]}"' \
-		sh "$@" &
-	current=$!
-	deadline=$((SECONDS + timeout_s))
-	while kill -0 "$current" 2>/dev/null; do
-		if [ "$SECONDS" -ge "$deadline" ]; then
-			timed_out=1
-			stop_current
-			break
-		fi
-		sleep 0.2
+# start NAME STREAM CMD...: start the test in the background; with STREAM=1
+# its output also goes to this terminal as it comes. Sets STARTED (its PID).
+start() {
+	local name=$1 stream=$2 log pid
+	shift 2
+	nlogs=$((nlogs + 1))
+	log=$tmp/$nlogs.log
+	if [ "$stream" = 1 ]; then
+		echo "# $name"
+		# shellcheck disable=SC2016 # expanded by that bash
+		# tee ignores TERM and INT: what the test prints while its trap
+		# cleans up still gets through.
+		PS_RUN_LOG=$log setsid bash -c \
+			'"$@" 2>&1 | (trap "" TERM INT; exec tee "$PS_RUN_LOG"); exit "${PIPESTATUS[0]}"' \
+			sh "$@" &
+	else
+		# shellcheck disable=SC2016
+		PS_RUN_LOG=$log setsid bash -c '"$@" >"$PS_RUN_LOG" 2>&1' sh "$@" &
+	fi
+	STARTED=$!
+	# Which tests ran beside which: a leftover is theirs or this one's.
+	for pid in "${!NAME[@]}"; do
+		BESIDE[$pid]+=" $name"
+		BESIDE[$STARTED]+=" ${NAME[$pid]}"
 	done
-	wait "$current" || rc=$?
-	current=
+	NAME[$STARTED]=$name T0[$STARTED]=$SECONDS LOG[$STARTED]=$log
+	DEADLINE[$STARTED]=$((SECONDS + timeout_s)) BEFORE[$STARTED]=$(attachments)
+}
+
+# finish PID STREAMED RAN_ALONE: collect an ended test: its output (unless
+# streamed), its counts, its leftovers, its time.
+finish() {
+	local pid=$1 streamed=$2 ran_alone=$3 rc=0 p f s left name log
+	name=${NAME[$pid]} log=${LOG[$pid]}
+	wait "$pid" || rc=$?
+	[ "$streamed" = 1 ] || { echo "# $name"; cat "$log"; }
 	p=$(grep -c '^ok - ' "$log")
 	f=$(grep -c '^not ok - ' "$log")
 	s=$(grep -c '^skip - ' "$log")
-	if [ -n "$timed_out" ]; then
+	if [ -n "${TIMED_OUT[$pid]:-}" ]; then
 		echo "not ok - $name: timed out after $timeout_s s"
 		f=$((f + 1))
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "not ok - $name: exited with status $rc"
 		f=1
 	fi
-	left=$(comm -13 <(echo "$before") <(attachments) | grep . | tr '\n' ' ')
+	left=$(comm -13 <(echo "${BEFORE[$pid]}") <(attachments) | grep .)
+	[ "$ran_alone" = 1 ] || left=$(orphans <<<"$left")
 	if [ -n "$left" ]; then
-		echo "not ok - $name: left attachments behind: $left(removed)"
+		left=$(tr '\n' ' ' <<<"$left")
+		echo "not ok - $name: left attachments behind: $left(removed)${BESIDE[$pid]:+; or one of the tests beside it:${BESIDE[$pid]}}"
 		f=$((f + 1))
 		# shellcheck disable=SC2086 # one path per word, as listed
 		rm -rf $left
 	fi
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	echo "# $name: $((SECONDS - t0)) s"
+	echo "# $name: $((SECONDS - T0[$pid])) s"
+	rm -f "$log"
+	unset "NAME[$pid]" "T0[$pid]" "DEADLINE[$pid]" "LOG[$pid]" "BEFORE[$pid]" "TIMED_OUT[$pid]" "BESIDE[$pid]"
+}
+
+# Wait until one of the running tests ends (or its time is up); collect it.
+reap_one() {
+	local pid
+	while :; do
+		for pid in "${!NAME[@]}"; do
+			if ! kill -0 "$pid" 2>/dev/null; then
+				finish "$pid" "$1" "$2"
+				return
+			fi
+			if [ "$SECONDS" -ge "${DEADLINE[$pid]}" ]; then
+				TIMED_OUT[$pid]=1
+				stop_group "$pid"
+			fi
+		done
+		sleep 0.1
+	done
+}
+
+command_of() { # PATH: the command that runs it (CMD as words in CMD_WORDS)
+	# shellcheck disable=SC2206 # PS_WRAP is a command line, split into words
+	case $1 in
+	*.sh) CMD_WORDS=(bash "$1") ;;
+	# PS_WRAP: a command to run the C tests under (make test-valgrind).
+	*) CMD_WORDS=(${PS_WRAP:-} "$1") ;;
+	esac
 }
 
 skipped_by_env() {
@@ -137,18 +230,38 @@ skipped_by_env() {
 	return 1
 }
 
+run_start=$(attachments)
+shared=() single=()
 for t in "${tests[@]}"; do
 	wanted "$t" || continue
 	if skipped_by_env "$t"; then
 		echo "# not run (PS_TEST_SKIP): $t"
 		continue
 	fi
-	case $t in
-	*.sh) run_one "$t" bash "$t" ;;
-	# PS_WRAP: a command to run the C tests under (make test-valgrind).
-	*) run_one "$t" ${PS_WRAP:-} "$t" ;;
-	esac
+	if alone "$t"; then single+=("$t"); else shared+=("$t"); fi
 done
 
+# The tests that may share the machine, PS_JOBS at a time.
+for t in "${shared[@]}"; do
+	[ "${#NAME[@]}" -ge "$jobs" ] && reap_one 0 0
+	command_of "$t"
+	start "$t" 0 "${CMD_WORDS[@]}"
+done
+while [ "${#NAME[@]}" -gt 0 ]; do reap_one 0 0; done
+
+# Then one at a time, nothing beside them.
+for t in "${single[@]}"; do
+	command_of "$t"
+	start "$t" 1 "${CMD_WORDS[@]}"
+	reap_one 1 1
+done
+
+left=$(comm -13 <(echo "$run_start") <(attachments) | orphans | tr '\n' ' ')
+if [ -n "$left" ]; then
+	echo "not ok - tests/run.sh: attachments there at the end that were not at the start: $left(removed)"
+	failed=$((failed + 1))
+	# shellcheck disable=SC2086
+	rm -rf $left
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
