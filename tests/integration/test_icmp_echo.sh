@@ -53,9 +53,11 @@ ps_check_eq "table: ICMP echo section with the all-queues row" \
 	"$((2 * N)) $((2 * N))"
 
 # A flood to an address that never answers: the pending map stays bounded.
+# ping sends at most 100 unanswered requests a second (104 s for these) unless
+# preloaded: -l sends them all at once (10-25 ms here), then waits -W for replies.
 FLOOD=6000
 ps_in_a ip neigh add 198.18.0.99 lladdr 02:00:c6:12:00:99 dev vA nud permanent
-ps_in_a ping -q -c "$FLOOD" -i 0.0002 -W 1 198.18.0.99 >/dev/null 2>&1
+ps_in_a ping -q -c "$FLOOD" -l "$FLOOD" -i 0.0002 -W 0.1 198.18.0.99 >/dev/null 2>&1
 pin=$(ps_pathscope_a status --json | jq -r '.[] | select(.ifname == "vA" and .current_netns) | .pin_dir')/echo_pending
 sent=$(ps_pathscope_a stats vA --json | jq '.interfaces[0].totals.icmp_echo.requests_sent')
 ps_check_eq "flood: every request seen at tc egress" "$sent" $((2 * N + FLOOD))
@@ -70,10 +72,10 @@ out=$(ps_in_a ping -c 5 -i "$INTERVAL" "$PS_IP4_B") || ps_fail "ping after flood
 ps_check_eq "after the flood, new echoes still match (the LRU makes room)" "$(peer "$PS_IP4_B" .rtt_count)" $((N + 5))
 # Per-peer entries are bounded: 64 peers of their own, the rest as "other".
 # 70 more peers (addresses on vB), one echo each.
-for i in $(seq 100 169); do
-	ps_in_b ip addr add "198.18.0.$i/32" dev vB
-	ps_in_a ip neigh add "198.18.0.$i" lladdr "$PS_MAC_B" dev vA nud permanent
-done
+for i in $(seq 100 169); do echo "addr add 198.18.0.$i/32 dev vB"; done | ip -n "$NS_B" -batch - ||
+	ps_fail "peers: 70 addresses on vB" "exit $?"
+for i in $(seq 100 169); do echo "neigh add 198.18.0.$i lladdr $PS_MAC_B dev vA nud permanent"; done |
+	ip -n "$NS_A" -batch - || ps_fail "peers: 70 neighbours on vA" "exit $?"
 for i in $(seq 100 169); do ps_in_a ping -c 1 -W 1 -q "198.18.0.$i" >/dev/null || ps_fail "ping 198.18.0.$i" "no reply"; done
 a=$(ps_pathscope_a stats vA --json)
 ps_check_eq "peers: 64 entries of their own plus one for all others" \
