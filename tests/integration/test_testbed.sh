@@ -69,7 +69,7 @@ ps_check_eq "idle link: no packet in 2 s (vA.tx vA.rx vB.rx vB.tx)" "$(delta "$b
 ping_check() { # NAME NS DST: 3 echo requests from NS to DST; prints the counter delta
 	local name=$1 ns=$2 dst=$3 out before
 	before=$(counts)
-	if out=$(ip netns exec "$ns" ping -n -q -c 3 -i 0.2 -W 2 "$dst" 2>&1); then
+	if out=$(ip netns exec "$ns" ping -n -q -c 3 -i 0.02 -W 2 "$dst" 2>&1); then
 		ps_check_eq "$name: 3 replies" "$(grep -o '[0-9]* received' <<<"$out")" "3 received"
 	else
 		ps_fail "$name" "ping failed: $(tr '\n' ' ' <<<"$out")"
@@ -185,7 +185,7 @@ if [ -x "$DELAYLINE" ] && ps_delay_testbed_create 4 0:0:1 2000:2000:2; then
 	for p in 1 2; do
 		for v in 4 6; do
 			before=$(tcounts)
-			out=$(ps_in_a ping -"$v" -n -q -c 3 -i 0.2 -W 2 "$(ps_peer_ip$v "$p")" 2>&1)
+			out=$(ps_in_a ping -"$v" -n -q -c 3 -i 0.02 -W 2 "$(ps_peer_ip$v "$p")" 2>&1)
 			ps_check_eq "delay testbed: IPv$v ping to peer $p: 3 replies" "$(grep -o '[0-9]* received' <<<"$out")" "3 received"
 			want=$([ "$p" = 1 ] && echo "3 3 3 3 0 0" || echo "3 3 0 0 3 3")
 			ps_check_eq "delay testbed: IPv$v ping to peer $p: 3 packets each way, on its link only" \
