@@ -47,6 +47,7 @@ help:
 	@echo "make test-asan  the whole suite against a clang ASan+UBSan build (build-asan/)"
 	@echo "make test-valgrind  the C tests and every pathscope run under valgrind memcheck"
 	@echo "make test-vm    tests in qemu guests on Debian's 5.10, 6.1, 6.12 kernels (VM_KERNELS=\"6.1\" for some)"
+	@echo "make test-vm-prepare  test-vm's rootfs and accelerator probe, ahead of it (in the background)"
 	@echo "make fuzz       libFuzzer on every parser of outside input (FUZZ_SECONDS each, default 60)"
 	@echo "make bench      per-packet cost and live overhead beside peers -> bench/results/ (~25 min)"
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
@@ -151,14 +152,20 @@ test-asan: deps
 	bash tests/sanitizer-logs.sh $(ASAN_LOGS) || rc=1; exit $$rc
 
 # The tests inside qemu guests (TCG, or KVM where it works) running Debian's own
-# 5.10, 6.1 and 6.12 kernels, one guest at a time (tests/vm/run.sh). The guest
-# rootfs is built once (~3 min) and cached in PS_VM_CACHE (default
-# /var/cache/pathscope-vm); consoles and results in build/vm/.
+# 5.10, 6.1 and 6.12 kernels, side by side (tests/vm/run.sh; PS_VM_JOBS guests
+# at once). The guest rootfs is built once (~3 min) and cached in PS_VM_CACHE
+# (default /var/cache/pathscope-vm); consoles, results and each guest's
+# seconds (KERNEL.seconds) in build/vm/.
 # VM_KERNELS: space-separated kernels to run (default: all).
-.PHONY: test-vm
+# make test-vm-prepare: only the rootfs and the accelerator probe (its answer
+# in build/vm/accel), ahead of time: start it in the background after make
+# deps, and test-vm reuses what it did (or waits for it to finish).
+.PHONY: test-vm test-vm-prepare
 VM_KERNELS ?=
 test-vm: deps all
 	@bash tests/vm/run.sh $(VM_KERNELS)
+test-vm-prepare:
+	@bash tests/vm/run.sh --prepare
 
 # libFuzzer targets (tests/fuzz/), built with ASan + UBSan into build-fuzz/;
 # tests/fuzz/run.sh runs each for FUZZ_SECONDS from its seed corpus.

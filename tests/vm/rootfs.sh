@@ -113,7 +113,9 @@ host_deps() {
 	[ ${#missing[@]} -eq 0 ] && return 0
 	log "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+	# run.sh --prepare may run beside another apt-get (make deps): wait for its lock.
+	apt-get -o DPkg::Lock::Timeout=600 update -qq &&
+		apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
 		die "apt-get install ${missing[*]} failed"
 }
 

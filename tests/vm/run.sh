@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # tests/vm/run.sh: pathscope's tests inside qemu guests that run Debian's own
 # kernels (the machine's kernel lacks kprobes, fentry and freplace; users'
-# kernels have them). One guest at a time; ends with one line
-# "N passed, N failed, N skipped" over all kernels.
+# kernels have them). The kernels' guests run side by side (PS_VM_JOBS at
+# a time); ends with one line "N passed, N failed, N skipped" over all kernels.
 #
 # Usage: tests/vm/run.sh [KERNEL...]   (as root; KERNEL: 5.10, 6.1, 6.12 or a
 #        full release such as 6.1.0-50-amd64; default: every kernel of the rootfs)
+#        tests/vm/run.sh --prepare     (as root: only build or reuse the rootfs
+#        and probe the accelerator, writing build/vm/accel; make test-vm-prepare)
 #
-# For each kernel:
+# --prepare is what a later run would do first, ahead of time: CI starts it in
+# the background early (after make deps: it may apt-get qemu and debootstrap),
+# and the run then reuses its rootfs and build/vm/accel (waiting for it if it
+# is still at work). Without it a run does both itself.
+#
+# For each kernel, in a job of its own (at most PS_VM_JOBS at once, default
+# 3: every kernel of the matrix; measured on the 2-vCPU build machine, where
+# a TCG guest keeps about one host CPU busy, 3 at once took the least time),
+# the longest (by its last build/vm/KERNEL.seconds) first:
 #   - the guest's rootfs comes from tests/vm/rootfs.sh (built once, cached in
 #     PS_VM_CACHE, default /var/cache/pathscope-vm); it boots with -snapshot,
-#     so nothing a guest does survives it;
-#   - a namespace of its own, psvm-PID, holds the other ends of the guest's
-#     NICs, taps qemu creates there:
+#     so nothing a guest does survives it and guests share the image;
+#   - a namespace of its own, psvm-PID-KERNEL, holds the other ends of the
+#     guest's NICs, taps qemu creates there (each guest's namespace has its
+#     own qt0 and qt1):
 #         qt0 198.18.100.1/24 2001:db8:100::1/64 <-> virtio-net, 4 queues,
 #                                                   198.18.100.2 2001:db8:100::2
 #         qt1 198.18.101.1/24                    <-> e1000, 198.18.101.2
@@ -26,35 +37,41 @@
 #   - the guest (tests/vm/guest-init.sh, then tests/vm/guest-tests.sh) ends
 #     with the marker "pathscope-vm: end rc=N". No marker (hung, killed after
 #     PS_VM_TIMEOUT, panicked, failed to boot) or a kernel panic in the log
-#     is a failure.
+#     is a failure. The guest's wall seconds (boot to power-off) go to
+#     build/vm/KERNEL.seconds (one integer);
+#   - then the BPF objects are built against the guest's BTF (they must be
+#     make's, byte for byte).
 # At the end the guests' "ok - NAME" / "not ok - NAME: WHY" / "skip - NAME: WHY"
 # lines, NAME prefixed with the kernel ("ok - 6.1: NAME"), then per kernel
 # "KERNEL: N passed, N failed, N skipped", then the total (also in
 # build/vm/results.txt). Exits non-zero on any failure.
 #
 # Accelerator: KVM if a short probe boot under KVM reaches the guest's init
-# (PS_VM_KVM_PROBE_TIMEOUT seconds, default 30), else TCG (5-10x slower).
+# (PS_VM_KVM_PROBE_TIMEOUT seconds, default 10: a KVM boot that works gets
+# there in a few), else TCG (5-10x slower). The probe's result is kept in
+# build/vm/accel for this rootfs, qemu and host kernel, and reused.
 # PS_VM_ACCEL=kvm|tcg skips the probe.
 #
-# Environment: PS_VM_TIMEOUT (seconds per guest, boot to power-off, default
-# 1800: the default tests took 600-870 s per guest under TCG), PS_VM_SLOW
-# (the guest's PS_SLOW, default 8), PS_VM_MEM (MiB, default 2048),
+# Environment: PS_VM_JOBS (guests at once, default 3), PS_VM_TIMEOUT (seconds
+# per guest, boot to power-off, default 1800), PS_VM_SLOW (the guest's
+# PS_SLOW, default 8), PS_VM_MEM (MiB per guest, default 2048),
 # PS_VM_TESTS, PS_VM_GUEST_TESTS (replace guest-tests.sh's lists of tests/run.sh patterns),
 # PS_VM_CACHE; CI and PS_TEST_TIMEOUT are passed to the guest. PS_VM_APPEND:
 # more kernel arguments for the guests (e.g. "loglevel=7": every kernel
 # message on the console, build/vm/KERNEL.log).
 #
-# Everything it starts (qemu, the peers, the console's reader) it ends by
-# PID, and it deletes the namespace (so the taps), on exit, failure, Ctrl-C
-# or SIGTERM. Only 198.18.100.0/24, 198.18.101.0/24 and 2001:db8:100::/64 are
-# used, only inside the namespace; no interface of the root namespace is touched.
+# Everything it starts (qemu, the peers, the consoles' readers, the jobs) it
+# ends by PID, and it deletes the namespaces (so the taps), on exit, failure,
+# Ctrl-C or SIGTERM. Only 198.18.100.0/24, 198.18.101.0/24 and
+# 2001:db8:100::/64 are used, only inside the namespaces; no interface of the
+# root namespace is touched.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
 OUT=$ROOT/build/vm
-NS=psvm-$$
 VM_TIMEOUT=${PS_VM_TIMEOUT:-1800}
-PROBE_TIMEOUT=${PS_VM_KVM_PROBE_TIMEOUT:-30}
+PROBE_TIMEOUT=${PS_VM_KVM_PROBE_TIMEOUT:-10}
+JOBS=${PS_VM_JOBS:-3}
 VM_MEM=${PS_VM_MEM:-2048}
 VM_SLOW=${PS_VM_SLOW:-8}
 
@@ -70,11 +87,13 @@ CLEAN='s/\r//g; s/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b[c()][0-9A-Z]\{0,1\}//g'
 CACHE_DIR=    # the rootfs (tests/vm/rootfs.sh)
 ACCEL=        # kvm or tcg
 ROOTFS_PID=   # rootfs.sh while it builds
-QEMU_PID=     # the running guest (or the KVM probe)
+NS=           # a job's namespace, psvm-PID-KERNEL (none in the main process)
+QEMU_PID=     # the job's running guest (in the main process: the KVM probe)
 QEMU_RC=      # its exit status, 124 if it was killed for taking too long
 STREAM_PID=   # the console's reader (a process group of its own)
 PEER_PIDS=()  # iperf3 and sockperf servers (their `timeout` processes)
 declare -A RELEASE=() # short name -> kernel release
+declare -A JOB_PID=() # kernel -> its job (a subshell: guest_job)
 
 say() { echo "vm: $*"; }
 
@@ -169,7 +188,7 @@ ns_create() {
 # PID, then delete the namespace, which takes the taps with it.
 ns_destroy() {
 	local pid
-	[ -e "/var/run/netns/$NS" ] || return 0
+	[ -n "$NS" ] && [ -e "/var/run/netns/$NS" ] || return 0
 	for pid in $(ip netns pids "$NS" 2>/dev/null); do
 		stop_pid "$pid" 2
 	done
@@ -223,7 +242,35 @@ cleanup_guest() {
 }
 
 # shellcheck disable=SC2317 # called by the traps
+# SIGTERM to every job (each ends its guest, peers, reader and namespace),
+# SIGKILL to a job still there 20 s later; then any namespace a job left
+# (ns_destroy ends what runs in it, qemu and the peers, by PID; a reader
+# ends with its qemu).
+stop_jobs() {
+	local k i
+	[ ${#JOB_PID[@]} -gt 0 ] || return 0
+	for k in "${!JOB_PID[@]}"; do
+		kill -TERM "${JOB_PID[$k]}" 2>/dev/null
+	done
+	for ((i = 0; i < 200; i++)); do
+		for k in "${!JOB_PID[@]}"; do
+			kill -0 "${JOB_PID[$k]}" 2>/dev/null && break
+			k=
+		done
+		[ -z "$k" ] && break
+		sleep 0.1
+	done
+	for k in "${!JOB_PID[@]}"; do
+		kill -KILL "${JOB_PID[$k]}" 2>/dev/null
+		wait "${JOB_PID[$k]}" 2>/dev/null
+		NS=psvm-$$-$k ns_destroy
+	done
+	JOB_PID=()
+}
+
+# shellcheck disable=SC2317 # called by the traps
 on_exit() {
+	stop_jobs
 	cleanup_guest
 	if [ -n "$ROOTFS_PID" ]; then
 		# rootfs.sh removes its unfinished build itself on SIGTERM.
@@ -236,7 +283,7 @@ on_exit() {
 # shellcheck disable=SC2317
 on_signal() {
 	echo
-	say "interrupted: cleaning up (guest, peers, namespace $NS)"
+	say "interrupted: cleaning up (guests, peers, namespaces psvm-$$-*)"
 	on_exit
 	exit "$1"
 }
@@ -296,10 +343,19 @@ qemu_args() {
 		-append "console=ttyS0 root=/dev/vda rw init=/ps-init panic=-1 $LOCKUP$([ "$1" = tcg ] && echo " watchdog_thresh=30") loglevel=5 $3 ${PS_VM_APPEND:-}")
 }
 
+# What the probe's answer holds for: this rootfs and kernel, this qemu, this
+# host kernel, and whether /dev/kvm can be opened.
+accel_key() { # RELEASE
+	printf '%s\n' "$CACHE_DIR" "$1" "$(qemu-system-x86_64 --version | head -1)" "$(uname -r)" \
+		"$([ -w /dev/kvm ] && echo kvm)" | sha256sum | cut -c1-16
+}
+
 # KVM only when a guest really runs under it: /dev/kvm may exist where
 # nested virtualization does not work (the guest then hangs while booting).
+# The answer goes to build/vm/accel ("KEY ACCEL WHY"), and a later run with
+# the same key takes it from there.
 choose_accel() {
-	local rel=$1 t0=$SECONDS log=$OUT/kvm-probe.log
+	local rel=$1 t0=$SECONDS log=$OUT/kvm-probe.log key why kept
 	case ${PS_VM_ACCEL:-} in
 	kvm | tcg)
 		ACCEL=$PS_VM_ACCEL
@@ -309,22 +365,30 @@ choose_accel() {
 	'') ;;
 	*) say "PS_VM_ACCEL must be kvm or tcg, not '$PS_VM_ACCEL'" && return 1 ;;
 	esac
-	ACCEL=tcg
-	if [ ! -w /dev/kvm ]; then
-		say "accelerator: tcg (no usable /dev/kvm)"
+	key=$(accel_key "$rel")
+	if read -r kept ACCEL why 2>/dev/null <"$OUT/accel" && [ "$kept" = "$key" ] &&
+		{ [ "$ACCEL" = kvm ] || [ "$ACCEL" = tcg ]; }; then
+		say "accelerator: $ACCEL (build/vm/accel: $why)"
 		return
 	fi
-	qemu_args kvm "$rel" ps_probe
-	start_qemu "$log" - "${ARGS[@]}"
-	wait_qemu "$PROBE_TIMEOUT"
-	if grep -q 'pathscope-vm: probe ok' "$log"; then
-		ACCEL=kvm
-		say "accelerator: kvm (a probe boot under KVM reached init in $((SECONDS - t0)) s)"
-	elif [ "$QEMU_RC" = 124 ]; then
-		say "accelerator: tcg (a probe boot under KVM did not reach init in $PROBE_TIMEOUT s: $log)"
+	ACCEL=tcg
+	if [ ! -w /dev/kvm ]; then
+		why="no usable /dev/kvm"
 	else
-		say "accelerator: tcg (a probe boot under KVM failed, status $QEMU_RC: $(tail -n 1 "$log" | tr -d '\r'))"
+		qemu_args kvm "$rel" ps_probe
+		start_qemu "$log" - "${ARGS[@]}"
+		wait_qemu "$PROBE_TIMEOUT"
+		if grep -q 'pathscope-vm: probe ok' "$log"; then
+			ACCEL=kvm
+			why="a probe boot under KVM reached init in $((SECONDS - t0)) s"
+		elif [ "$QEMU_RC" = 124 ]; then
+			why="a probe boot under KVM did not reach init in $PROBE_TIMEOUT s: $log"
+		else
+			why="a probe boot under KVM failed, status $QEMU_RC: $(tail -n 1 "$log" | tr -d '\r')"
+		fi
 	fi
+	echo "$key $ACCEL $why" >"$OUT/accel"
+	say "accelerator: $ACCEL ($why)"
 }
 
 # ---- one guest ---------------------------------------------------------------------
@@ -355,7 +419,7 @@ write_env() {
 # line for each way the guest itself failed.
 run_kernel() {
 	local k=$1 rel res=$OUT/$1 log=$OUT/$1.log results=$OUT/$1.results t0=$SECONDS
-	rm -rf "$res" "$log" "$OUT/$k.peers.log"
+	rm -rf "$res" "$log" "$OUT/$k.peers.log" "$OUT/$k.seconds"
 	mkdir -p "$res"
 	if ! rel=$(release_of "$k"); then
 		echo "not ok - $k: no such kernel in the rootfs (it has: $(known_kernels | paste -sd ' '))" >"$results"
@@ -390,8 +454,58 @@ run_kernel() {
 		fi
 	fi
 	cleanup_guest
+	echo $((SECONDS - t0)) >"$OUT/$k.seconds"
 	say "$k: guest ended after $((SECONDS - t0)) s"
 	collect "$k" "$log" "$boot_err" >"$results"
+}
+
+# KERNEL: one kernel's job, in a subshell of its own: the guest in its own
+# namespace, then the build against its BTF. On SIGTERM (stop_jobs) it ends
+# what it started.
+guest_job() {
+	local k=$1
+	NS=psvm-$$-$k # $$: the run's PID, in every job
+	trap cleanup_guest EXIT
+	trap 'exit 143' TERM
+	run_kernel "$k"
+	build_against "$k" "$BPF_OBJS" >>"$OUT/$k.results"
+}
+
+# The kernels, the longest of the last run (build/vm/KERNEL.seconds) first:
+# with fewer jobs than kernels, the last to start is the shortest.
+longest_first() {
+	local k
+	for k in "$@"; do
+		echo "$(cat "$OUT/$k.seconds" 2>/dev/null || echo 0) $k"
+	done | sort -s -k1,1nr | cut -d' ' -f2
+}
+
+# KERNEL...: every kernel's job, at most JOBS at once.
+run_jobs() {
+	local k
+	for k in $(longest_first "$@"); do
+		while [ ${#JOB_PID[@]} -ge "$JOBS" ]; do
+			reap_job
+		done
+		guest_job "$k" &
+		JOB_PID[$k]=$!
+	done
+	while [ ${#JOB_PID[@]} -gt 0 ]; do
+		reap_job
+	done
+}
+
+# Wait for a job to end and forget it (JOB_PID holds only running jobs:
+# stop_jobs signals no PID that another process may have taken since).
+reap_job() {
+	local k done_pid=
+	wait -n -p done_pid "${JOB_PID[@]}"
+	for k in "${!JOB_PID[@]}"; do
+		if [ "${JOB_PID[$k]}" = "$done_pid" ] || ! kill -0 "${JOB_PID[$k]}" 2>/dev/null; then
+			wait "${JOB_PID[$k]}" 2>/dev/null
+			unset "JOB_PID[$k]"
+		fi
+	done
 }
 
 # KERNEL LOG BOOT_ERROR: the report lines of one guest (see run_kernel).
@@ -428,13 +542,7 @@ collect() {
 # (bind-mounted over /sys/kernel/btf/vmlinux in a mount namespace of their
 # own) must be make's, byte for byte: nothing of the build depends on the
 # kernel it runs on. Results as "ok"/"not ok" lines in each kernel's results.
-build_against_guests() {
-	local k objs
-	objs="pathscope_xdp pathscope_tc pathscope_txlat pathscope_kernel pathscope_sock"
-	for k in "$@"; do
-		build_against "$k" "$objs" >>"$OUT/$k.results"
-	done
-}
+BPF_OBJS="pathscope_xdp pathscope_tc pathscope_txlat pathscope_kernel pathscope_sock"
 
 build_against() { # KERNEL OBJECTS
 	local k=$1 objs=$2 btf t o
@@ -479,6 +587,22 @@ summary() {
 	[ "$tf" -eq 0 ]
 }
 
+# The rootfs and the accelerator, once at a time (a --prepare in the
+# background, a run waiting for it): flock on build/vm/.prepare.lock.
+prepare() {
+	local probe
+	exec 8>"$OUT/.prepare.lock"
+	flock 8 || { say "cannot lock $OUT/.prepare.lock" && return 1; }
+	if ! get_rootfs; then
+		echo "not ok - vm: no guest rootfs (tests/vm/rootfs.sh failed)"
+		return 1
+	fi
+	probe=$(known_kernels | head -n 1) # the same kernel whatever the run's
+	choose_accel "${RELEASE[$probe]}" || return 1
+	flock -u 8
+	exec 8>&-
+}
+
 main() {
 	local kernels=() k cmd rc=0
 	if [ "$(id -u)" -ne 0 ]; then
@@ -497,8 +621,18 @@ main() {
 	trap 'on_signal 130' INT
 	trap 'on_signal 143' TERM
 
-	if ! get_rootfs; then
-		echo "not ok - vm: no guest rootfs (tests/vm/rootfs.sh failed)"
+	if [ "${1:-}" = --prepare ]; then
+		prepare || exit 1
+		say "prepared: rootfs $CACHE_DIR, accelerator $ACCEL (build/vm/accel)"
+		exit 0
+	fi
+	case $JOBS in '' | *[!0-9]* | 0)
+		echo "not ok - vm: PS_VM_JOBS must be a number > 0, not '$JOBS'"
+		echo "0 passed, 1 failed, 0 skipped"
+		exit 1
+		;;
+	esac
+	if ! prepare; then
 		echo "0 passed, 1 failed, 0 skipped"
 		exit 1
 	fi
@@ -515,15 +649,12 @@ main() {
 	else
 		mapfile -t kernels < <(known_kernels)
 	fi
-	for k in "${kernels[@]}" "${!RELEASE[@]}"; do # the probe boots the first kernel there is
-		release_of "$k" >/dev/null && break
-	done
-	choose_accel "$(release_of "$k")" || exit 1
+	say "${#kernels[@]} guests, $JOBS at a time"
 
+	run_jobs "${kernels[@]}"
 	for k in "${kernels[@]}"; do
-		run_kernel "$k"
+		[ -s "$OUT/$k.results" ] || echo "not ok - $k: its job ended without results" >>"$OUT/$k.results"
 	done
-	build_against_guests "${kernels[@]}"
 	for k in "${kernels[@]}"; do cat "$OUT/$k.results"; done >"$OUT/results.txt"
 	summary "${kernels[@]}" | tee -a "$OUT/results.txt"
 	rc=${PIPESTATUS[0]}
