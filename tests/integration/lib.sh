@@ -130,10 +130,11 @@
 # instead the report interval is set to 1 ms and create waits until both
 # ends are operationally up (their carrier reaches IPv6 through linkwatch,
 # at once as their ifindexes differ, else up to 1 s later, and the reports
-# leave only then) and the link has been silent for 0.5 s. Nothing else is ever sent: addr_gen_mode=none (no
-# link-local address, so no router solicitation and no link-local MLD),
-# nodad (no DAD), accept_ra=0, router_solicitations=0, permanent neighbours
-# (no ARP, no neighbour discovery), no IPv4 group that IGMP reports. After
+# leave only then) and the link has been silent for 0.5 s. Nothing else is
+# ever sent: addr_gen_mode=none (no link-local address, so no router
+# solicitation and no link-local MLD), nodad (no DAD), accept_ra=0,
+# router_solicitations=0, permanent neighbours (no ARP, no neighbour
+# discovery), no IPv4 group that IGMP reports. After
 # create returns, 20 s idle gave 0 packets (tcpdump and counters), and ping
 # -c 3 moves every counter by exactly 3, N udpsend datagrams by exactly N.
 # Counters start at 2, not 0: compare deltas.
