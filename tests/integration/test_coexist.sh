@@ -10,7 +10,10 @@
 # pathscope counts every packet. Detach must leave the balancer as it was.
 # Each mode runs twice: by attach, and as the sidecar, from
 # pathscope@vB.service's own command line with an instance file (OPTIONS);
-# also beside a balancer's TCX program (--no-xdp).
+# also beside a balancer's TCX program (--no-xdp). In a guest of tests/vm/
+# (PS_VM=1) each mode runs once, by attach: the sidecar's command line is
+# user space's, the same on every kernel, and its runs stay on the host
+# (tests/vm/MOVED.md).
 . "$(dirname "$0")/lib.sh"
 LB=$PS_BIN/tests/standin_lb.bpf.o
 LBTC=$PS_BIN/tests/standin_lbtc.bpf.o
@@ -105,14 +108,16 @@ ps_check_eq "chain: the balancer alone again" "$(mix)" "$WANT"
 err=$(ps_pathscope_b attach vB 2>&1)
 ps_check_eq "chain: without --xdp-chain attach still refuses (exit 1)" "$? ${err%%(*}" \
 	"1 pathscope: 'vB' already has an XDP program "
-ps_unit_start vB --xdp-chain
-ps_check_eq "unit --xdp-chain: status says chain" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
-x0=$(xdp_total)
-ps_check_eq "unit --xdp-chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-ps_check_eq "unit --xdp-chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
-ps_unit_stop --xdp-chain
-ps_check_eq "unit --xdp-chain: stopped, the balancer is back (same program id)" \
-	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$lb_id"
+if [ "${PS_VM:-}" != 1 ]; then # the sidecar: host only (above)
+	ps_unit_start vB --xdp-chain
+	ps_check_eq "unit --xdp-chain: status says chain" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
+	x0=$(xdp_total)
+	ps_check_eq "unit --xdp-chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+	ps_check_eq "unit --xdp-chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+	ps_unit_stop --xdp-chain
+	ps_check_eq "unit --xdp-chain: stopped, the balancer is back (same program id)" \
+		"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$lb_id"
+fi
 ip -n "$NS_B" link set dev vB xdp off
 
 # ---- join mode (Katran's shared mode) ---------------------------------------------
@@ -134,14 +139,16 @@ ps_pathscope_b detach vB || ps_fail "join: detach" "exit $?"
 ps_check_eq "join: detach empties slot 0 and leaves slot 1" \
 	"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS")" "[1]"
 ps_check_eq "join: the root and the balancer alone again" "$(mix)" "$WANT"
-ps_unit_start vB "--xdp-join $PIN/maps/lb_root:0"
-ps_check_eq "unit --xdp-join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
-x0=$(xdp_total)
-ps_check_eq "unit --xdp-join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-ps_check_eq "unit --xdp-join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
-ps_unit_stop --xdp-join
-ps_check_eq "unit --xdp-join: stopped, slot 0 is empty, slot 1 and the root stay" \
-	"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS") $(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "[1] $root_id"
+if [ "${PS_VM:-}" != 1 ]; then # the sidecar: host only (above)
+	ps_unit_start vB "--xdp-join $PIN/maps/lb_root:0"
+	ps_check_eq "unit --xdp-join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
+	x0=$(xdp_total)
+	ps_check_eq "unit --xdp-join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+	ps_check_eq "unit --xdp-join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+	ps_unit_stop --xdp-join
+	ps_check_eq "unit --xdp-join: stopped, slot 0 is empty, slot 1 and the root stay" \
+		"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS") $(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "[1] $root_id"
+fi
 ip -n "$NS_B" link set dev vB xdp off
 
 # ---- tc: the balancer's tc program drops UDP to port 9001 ------------------------------
@@ -198,12 +205,23 @@ else
 	nsenter --net="/var/run/netns/$NS_B" "$PS_BIN/tests/tcxattach" "$LBTC" standin_lbtc vB ingress "$PIN/lbtc_link" ||
 		ps_fail "tcx: the balancer's TCX link" "exit $?"
 	ps_check_eq "tcx: the balancer's TCX program alone" "$(tcmix)" "$TCWANT"
-	ps_unit_start vB --no-xdp
+	# In a guest by attach: the unit's command line is the host's to check.
+	by=unit
+	if [ "${PS_VM:-}" = 1 ]; then
+		by=attach
+		ps_pathscope_b attach vB --no-xdp || ps_fail "attach --no-xdp beside TCX" "exit $?"
+	else
+		ps_unit_start vB --no-xdp
+	fi
 	t0=$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp')
-	ps_check_eq "unit --no-xdp beside TCX: the balancer's verdicts and the sink are unchanged" "$(tcmix)" "$TCWANT"
-	ps_check_eq "unit --no-xdp beside TCX: pathscope saw all 50 datagrams first" \
+	ps_check_eq "$by --no-xdp beside TCX: the balancer's verdicts and the sink are unchanged" "$(tcmix)" "$TCWANT"
+	ps_check_eq "$by --no-xdp beside TCX: pathscope saw all 50 datagrams first" \
 		$(($(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.tc_ingress.total.l4.udp') - t0)) 50
-	ps_unit_stop --no-xdp
+	if [ "$by" = attach ]; then
+		ps_pathscope_b detach vB || ps_fail "detach beside TCX" "exit $?"
+	else
+		ps_unit_stop --no-xdp
+	fi
 	ps_check_eq "tcx: the balancer's TCX program alone again" "$(tcmix)" "$TCWANT"
 	rm -f "$PIN/lbtc_link"
 fi
