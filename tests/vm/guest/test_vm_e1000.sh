@@ -28,7 +28,8 @@ ps_check_eq "e1000: generic XDP (skb), status ok (alone, or in libxdp's dispatch
 	"$("$PATHSCOPE" status --json | jq -r '.[] | select(.ifname == "'"$DEV"'") | "\(.xdp_mode) \(.state | .[0:2])"')" "skb ok"
 n=50
 out=$(ping -n -q -c $n -i 0.02 -W 2 "$HOST")
-sleep 1
+# Each reply is counted at XDP and tc ingress before ping reads it, and each
+# request at tc egress before it leaves: the counts are final now.
 js=$("$PATHSCOPE" stats "$DEV" --json)
 ps_check_eq "e1000: ping -c $n: ICMP at XDP, tc ingress and tc egress, RTT samples" \
 	"$(grep -o '[0-9]* received' <<<"$out") $(jq -c '.interfaces[0].totals | [.xdp.total.l4.icmp, .tc_ingress.total.l4.icmp, .tc_egress.total.l4.icmp, .icmp_echo.rtt_ns.count]' <<<"$js")" \

@@ -58,14 +58,18 @@ drv_xdp() {
 ps_drv_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .nic.ethtool.rx_xdp_packets] | join(" ")'; }
 ps_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .xdp.total.packets] | join(" ")'; }
 stat() { "$PATHSCOPE" stats "$DEV" --json | jq -r "$1"; }
-# Wait until the NIC has received nothing for a second (at most 10 s).
+# Wait until the NIC has received and sent nothing for 0.5 s (at most 10 s),
+# as lib.sh's ps_wait_quiet does on a testbed.
+nic_packets() {
+	echo "$(<"/sys/class/net/$DEV/statistics/rx_packets") $(<"/sys/class/net/$DEV/statistics/tx_packets")"
+}
 quiet() {
-	local a b i
-	b=$(cat "/sys/class/net/$DEV/statistics/rx_packets")
-	for i in $(seq 10); do
-		sleep 1
-		a=$b b=$(cat "/sys/class/net/$DEV/statistics/rx_packets")
-		[ "$a" = "$b" ] && return 0
+	local a b same=0 i
+	b=$(nic_packets)
+	for ((i = 0; i < 100 && same < 5; i++)); do
+		sleep 0.1
+		a=$b b=$(nic_packets)
+		[ "$a" = "$b" ] && same=$((same + 1)) || same=0
 	done
 }
 tcp_out() { nstat -asz TcpOutSegs TcpRetransSegs | awk '$1 ~ /^Tcp/ { n += $2 } END { print n }'; }
@@ -98,7 +102,7 @@ serve_check() {
 }
 
 run_case() { # FEATURES
-	local feats=$1 name="virtio ($1)" d0 p0 out n js mean pmean tol d seg0 seg t0 x0 got rcvd dump
+	local feats=$1 name="virtio ($1)" d0 p0 out n js mean pmean tol d seg0 seg t0 x0 got rcvd dump i
 	"$PATHSCOPE" attach "$DEV" --features "$feats" || { ps_fail "$name: attach" "exit $?"; return; }
 	quiet
 	d0=$(drv_xdp) p0=$(ps_xdp)
@@ -138,7 +142,12 @@ run_case() { # FEATURES
 	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
 	tcpdump -i "$DEV" -Q in -nn -B 8192 -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
 	dump=$!
-	sleep $((1 * PS_SLOW / 4 + 1)) # tcpdump's filter attached
+	# It says "listening on" once its socket and filter are in place.
+	for ((i = 0; i < 100 * PS_SLOW; i++)); do
+		grep -q '^tcpdump: listening on' /tmp/tcpdump.err && break
+		kill -0 "$dump" 2>/dev/null || break
+		sleep 0.1
+	done
 	out=$(iperf3 -c "$HOST" -p "$PS_VM_IPERF_PORT" -u -R -b 20M -l 1000 -n 1000000 -J)
 	quiet
 	kill -INT "$dump"
