@@ -178,23 +178,29 @@ ip -n "$NS_B" link set dev vB xdp off
 ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
 ps_wait_quiet 5
 # check says on stderr when its interval begins: the workload starts then.
+# It ends the interval at SIGINT (as at Ctrl-C) and reports: sent once the
+# sink has the workload, whose every counter has moved by then (veth and the
+# probes count within the send). Its --duration only bounds it.
 ckout=$(mktemp) ckerr=$(mktemp)
 ps_at_exit "rm -f $ckout $ckerr"
-check_start() { # CMD...: run check in the background, return once it counts
-	"$@" >"$ckout" 2>"$ckerr" &
+check_start() { # NS ARGS...: run check in NS in the background, return once it counts
+	local ns=$1
+	shift
+	nsenter --net="/var/run/netns/$ns" "$PATHSCOPE" check "$@" >"$ckout" 2>"$ckerr" &
 	ckpid=$!
 	ps_wait_check_counting "$ckerr" || ps_fail "check: its interval begins" "$(cat "$ckerr")"
 }
-check_wait() { # sets rc and out
+check_wait() { # end the interval now; sets rc and out
 	rc=0
+	kill -INT "$ckpid" 2>/dev/null
 	wait "$ckpid" || rc=$?
 	out=$(cat "$ckout")
 }
-check_start ps_pathscope_b check vB --duration 2.5 --json
+check_start "$NS_B" vB --duration 60 --json
 ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
 ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000
-check_wait
 ps_check_eq "check: the sink got the workload" "$(ps_sink_wait)" 300
+check_wait
 ps_check_eq "check: a clean workload agrees (exit 0)" "$rc" 0
 ps_check_eq "check: XDP counted the 300 datagrams" \
 	"$(jq '.pairs[] | select(.layer == "xdp" and .vs_layer == "netif_receive_skb") | .count' <<<"$out")" 300
@@ -211,14 +217,14 @@ ps_check_eq "check: n/a pairs say why" \
 ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
 ps_wait_quiet 5
 links1=$(klinks)
-# 6 s: under the ASan suite's load a 2.5 s interval once closed before the
-# 150 frames were sent (every count 0).
-check_start ps_pathscope_a check vA --duration 6 --json
+# (A fixed interval, 2.5 s, once closed before the 150 frames were sent under
+# the ASan suite's load: every count 0.)
+check_start "$NS_A" vA --duration 60 --json
 ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
 ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
 	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000
-check_wait
 ps_check_eq "check: the sink got both kinds" "$(ps_sink_wait)" 150
+check_wait
 ps_check_eq "check: a missed path is reported (exit 3)" "$rc" 3
 pair() { jq -c ".pairs[] | select(.layer == \"tc egress\" and .vs_layer == \"$1\") | [.count, .vs_count, .agree, .difference]" <<<"$out"; }
 ps_check_eq "check: tc egress and net_dev_xmit both miss the bypass" "$(pair net_dev_xmit)" "[100,100,true,0]"
