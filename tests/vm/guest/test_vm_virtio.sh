@@ -75,7 +75,7 @@ quiet() {
 tcp_out() { nstat -asz TcpOutSegs TcpRetransSegs | awk '$1 ~ /^Tcp/ { n += $2 } END { print n }'; }
 EGRESS_TCP_SEGS='.interfaces[0].totals.tc_egress.total | .gro.segments - (.packets - .l4.tcp)'
 sub() { # "a b c" - "x y z"
-	paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk '{ printf "%s%d", NR > 1 ? " " : "", $1 - $2 }'
+	paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 - $2 }'
 }
 
 # serve adopts the attachment (--keep: it stays): /healthz answers 200,
@@ -138,9 +138,11 @@ run_case() { # FEATURES
 	# iperf3's own few of setup). Every one that arrived, as tcpdump saw
 	# them (a packet socket, after XDP, incoming only: the client sends one; nothing dropped), at XDP and at tc
 	# ingress. (The kernel's UDP counters are no reference: InDatagrams
-	# counts reads, not arrivals.)
+	# counts reads, not arrivals.) --immediate-mode: each packet is written
+	# as it comes; without it the last block of tcpdump's ring (up to its
+	# 1 s timeout) is lost when SIGINT ends it right after the NIC went quiet.
 	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
-	tcpdump -i "$DEV" -Q in -nn -B 8192 -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
+	tcpdump -i "$DEV" -Q in -nn -B 8192 --immediate-mode -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
 	dump=$!
 	# It says "listening on" once its socket and filter are in place.
 	for ((i = 0; i < 100 * PS_SLOW; i++)); do
