@@ -292,17 +292,21 @@ ps_pathscope_a() { nsenter --net="/var/run/netns/$NS_A" "$PATHSCOPE" "$@"; }
 ps_pathscope_b() { nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
 
 # Prometheus in namespace B, listening on 127.0.0.1:PORT and scraping TARGETS
-# ('host:port', 'host:port') every second (job "pathscope"), its files in DIR;
+# ('host:port', 'host:port') every 0.5 s (job "pathscope"), its files in DIR;
 # more of its own options after. With PS_PROM_RULES set to a file, it loads
-# that rule file and evaluates it every second. Sets PS_PROM_PID and
-# PS_PROM_PORT (for ps_promq); the caller ends it.
+# that rule file and evaluates it every 0.5 s. Sets PS_PROM_PID and
+# PS_PROM_PORT (for ps_promq); the caller ends it. Its first scrape comes 5-7
+# s after it starts (Prometheus 2.42 applies discovered targets every 5 s):
+# start it early, before the targets if need be (their scrapes fail until
+# they listen: wait on a series of theirs, not on up). A scrape of serve
+# takes ~2 ms; the tests wait for scrapes, so they come twice a second.
 ps_prometheus_b() {
 	local dir=$1 port=$2 targets=$3
 	shift 3
 	cat >"$dir/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
+  scrape_interval: 500ms
+  evaluation_interval: 500ms
 scrape_configs:
   - job_name: pathscope
     static_configs:
@@ -329,7 +333,7 @@ ps_wait_check_counting() {
 
 # Wait until every target of ps_prometheus_b's server (PS_PROM_PORT) has been
 # scraped N times, each scrape begun after this call (at most 30 s per scrape;
-# they come every second). Queries that read what a workload left wait on this,
+# they come every 0.5 s). Queries that read what a workload left wait on this,
 # not on a sleep.
 ps_wait_scrapes() {
 	local t

@@ -266,7 +266,7 @@ ps_check_eq "packaging/web-config.yml: SIGTERM exits 0, stderr empty" "$STOPPED"
 mkdir -p "$TMP/prom"
 cat >"$TMP/prom/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
+  scrape_interval: 500ms
 scrape_configs:
   - job_name: tls
     scheme: https
