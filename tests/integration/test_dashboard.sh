@@ -36,9 +36,6 @@ check() {
 	[ "$rc" -eq 0 ] || grep -q '^not ok' <<<"$out" || ps_fail "dashboard_check" "exit $rc"
 }
 
-check python3 "$CHECK" static "$DASH" "$PS_ROOT/tests/golden/metrics.prom" \
-	"$PS_ROOT/packaging/grafana/gen-dashboard.py"
-
 ps_testbed_create 4 || { ps_fail dashboard "testbed setup failed"; ps_done; }
 TMP=$(mktemp -d)
 PORT=9464 PORT_Q=9465 PROM_PORT=9090 # namespace B's loopback
@@ -46,6 +43,28 @@ PORT_N=9466 PORT_NQ=9467 PROM_N_PORT=9091 # the same with native histograms
 SERVE_PID='' SERVE_Q_PID='' SERVE_N_PID='' SERVE_NQ_PID='' PROM_PID='' PROM_N_PID='' IPERF_PID=''
 ps_at_exit 'for p in $SERVE_NQ_PID $SERVE_N_PID $SERVE_Q_PID $SERVE_PID $PROM_N_PID $PROM_PID $IPERF_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"; done; ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 in_b() { ip netns exec "$NS_B" "$@"; }
+
+# Prometheus with native histograms (a directory of its own), scraping all four
+# serves: the text ones stay classic; then the plain one of the text serves.
+# Both start first: their first scrapes come 5-7 s later (lib.sh), while the
+# static checks run and the serves start (until then no pathscope_up).
+mkdir "$TMP/native"
+PS_PROM_RULES=$PS_ROOT/packaging/alerts.yml ps_prometheus_b "$TMP/native" "$PROM_N_PORT" \
+	"'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q', '127.0.0.1:$PORT_N', '127.0.0.1:$PORT_NQ'" \
+	--enable-feature=native-histograms
+PROM_N_PID=$PS_PROM_PID
+ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
+PROM_PID=$PS_PROM_PID
+promq_n() { PS_PROM_PORT=$PROM_N_PORT ps_promq "$1"; }
+# N scrapes of every target by both servers, waited for side by side.
+wait_scrapes_both() {
+	PS_PROM_PORT=$PROM_N_PORT ps_wait_scrapes "$1" &
+	ps_wait_scrapes "$1"
+	wait $!
+}
+
+check python3 "$CHECK" static "$DASH" "$PS_ROOT/tests/golden/metrics.prom" \
+	"$PS_ROOT/packaging/grafana/gen-dashboard.py"
 
 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB --listen "127.0.0.1:$PORT" --features all \
 	>"$TMP/serve.out" 2>"$TMP/serve.err" &
@@ -73,18 +92,9 @@ SERVE_N_PID=$ADOPTED
 adopt nq "$PORT_NQ" --native-histograms --detail queue
 SERVE_NQ_PID=$ADOPTED
 
-# Prometheus with native histograms (a directory of its own), scraping all four
-# serves: the text ones stay classic; then the plain one of the text serves.
-mkdir "$TMP/native"
-PS_PROM_RULES=$PS_ROOT/packaging/alerts.yml ps_prometheus_b "$TMP/native" "$PROM_N_PORT" \
-	"'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q', '127.0.0.1:$PORT_N', '127.0.0.1:$PORT_NQ'" \
-	--enable-feature=native-histograms
-PROM_N_PID=$PS_PROM_PID
-ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'"
-PROM_PID=$PS_PROM_PID
-promq_n() { PS_PROM_PORT=$PROM_N_PORT ps_promq "$1"; }
 for _ in $(seq 300); do
 	[ "$(ps_promq 'min(count_over_time(pathscope_up{iface="vB"}[1m]))')" -ge 2 ] 2>/dev/null &&
+		[ "$(ps_promq 'count(pathscope_up{iface="vB"})')" = 2 ] &&
 		[ "$(promq_n 'min(count_over_time(pathscope_up{iface="vB"}[1m]))')" -ge 2 ] 2>/dev/null &&
 		[ "$(promq_n 'count(pathscope_up{iface="vB"})')" = 4 ] && break
 	sleep 0.1
@@ -120,8 +130,7 @@ iperf -t 1 -R
 # scrapes, so that rate() sees the 20 after it (a series' first sample is no rate).
 ps_in_b ping -c 1 -q "$PS_IP4_A" >/dev/null || ps_fail "ping B -> A" "exit $?"
 ps_in_b ping -6 -c 1 -q "$PS_IP6_A" >/dev/null || ps_fail "ping -6 B -> A" "exit $?"
-ps_wait_scrapes 2
-PS_PROM_PORT=$PROM_N_PORT ps_wait_scrapes 2
+wait_scrapes_both 2
 iperf -t 1 -R # the TCP peer subnet's entry exists now: rate() sees these samples
 ps_in_b ping -c 20 -i 0.02 -q "$PS_IP4_A" >/dev/null || ps_fail "ping B -> A" "exit $?"
 ps_in_a ping -c 20 -i 0.02 -q "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
@@ -129,8 +138,7 @@ ps_in_b ping -6 -c 5 -i 0.02 -q "$PS_IP6_A" >/dev/null || ps_fail "ping -6 B -> 
 ps_txq_unpin "$NS_A" vA
 
 # Two scrapes after the workload, by both servers, then every query.
-ps_wait_scrapes 2
-PS_PROM_PORT=$PROM_N_PORT ps_wait_scrapes 2
+wait_scrapes_both 2
 in_b curl -s "http://127.0.0.1:$PORT/metrics" >"$TMP/metrics"
 in_b curl -s "http://127.0.0.1:$PORT_Q/metrics" >"$TMP/metrics-q"
 in_b curl -s "http://127.0.0.1:$PORT_N/metrics" >"$TMP/metrics-n" # curl gets the text
