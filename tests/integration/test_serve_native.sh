@@ -64,6 +64,13 @@ print(' '.join(f'{i}:+{b.get(i, 0) - a.get(i, 0)}' for i in sorted(set(a) | set(
 EOF
 }
 
+# Prometheus with native histograms, scraping both levels from before the
+# workload. It starts first: its first scrape comes 5-7 s after it starts
+# (lib.sh); until the serves listen, no pathscope_up.
+ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'" \
+	--enable-feature=native-histograms
+PIDS+=("$PS_PROM_PID")
+
 serve_on $PORT --native-histograms || ps_done
 serve_on $PORT_Q --native-histograms --detail queue --keep || ps_done
 serve_on $PORT_T --keep || ps_done
@@ -75,10 +82,6 @@ ps_check_eq "without the option: Prometheus' Accept gets the text" "$(ctype $POR
 ps_check_eq "--native-histograms: the protobuf exposition decodes (promdump)" \
 	"$(get $PORT /metrics "$PB_ACCEPT" | "$PROMDUMP" >/dev/null && echo ok)" ok
 
-# Prometheus with native histograms, scraping both levels from before the workload.
-ps_prometheus_b "$TMP" "$PROM_PORT" "'127.0.0.1:$PORT', '127.0.0.1:$PORT_Q'" \
-	--enable-feature=native-histograms
-PIDS+=("$PS_PROM_PID")
 I1="instance=\"127.0.0.1:$PORT\"" IQ="instance=\"127.0.0.1:$PORT_Q\""
 for i in $(seq 300); do # up to 30 s: ready, and two scrapes of each serve
 	[ "$(ps_promq "count_over_time(pathscope_up{$IQ}[1m])")" -ge 2 ] 2>/dev/null &&

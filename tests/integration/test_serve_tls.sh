@@ -79,6 +79,34 @@ basic_auth_users:
 EOF
 cd "$PS_ROOT" || ps_done
 
+# Part 4's Prometheus starts now: its first scrape comes 5-7 s after it starts
+# (lib.sh). Until the serves of parts 2 and 3 listen, its scrapes fail.
+mkdir -p "$TMP/prom"
+cat >"$TMP/prom/prometheus.yml" <<EOF
+global:
+  scrape_interval: 500ms
+scrape_configs:
+  - job_name: tls
+    scheme: https
+    basic_auth: { username: prometheus, password: '$PW' }
+    tls_config: { ca_file: $TMP/ca.pem }
+    static_configs: [ { targets: ['127.0.0.1:$PORT'] } ]
+  - job_name: mtls
+    scheme: https
+    basic_auth: { username: prometheus, password: '$PW' }
+    tls_config: { ca_file: $TMP/ca.pem, cert_file: $TMP/client.pem, key_file: $TMP/client.key }
+    static_configs: [ { targets: ['127.0.0.1:$PORT_M'] } ]
+  - job_name: wrongpw
+    scheme: https
+    basic_auth: { username: prometheus, password: 'wrong' }
+    tls_config: { ca_file: $TMP/ca.pem }
+    static_configs: [ { targets: ['127.0.0.1:$PORT'] } ]
+EOF
+ps_in_b prometheus --config.file="$TMP/prom/prometheus.yml" --storage.tsdb.path="$TMP/prom/tsdb" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prom/log" 2>&1 &
+PROM_PID=$!
+PS_PROM_PORT=$PROM_PORT
+
 # ---- 1. bad config files -----------------------------------------------------------
 bad() { # bad NAME RE TEXT: conf/NAME.yml holds TEXT; serve refuses it with RE
 	printf '%s\n' "$3" >"$TMP/conf/$1.yml"
@@ -263,32 +291,10 @@ SERVE_S_PID=
 ps_check_eq "packaging/web-config.yml: SIGTERM exits 0, stderr empty" "$STOPPED" "0 "
 
 # ---- 4. Prometheus over https --------------------------------------------------------
-mkdir -p "$TMP/prom"
-cat >"$TMP/prom/prometheus.yml" <<EOF
-global:
-  scrape_interval: 500ms
-scrape_configs:
-  - job_name: tls
-    scheme: https
-    basic_auth: { username: prometheus, password: '$PW' }
-    tls_config: { ca_file: $TMP/ca.pem }
-    static_configs: [ { targets: ['127.0.0.1:$PORT'] } ]
-  - job_name: mtls
-    scheme: https
-    basic_auth: { username: prometheus, password: '$PW' }
-    tls_config: { ca_file: $TMP/ca.pem, cert_file: $TMP/client.pem, key_file: $TMP/client.key }
-    static_configs: [ { targets: ['127.0.0.1:$PORT_M'] } ]
-  - job_name: wrongpw
-    scheme: https
-    basic_auth: { username: prometheus, password: 'wrong' }
-    tls_config: { ca_file: $TMP/ca.pem }
-    static_configs: [ { targets: ['127.0.0.1:$PORT'] } ]
-EOF
-ps_in_b prometheus --config.file="$TMP/prom/prometheus.yml" --storage.tsdb.path="$TMP/prom/tsdb" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prom/log" 2>&1 &
-PROM_PID=$!
-PS_PROM_PORT=$PROM_PORT
-for _ in $(seq 300); do # up to 30 s: two scrapes of each job
+# (started before part 1) A scrape of each job begun now, when both serves
+# listen, and two of each in all.
+ps_wait_scrapes 1
+for _ in $(seq 300); do # up to 30 s
 	[ "$(ps_promq 'min(count_over_time(up[1m]))')" -ge 2 ] 2>/dev/null &&
 		[ "$(ps_promq 'count(count_over_time(up[1m]))')" = 3 ] && break
 	sleep 0.1
