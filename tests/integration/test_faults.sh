@@ -88,7 +88,7 @@ ps_check_eq "then the first completes, the second refuses in one line, detach --
 ps_pathscope_b detach vB || ps_fail "detach after the stopped attach" "exit $?"
 
 # ---- SIGKILL through attach -------------------------------------------------------------------
-passes() { ps_in_a ping -c 3 -i 0.05 -W 1 -q "$PS_IP4_B" >/dev/null; }
+passes() { ps_in_a ping -c 3 -i 0.01 -W 1 -q "$PS_IP4_B" >/dev/null; }
 killed=0 states=
 for delay in 0.02 0.05 0.1 0.2 0.35 0.6 1.2 3; do
 	nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" attach vB --features default,kernel >/dev/null 2>&1 &
