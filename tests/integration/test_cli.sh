@@ -271,7 +271,7 @@ ps_check_eq "global --json status: what status --json prints" \
 pretty=$(ps_pathscope_b -p status)
 ps_check_eq "global -p status: indented JSON, one key a line, the same values" \
 	"$(jq -c 'map(select(.current_netns)) | .[0] | [.ifname, .features]' <<<"$pretty") $(grep -c '^    "ifname": "' <<<"$pretty")" \
-	'["vB","ecn"] '"$(ps_pathscope_b status --json | jq length)"
+	'["vB","ecn"] '"$(jq length <<<"$pretty")"
 ps_check_eq "global -p features: indented, as features --json in values" \
 	"$(ps_pathscope_b -p features | jq -c .)" "$(ps_pathscope_b features --json | jq -c .)"
 ps_pathscope_b detach vB >/dev/null
