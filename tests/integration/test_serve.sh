@@ -82,12 +82,14 @@ serve_stop() {
 	fi
 	SERVE_PID=
 }
-# pathscope's programs by name (as test_attach_detach counts them) and TCX links.
-OURS='^(pathscope|pathscop\.)'
+# What pathscope has in namespace B: every attachment pins its programs and
+# links under PIN_NS; XDP and the qdiscs on vB. (A program neither pinned nor
+# attached is gone with the serve that loaded it; counting the machine's
+# programs would count those of the tests running beside this one.)
 census() {
-	echo "progs=$(bpftool prog show -j | jq --arg re "$OURS" '[.[] | select(.name // "" | test($re))] | length')" \
+	echo "pins=$(find "$PIN_NS" 2>/dev/null | wc -l)" \
 		"xdp=$(ip -n "$NS_B" -d link show vB | grep -c 'prog/xdp')" \
-		"pins=$(find "$PIN_NS" 2>/dev/null | wc -l)"
+		"qdiscs=$(tc -n "$NS_B" qdisc show dev vB | wc -l)"
 }
 census_is() { # the kernel frees programs asynchronously: wait (5 s) for WANT
 	local now
@@ -374,7 +376,7 @@ left=0
 for id in $PROG_IDS $LINK_PROGS; do bpftool prog show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
 for id in $LINK_IDS; do bpftool link show id "$id" >/dev/null 2>&1 && left=$((left + 1)); done
 ps_check_eq "SIGTERM: the attachment's programs and links are gone (by id)" "$left" 0
-ps_check_eq "SIGTERM: programs, XDP and pins as before serve" "$(census_is "$before")" "$before"
+ps_check_eq "SIGTERM: pins, XDP and qdiscs as before serve" "$(census_is "$before")" "$before"
 
 # 5. Adopt an attachment, --keep it, over IPv6; a second serve on the busy port
 # fails; /healthz and pathscope_up when XDP is removed under serve.
