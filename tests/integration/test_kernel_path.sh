@@ -27,11 +27,16 @@ ps_require_cmd kernel_path bpftool jq iperf3
 ps_testbed_create 2 || { ps_fail kernel_path "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
 
-# Links whose program is one of the kernel probes.
+# Links whose program is one of the kernel probes, pinned anywhere but in
+# another namespace's attachment directory: tests running beside this one
+# have theirs there, and a link that is not pinned goes with its process.
+MINE=$(stat -Lc %i "/var/run/netns/$NS_A")" "$(stat -Lc %i "/var/run/netns/$NS_B")
 klinks() {
-	local ids
-	ids=$(bpftool prog show -j | jq -c '[.[] | select(.name // "" | test("^pathscope_kt?_")) | .id]')
-	bpftool link show -j | jq --argjson ids "$ids" '[.[] | select(.prog_id as $p | $ids | index($p))] | length'
+	(bpftool -j prog show; bpftool -j -f link show) | jq -s --arg mine "$MINE" '
+		[.[0][] | select(.name // "" | test("^pathscope_kt?_")) | .id] as $ids | ($mine | split(" ")) as $m
+		| def theirs: test("^/sys/fs/bpf/pathscope/[0-9]+/")
+			and (capture("^/sys/fs/bpf/pathscope/(?<ns>[0-9]+)/").ns as $n | $m | index($n) | not);
+		[.[1][] | select(.prog_id as $p | $ids | index($p)) | select(any(.pinned // [] | .[]; theirs | not))] | length'
 }
 js() { ps_pathscope_b stats vB --json; }
 # Drops of vB with reason $2 (all reasons: "") in direction rx, from stats JSON $1.
