@@ -4,7 +4,7 @@
 read latency tests (feature sock).
 
   sockload.py send  --proto tcp|udp --dst ADDR --port P --rate N --seconds S
-                    [--t0-ns T0]
+                    [--t0-ns T0] [--end]
   sockload.py recv  --proto tcp|udp --bind ADDR --port P --seconds S
                     [--period-ms MS | --eager | --never |
                      --deadline-ms D --t0-ns T0 --rate N [--every K]]
@@ -13,7 +13,9 @@ send: N messages of 100 bytes per second for S seconds, each starting with
 its sequence number and its send time (CLOCK_MONOTONIC ns, read just before
 the send call) (TCP: TCP_NODELAY, one write each). With --t0-ns, message i
 is due at T0 + i / N (CLOCK_MONOTONIC ns; the sender spins the last part
-of each wait to be on time), else from the start.
+of each wait to be on time), else from the start. --end (UDP): then one
+datagram "end", which ends a draining or eager reader at once (TCP's end is
+the connection's).
 recv: the reader. --period-ms MS drains everything queued every MS
 milliseconds on an absolute schedule (sleeps in between); --eager reads
 with blocking calls; --never opens the socket and reads nothing. It prints
@@ -40,6 +42,7 @@ import sys
 import time
 
 MSG = 100
+END = b"end"
 
 
 def family(addr):
@@ -70,6 +73,8 @@ def send(a):
         except (socket.timeout, ConnectionRefusedError):
             break
         sent += 1
+    if a.end and a.proto == "udp":
+        s.send(END)
     s.close()
     print(json.dumps({"sent": sent}))
 
@@ -124,7 +129,7 @@ def recv(a):
                 data = s.recv(65536)
             except socket.timeout:
                 continue
-            if not data:
+            if not data or data == END:
                 break
             order.feed(data)
     else:
@@ -144,7 +149,7 @@ def recv(a):
                     data = s.recv(65536)
                 except BlockingIOError:
                     break
-                if not data:
+                if not data or data == END:
                     tick = end
                     break
                 order.feed(data)
@@ -218,6 +223,7 @@ def main():
     s.add_argument("--rate", type=float, default=1000)
     s.add_argument("--seconds", type=float, default=3)
     s.add_argument("--t0-ns", type=int)
+    s.add_argument("--end", action="store_true")
     r = sub.add_parser("recv")
     r.add_argument("--proto", choices=("tcp", "udp"), required=True)
     r.add_argument("--bind", required=True)
