@@ -159,8 +159,10 @@ run_case() { # FEATURES
 	# counts reads, not arrivals.) --immediate-mode: each packet is written
 	# as it comes; without it the last block of tcpdump's ring (up to its
 	# 1 s timeout) is lost when SIGINT ends it right after the NIC went quiet.
+	# -s 128: the ring's slots (one a packet in immediate mode) small, so
+	# that its 8 MB hold every datagram while tcpdump waits for a CPU.
 	x0=$(jq '.interfaces[0].totals | [.xdp.total.l4.udp, .tc_ingress.total.l4.udp]' <<<"$js")
-	tcpdump -i "$DEV" -Q in -nn -B 8192 --immediate-mode -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
+	tcpdump -i "$DEV" -Q in -nn -s 128 -B 8192 --immediate-mode -w /tmp/udp.pcap udp 2>/tmp/tcpdump.err &
 	dump=$!
 	# It says "listening on" once its socket and filter are in place.
 	for ((i = 0; i < 100 * PS_SLOW; i++)); do
