@@ -201,12 +201,14 @@ peers() {
 	ps_pathscope_b attach vB --features default,tcp --peer-prefix "$p" || { ps_fail "attach --peer-prefix $p" "exit $?"; return; }
 	for dst in "$PS_IP4_B" "$PS_IP6_B"; do
 		port=$((port + 1))
-		ps_in_b timeout 20 python3 "$THINK" accept --bind "$dst" --port $port --count 3 --seconds 15 >/dev/null 2>/tmp/cli-think.$$ &
-		for _ in $(seq 50); do grep -q ready /tmp/cli-think.$$ && break; sleep 0.1; done
+		ps_in_b timeout 20 python3 "$THINK" accept --bind "$dst" --port $port --count 3 --seconds 15 >/dev/null 2>&1 &
+		# Until it listens. (Its "ready" in a file the IPv4 one had written
+		# too: a loaded machine's fork truncated the file only after the
+		# wait had read the old "ready", and the connect was refused.)
+		_ps_wait_port "$NS_B" tcp $port
 		ps_in_a timeout 20 python3 "$THINK" connect --dst "$dst" --port $port --count 3 >/dev/null || ps_fail "connect $dst" "exit $?"
 		wait $!
 	done
-	rm -f /tmp/cli-think.$$
 	ps_check_eq "attach --peer-prefix $p: stats --json names the prefixes" "$(jb .tcp_peer_prefix)" "\"$p\""
 	ps_check_eq "attach --peer-prefix $p: A's 3+3 handshakes under its subnets" \
 		"$(jb '[.tcp_peers[] | select(.handshake_count > 0) | [.subnet, .handshake_count]] | sort')" "$want"
