@@ -259,9 +259,10 @@ ps_check_eq "jsonl: the last line has the workload" \
 n1=$(wc -l <"$TMP/serve.jsonl") e1=$(awk -v a="$T_SERVE" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 ps_check_eq "jsonl: every line parses, same keys as stats --json" \
 	"$(jq -c '[keys, (.interfaces[0] | keys)]' "$TMP/serve.jsonl" | sort -u)" "$keys"
-# A line an interval after serve began serving, then one every interval.
+# A line an interval after serve began serving, then one every interval: never
+# early, and late on a loaded machine (8 in 10.4 s under three qemu guests).
 ps_check_eq "jsonl: about one line per second ($n1 in the $e1 s since serve answered)" \
-	"$(awk -v n="$n1" -v e="$e1" 'BEGIN { print (n >= 1 && n <= e + 1 && n >= e - 2) ? "yes" : "no" }')" yes
+	"$(awk -v n="$n1" -v e="$e1" 'BEGIN { print (n >= 1 && n <= e + 1 && n >= e / 2 - 1) ? "yes" : "no" }')" yes
 mv "$TMP/serve.jsonl" "$TMP/serve.jsonl.1"
 kill -HUP "$SERVE_PID"
 for _ in $(seq 50); do
