@@ -97,7 +97,7 @@ PATHSCOPE=$BIN
 ps_pathscope_b attach vB || ps_fail "$BIN attach vB" "exit $?"
 ps_check_eq "$BIN status: vB ok" \
 	"$(ps_pathscope_b status --json | jq -r --arg ns "$(stat -Lc %i "/var/run/netns/$NS_B")" '.[] | select(.netns == ($ns | tonumber)) | .ifname + " " + .state')" "vB ok"
-ps_in_a ping -c 3 -i 0.2 -q "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
+ps_in_a ping -c 3 -i 0.02 -q "$PS_IP4_B" >/dev/null || ps_fail "ping A -> B" "exit $?"
 ps_check_eq "$BIN stats vB: the 3 echo requests at xdp" \
 	"$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.xdp.total.l4.icmp')" 3
 ps_pathscope_b detach vB || ps_fail "$BIN detach vB" "exit $?"
