@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Heatmaps (pathscope heatmap, stats --heatmap) of a known workload, against
 # references pathscope does not compute: the host's tap dA is joined to one
-# peer by the delay line at 1000 us each way. A recording (stats --interval 2
+# peer by the delay line at 1000 us each way. A recording (stats --interval 1
 # --count 9 --json) has a baseline and 8 intervals; into each interval goes a
 # burst of exactly 20 pings, sent once the report that opens the interval is
 # out and over before the next one is. Before interval 4 the delay line
@@ -36,7 +36,7 @@ PY=/usr/bin/python3 # Debian's, with python3-pil
 CELLS=$PS_ROOT/tests/tools/heatmap_cells.py
 "$PY" -c 'import PIL' 2>/dev/null || { ps_fail heatmap "python3-pil is not installed (make deps)"; ps_done; }
 
-DELAY_US=1000 N=20 IV=2 NI=8 STEP_AT=4
+DELAY_US=1000 N=20 IV=1 NI=8 STEP_AT=4
 export PS_DELAY_FACTOR=5
 ps_delay_testbed_create 1 "$DELAY_US" || { ps_fail heatmap "delay testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach dA >/dev/null 2>&1'
@@ -79,7 +79,7 @@ ps_at_exit "kill $rec_pid 2>/dev/null"
 straddled="" replies=0 stepped=""
 declare -a MAX
 for ((t = 0; t < NI; t++)); do
-	wait_lines "$REC" $((t + 1)) $((IV * 3)) || { ps_fail "recording" "no report $((t + 1)) within $((IV * 3)) s"; break; }
+	wait_lines "$REC" $((t + 1)) $((IV * 3 + 2)) || { ps_fail "recording" "no report $((t + 1)) within $((IV * 3 + 2)) s"; break; }
 	if [ "$t" -eq "$STEP_AT" ]; then
 		ps_delay_step && stepped=1
 	fi
