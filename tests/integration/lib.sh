@@ -375,14 +375,21 @@ _ps_link_packets() {
 }
 
 # Wait until the link has been silent for 0.5 s; give up after SECONDS (default 5).
+# Silent: the same count at two reads 0.5 s apart (counters only grow). The
+# count is read every 0.1 s and the 0.5 s run from the read that saw it move
+# last, so traffic that ends just after the call costs 0.5 s more, not 1 s.
 ps_wait_quiet() {
-	local deadline=$((SECONDS + ${1:-5})) before after
-	after=$(_ps_link_packets)
-	while [ "$SECONDS" -lt "$deadline" ]; do
-		before=$after
-		sleep 0.5
-		after=$(_ps_link_packets)
-		[ "$before" = "$after" ] && return 0
+	local now since count last end
+	now=${EPOCHREALTIME//[!0-9]/}
+	end=$((now + ${1:-5} * 1000000)) since=$now last=$(_ps_link_packets)
+	while [ "$now" -lt "$end" ]; do
+		sleep 0.1
+		count=$(_ps_link_packets) now=${EPOCHREALTIME//[!0-9]/}
+		if [ "$count" != "$last" ]; then
+			last=$count since=$now
+		elif [ $((now - since)) -ge 500000 ]; then
+			return 0
+		fi
 	done
 	echo "lib.sh: link ${PS_LINK_DEVS[*]} still busy after ${1:-5} s" >&2
 	return 1
