@@ -200,14 +200,22 @@ ip netns exec "$NS_B" iperf3 -s -1 -p 5201 >/dev/null 2>&1 &
 srv=$!
 # Both listen before the flood (python starts in seconds under qemu's TCG).
 _ps_wait_port "$NS_B" tcp 6200 && _ps_wait_port "$NS_B" tcp 5201
+taken() { jb .totals.tcp.response_samples.taken; }
+t0=$(taken)
 ps_in_a timeout 30 iperf3 -c "$PS_IP4_B" -p 5201 -t 4 -b 200M >/dev/null 2>&1 &
 cli=$!
-sleep 1
-before=$(jb .totals.tcp.response_samples.taken)
+for _ in $(seq 30); do # until the flow is live: vB samples its data (at most 3 s)
+	before=$(taken)
+	[ "$before" -gt "$t0" ] && break
+	sleep 0.1
+done
 flows_before=$(entries tcp_flows)
 ps_in_a "$RAWSEND" --syn -n 20000 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 6200 || ps_fail "SYN flood" "rawsend exit $?"
-sleep 0.5
-after=$(jb .totals.tcp.response_samples.taken)
+for _ in $(seq 20); do # a sample after the flood (at most 2 s)
+	after=$(taken)
+	[ "$after" -gt "$before" ] && break
+	sleep 0.1
+done
 flows=$(entries tcp_flows)
 half=$(entries tcp_halfopen)
 wait "$cli" || ps_fail "iperf3 during the flood" "exit $?"
