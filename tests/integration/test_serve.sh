@@ -362,9 +362,15 @@ esac
 ps_check_eq "after them: serve still serves" "$(code /healthz)" 200
 
 # 4. SIGTERM with scrapes in flight: exit 0, nothing left behind.
-(for _ in $(seq 300); do in_b curl -s --max-time 2 -o /dev/null "$URL/metrics"; done) &
+(for i in $(seq 300); do
+	in_b curl -s --max-time 2 -o /dev/null "$URL/metrics"
+	[ "$i" = 3 ] && touch "$TMP/scraping"
+done) &
 LOOP_PID=$!
-sleep 0.5
+for _ in $(seq 50); do # until 3 scrapes are done and the 4th is under way
+	[ -e "$TMP/scraping" ] && break
+	sleep 0.05
+done
 serve_stop
 ps_check_eq "SIGTERM during scrapes: exit 0" "$SERVE_RC" 0
 kill "$LOOP_PID" 2>/dev/null
