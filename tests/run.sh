@@ -49,7 +49,7 @@ ALONE_TIMING=" test_d2s test_echo test_tcp test_d2s.sh test_heatmap.sh test_icmp
 # pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's
 # ps_census): another test's objects would show in it.
 ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh
-	test_coexist_xdptools.sh test_faults.sh test_serve.sh test_serve_tls.sh "
+	test_coexist_xdptools.sh test_faults.sh "
 
 bad_number() { # NAME VALUE: not a number > 0
 	case $2 in '' | *[!0-9]* | 0) ;; *) return 1 ;; esac
