@@ -15,9 +15,10 @@
 # is still at work). Without it a run does both itself.
 #
 # For each kernel, in a job of its own (at most PS_VM_JOBS at once, default
-# 3: every kernel of the matrix; measured on the 2-vCPU build machine, where
-# a TCG guest keeps about one host CPU busy, 3 at once took the least time),
-# the longest (by its last build/vm/KERNEL.seconds) first:
+# 3: every kernel of the matrix at once; on the 2-vCPU build machine, where a
+# TCG guest keeps about 1.15 host CPUs busy, make test-vm took 876 s with 3,
+# 942 s with 2 and 1087 s with 1 on the warm cache, beside other work on the
+# machine), the longest (by its last build/vm/KERNEL.seconds) first:
 #   - the guest's rootfs comes from tests/vm/rootfs.sh (built once, cached in
 #     PS_VM_CACHE, default /var/cache/pathscope-vm); it boots with -snapshot,
 #     so nothing a guest does survives it and guests share the image;
