@@ -191,6 +191,10 @@ ps_at_exit "rm -f $ckout $ckerr"
 check_start() { # NS ARGS...: run check in NS in the background, return once it counts
 	local ns=$1
 	shift
+	# Emptied here: the background job truncates it only once it runs, and a
+	# wait that read the last check's line first would start the workload
+	# (and SIGINT, then still ignored) before this check counts (all 0 once).
+	: >"$ckerr"
 	nsenter --net="/var/run/netns/$ns" "$PATHSCOPE" check "$@" >"$ckout" 2>"$ckerr" &
 	ckpid=$!
 	ps_wait_check_counting "$ckerr" || ps_fail "check: its interval begins" "$(cat "$ckerr")"
@@ -222,8 +226,8 @@ ps_check_eq "check: n/a pairs say why" \
 ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
 ps_wait_quiet 5
 links1=$(klinks)
-# (A fixed interval, 2.5 s, once closed before the 150 frames were sent under
-# the ASan suite's load: every count 0.)
+# (Every count 0 once under the ASan suite's load, then with a 2.5 s interval:
+# most likely the stale "counting" line, see check_start.)
 check_start "$NS_A" vA --duration 60 --json
 ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
 ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
