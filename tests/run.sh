@@ -25,8 +25,10 @@
 # PS_JOBS=1 every test runs alone, in the order of the list.
 # A test that leaves an attachment behind (a directory under
 # /sys/fs/bpf/pathscope/<netns>/ that was not there before it, whose
-# namespace is gone; for a test that ran alone, any new one) fails, and the
-# runner removes what it left, so that the next test's census starts clean.
+# namespace is gone) fails, and the runner removes what it left, so that the
+# next test's census starts clean. Only such orphans: an attachment whose
+# namespace lives may be another runner's (test_runner runs one beside
+# other tests).
 # The run fails too if, at its end, an attachment is there whose namespace
 # is gone that was not there at its start.
 set -u
@@ -41,10 +43,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Tests (file names) that time a latency against a reference outside
 # pathscope (a delay line, a reader's clock, a shaped qdisc, brackets of
-# CLOCK_MONOTONIC around crafted frames): another test beside them would
-# move what they measure. A new latency test goes here.
+# CLOCK_MONOTONIC around crafted frames, the machine's softirq time in
+# /proc/stat): another test beside them would move what they measure. A new
+# latency test goes here.
 ALONE_TIMING=" test_d2s test_echo test_tcp test_d2s.sh test_heatmap.sh test_icmp_rtt.sh
-	test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
+	test_kernel_path.sh test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
 # Tests that take a census of the machine's BPF programs, maps, links and
 # pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's
 # ps_census): another test's objects would show in it.
@@ -163,10 +166,10 @@ start() {
 	DEADLINE[$STARTED]=$((SECONDS + timeout_s)) BEFORE[$STARTED]=$(attachments)
 }
 
-# finish PID STREAMED RAN_ALONE: collect an ended test: its output (unless
-# streamed), its counts, its leftovers, its time.
+# finish PID STREAMED: collect an ended test: its output (unless streamed),
+# its counts, its leftovers, its time.
 finish() {
-	local pid=$1 streamed=$2 ran_alone=$3 rc=0 p f s left name log
+	local pid=$1 streamed=$2 rc=0 p f s left name log
 	name=${NAME[$pid]} log=${LOG[$pid]}
 	wait "$pid" || rc=$?
 	[ "$streamed" = 1 ] || { echo "# $name"; cat "$log"; }
@@ -180,8 +183,7 @@ finish() {
 		echo "not ok - $name: exited with status $rc"
 		f=1
 	fi
-	left=$(comm -13 <(echo "${BEFORE[$pid]}") <(attachments) | grep .)
-	[ "$ran_alone" = 1 ] || left=$(orphans <<<"$left")
+	left=$(comm -13 <(echo "${BEFORE[$pid]}") <(attachments) | orphans)
 	if [ -n "$left" ]; then
 		left=$(tr '\n' ' ' <<<"$left")
 		echo "not ok - $name: left attachments behind: $left(removed)${BESIDE[$pid]:+; or one of the tests beside it:${BESIDE[$pid]}}"
@@ -201,7 +203,7 @@ reap_one() {
 	while :; do
 		for pid in "${!NAME[@]}"; do
 			if ! kill -0 "$pid" 2>/dev/null; then
-				finish "$pid" "$1" "$2"
+				finish "$pid" "$1"
 				return
 			fi
 			if [ "$SECONDS" -ge "${DEADLINE[$pid]}" ]; then
@@ -243,17 +245,17 @@ done
 
 # The tests that may share the machine, PS_JOBS at a time.
 for t in "${shared[@]}"; do
-	[ "${#NAME[@]}" -ge "$jobs" ] && reap_one 0 0
+	[ "${#NAME[@]}" -ge "$jobs" ] && reap_one 0
 	command_of "$t"
 	start "$t" 0 "${CMD_WORDS[@]}"
 done
-while [ "${#NAME[@]}" -gt 0 ]; do reap_one 0 0; done
+while [ "${#NAME[@]}" -gt 0 ]; do reap_one 0; done
 
 # Then one at a time, nothing beside them.
 for t in "${single[@]}"; do
 	command_of "$t"
 	start "$t" 1 "${CMD_WORDS[@]}"
-	reap_one 1 1
+	reap_one 1
 done
 
 left=$(comm -13 <(echo "$run_start") <(attachments) | orphans | tr '\n' ' ')

@@ -62,6 +62,9 @@ for mode in tp_btf tracepoint sampled; do
 	ps_sink_start "$NS_B" 9000
 	# Little's law from the tbfs themselves, while they fill and drain.
 	rm -f "$little_stop"
+	# Emptied here: the background job truncates it only once it runs, and
+	# the wait below would read the last mode's "ready".
+	: >"$little_out"
 	ps_in_a python3 "$LITTLE" vA "$little_stop" >"$little_out" &
 	little=$!
 	for _ in $(seq 100); do grep -q ready "$little_out" && break; sleep 0.05; done
