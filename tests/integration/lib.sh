@@ -859,6 +859,20 @@ ps_heat_check() {
 	rm -f "$svg"
 }
 
+# The links of the kernel feature's probes (programs pathscope_k*), pinned
+# anywhere but in the attachment directory of a namespace other than NS_A's
+# and NS_B's: tests beside this one have theirs there, and a link that is
+# not pinned goes with its process.
+ps_kprobe_links() {
+	local mine
+	mine="$(stat -Lc %i "/var/run/netns/$NS_A") $(stat -Lc %i "/var/run/netns/$NS_B")"
+	(bpftool -j prog show; bpftool -j -f link show) | jq -s --arg mine "$mine" '
+		[.[0][] | select(.name // "" | test("^pathscope_kt?_")) | .id] as $ids | ($mine | split(" ")) as $m
+		| def theirs: test("^/sys/fs/bpf/pathscope/[0-9]+/")
+			and (capture("^/sys/fs/bpf/pathscope/(?<ns>[0-9]+)/").ns as $n | $m | index($n) | not);
+		[.[1][] | select(.prog_id as $p | $ids | index($p)) | select(any(.pinned // [] | .[]; theirs | not))] | length'
+}
+
 # ---- census of pathscope's kernel objects ---------------------------------------
 
 # What pathscope (and the stand-ins) have in the kernel, to compare before and

@@ -12,32 +12,17 @@
 #   - NET_RX softirq runs lie within /proc/softirqs' count read around our
 #     snapshots, 1 run in 8 per CPU is timed, and the time estimated from
 #     them is within 25% of /proc/stat's softirq time under a UDP flood;
-#   - check: agreement on a clean workload, and a difference of exactly the
-#     frames that bypass the qdisc layer (AF_PACKET PACKET_QDISC_BYPASS), which
-#     tc egress and net_dev_xmit never see but the driver counts.
+# (`pathscope check` on the same kind of workload: test_check_cmd.)
 # The probes run as tp_btf and as classic tracepoints (--probe-mode).
 . "$(dirname "$0")/lib.sh"
-RAWSEND=${RAWSEND:-$PS_BIN/tests/rawsend}
 ps_require_root kernel_path
 ps_require_file kernel_path "$PATHSCOPE"
 ps_require_file kernel_path "$UDPSEND"
-ps_require_file kernel_path "$RAWSEND"
 ps_require_cmd kernel_path bpftool jq iperf3
 
 ps_testbed_create 2 || { ps_fail kernel_path "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
 
-# Links whose program is one of the kernel probes, pinned anywhere but in
-# another namespace's attachment directory: tests running beside this one
-# have theirs there, and a link that is not pinned goes with its process.
-MINE=$(stat -Lc %i "/var/run/netns/$NS_A")" "$(stat -Lc %i "/var/run/netns/$NS_B")
-klinks() {
-	(bpftool -j prog show; bpftool -j -f link show) | jq -s --arg mine "$MINE" '
-		[.[0][] | select(.name // "" | test("^pathscope_kt?_")) | .id] as $ids | ($mine | split(" ")) as $m
-		| def theirs: test("^/sys/fs/bpf/pathscope/[0-9]+/")
-			and (capture("^/sys/fs/bpf/pathscope/(?<ns>[0-9]+)/").ns as $n | $m | index($n) | not);
-		[.[1][] | select(.prog_id as $p | $ids | index($p)) | select(any(.pinned // [] | .[]; theirs | not))] | length'
-}
 js() { ps_pathscope_b stats vB --json; }
 # Drops of vB with reason $2 (all reasons: "") in direction rx, from stats JSON $1.
 drops() { jq --arg r "$2" '[.interfaces[0].kernel.drops[] | select(.direction == "rx" and ($r == "" or .reason == $r)) | .count] | add // 0' <<<"$1"; }
@@ -53,12 +38,12 @@ stat_softirq_ms() { awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { print int($8 *
 napi_queues() { jq -c '[.interfaces[0].kernel.napi[].queue] | unique' <<<"$1"; }
 
 no_socket=$(bpftool btf dump file /sys/kernel/btf/vmlinux format c | awk '$1 == "SKB_DROP_REASON_NO_SOCKET" { gsub(",", "", $3); print $3 }')
-links0=$(klinks)
+links0=$(ps_kprobe_links)
 
 for mode in tp_btf tracepoint; do
 	ps_pathscope_b attach vB --features default,kernel --probe-mode "$mode" ||
 		ps_fail "$mode: attach vB with kernel probes" "exit $?"
-	ps_check_eq "$mode: nine probe links" "$(klinks)" $((links0 + 9))
+	ps_check_eq "$mode: nine probe links" "$(ps_kprobe_links)" $((links0 + 9))
 	ps_check_eq "$mode: stats report the probe mode" \
 		"$(js | jq -r '.interfaces[0].probe_mode')" "$mode"
 	ps_wait_quiet 5
@@ -153,7 +138,7 @@ for mode in tp_btf tracepoint; do
 	ps_txq_unpin "$NS_B" vB
 
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
-	ps_check_eq "$mode: detach removes the probe links" "$(klinks)" "$links0"
+	ps_check_eq "$mode: detach removes the probe links" "$(ps_kprobe_links)" "$links0"
 done
 
 # XDP exceptions: someone else's XDP program aborts UDP to port 7777;
@@ -179,72 +164,4 @@ ps_check_eq "xdp_exception: none reached GRO or the stack" \
 ps_pathscope_b detach vB || ps_fail "xdp_exception: detach" "exit $?"
 ip -n "$NS_B" link set dev vB xdp off
 
-# check on a clean workload: vB with its pinned kernel probes.
-ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
-ps_wait_quiet 5
-# check says on stderr when its interval begins: the workload starts then.
-# It ends the interval at SIGINT (as at Ctrl-C) and reports: sent once the
-# sink has the workload, whose every counter has moved by then (veth and the
-# probes count within the send). Its --duration only bounds it.
-ckout=$(mktemp) ckerr=$(mktemp)
-ps_at_exit "rm -f $ckout $ckerr"
-check_start() { # NS ARGS...: run check in NS in the background, return once it counts
-	local ns=$1
-	shift
-	# Emptied here: the background job truncates it only once it runs, and a
-	# wait that read the last check's line first would start the workload
-	# (and SIGINT, then still ignored) before this check counts (all 0 once).
-	: >"$ckerr"
-	nsenter --net="/var/run/netns/$ns" "$PATHSCOPE" check "$@" >"$ckout" 2>"$ckerr" &
-	ckpid=$!
-	ps_wait_check_counting "$ckerr" || ps_fail "check: its interval begins" "$(cat "$ckerr")"
-}
-check_wait() { # end the interval now; sets rc and out
-	rc=0
-	kill -INT "$ckpid" 2>/dev/null
-	wait "$ckpid" || rc=$?
-	out=$(cat "$ckout")
-}
-check_start "$NS_B" vB --duration 60 --json
-ps_sink_start "$NS_B" 9000 --expect 300 --timeout 10
-ps_in_a "$UDPSEND" -n 300 -i 1000 "$PS_IP4_B" 9000
-ps_check_eq "check: the sink got the workload" "$(ps_sink_wait)" 300
-check_wait
-ps_check_eq "check: a clean workload agrees (exit 0)" "$rc" 0
-ps_check_eq "check: XDP counted the 300 datagrams" \
-	"$(jq '.pairs[] | select(.layer == "xdp" and .vs_layer == "netif_receive_skb") | .count' <<<"$out")" 300
-ps_check_eq "check: every comparable pair agrees" \
-	"$(jq '[.pairs[] | select(.agree != null) | .agree] | all' <<<"$out")" true
-ps_check_eq "check: comparable pairs on veth (no per-queue driver stats)" \
-	"$(jq '[.pairs[] | select(.agree != null)] | length' <<<"$out")" 6
-ps_check_eq "check: n/a pairs say why" \
-	"$(jq -r '[.pairs[] | select(.agree == null) | .na] | unique | join(";")' <<<"$out")" \
-	"the driver has no per-queue stats"
-
-# check with traffic one layer misses: vA without kernel probes (check starts
-# them for the interval); 50 frames bypass the qdisc, 100 datagrams do not.
-ps_pathscope_a attach vA || ps_fail "check: attach vA" "exit $?"
-ps_wait_quiet 5
-links1=$(klinks)
-# (Every count 0 once under the ASan suite's load, then with a 2.5 s interval:
-# most likely the stale "counting" line, see check_start.)
-check_start "$NS_A" vA --duration 60 --json
-ps_sink_start "$NS_B" 9000 --expect 150 --timeout 10
-ps_in_a "$RAWSEND" --bypass -n 50 vA "$PS_MAC_B" "$PS_IP4_A" "$PS_IP4_B" 9000 &&
-	ps_in_a "$UDPSEND" -n 100 "$PS_IP4_B" 9000
-ps_check_eq "check: the sink got both kinds" "$(ps_sink_wait)" 150
-check_wait
-ps_check_eq "check: a missed path is reported (exit 3)" "$rc" 3
-pair() { jq -c ".pairs[] | select(.layer == \"tc egress\" and .vs_layer == \"$1\") | [.count, .vs_count, .agree, .difference]" <<<"$out"; }
-ps_check_eq "check: tc egress and net_dev_xmit both miss the bypass" "$(pair net_dev_xmit)" "[100,100,true,0]"
-ps_check_eq "check: the link counts 50 more than tc egress" "$(pair "link tx_packets")" "[100,150,false,50]"
-ps_check_eq "check: the table, on an idle link" \
-	"$(ps_pathscope_a check vA --duration 0.2 2>/dev/null | awk '/link tx_packets/ { print $NF }')" "agree"
-ps_check_eq "check: its temporary probes are gone" "$(klinks)" "$links1"
-err=$(ps_pathscope_a check vA --duration x 2>&1 >/dev/null)
-ps_check_eq "check: a bad duration is a usage error (exit 2)" "$? $err" \
-	"2 pathscope: bad --duration 'x' (seconds, 0 < S <= 3600)"
-err=$(ps_pathscope_a check lo 2>&1 >/dev/null)
-ps_check_eq "check: an unattached interface is an error (exit 1)" "$? $err" \
-	"1 pathscope: 'lo' is not attached (nor can it be: it has no Ethernet framing)"
 ps_done

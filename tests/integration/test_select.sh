@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Queue selection (--queues), feature switches (--features), the live L4
-# classes of ping, and `stats --interval --count`.
+# classes of ping and the heatmap of their response times (from a recording
+# and live), and `stats --interval --count`.
 . "$(dirname "$0")/lib.sh"
 ps_require_root select
 ps_require_file select "$PATHSCOPE"
@@ -72,6 +73,24 @@ ps_check_eq "ping: echo request frames 98 B (IPv4) and 118 B (IPv6)" \
 ps_check_eq "classes sum to the total: l3, l4, ecn, size" \
 	"$(jq -c '.interfaces[0].totals.xdp.total | [([.l3[]] | add) == .packets, ([.l4[]] | add) == .l3.ipv4 + .l3.ipv6, ([.ecn.ipv4[]] | add) == .l3.ipv4, ([.ecn.ipv6[]] | add) == .l3.ipv6, .size.count == .packets]' <<<"$a")" \
 	"[true,true,true,true,true]"
+
+# The heatmap of vB's response time: from the two reports around the pings
+# (a recording), then live with its own recording around 3 more.
+TMP=$(mktemp -d)
+ps_at_exit "rm -rf $TMP"
+printf '%s\n' "$b" "$a" >"$TMP/rec.jsonl"
+ps_heat_check ping "$TMP/rec.jsonl" icmp_response vB 9
+nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" heatmap icmp_response vB --duration 2 --interval 1 \
+	--record "$TMP/live.jsonl" -o "$TMP/live.svg" &
+live=$!
+for _ in $(seq 50); do [ -s "$TMP/live.jsonl" ] && break; sleep 0.1; done
+ps_in_a ping -c 3 -i 0.05 -q "$PS_IP4_B" >/dev/null || ps_fail "ping (live heatmap)" "failed"
+wait "$live" || ps_fail "heatmap live" "exit $?"
+cells=$(/usr/bin/python3 "$PS_ROOT/tests/tools/heatmap_cells.py" svg "$TMP/live.svg")
+ps_check_eq "live heatmap: its cells are its own recording's differences" \
+	"$cells" "$(/usr/bin/python3 "$PS_ROOT/tests/tools/heatmap_cells.py" recording "$TMP/live.jsonl" icmp_response)"
+ps_check_eq "live heatmap: the 3 responses" "$(awk '{ n += $4 } END { print n + 0 }' <<<"$cells")" 3
+a=$(ps_pathscope_b stats vB --json)
 
 # 4. --interval/--count: one JSON object per interval with its own window.
 out=$(ps_pathscope_b stats vB --json --interval 0.3 --count 3)
