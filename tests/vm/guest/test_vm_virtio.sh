@@ -232,4 +232,21 @@ ps_check_eq "all: check: every pair of layers agrees (exit 0, no pair apart)" \
 	"$rc $(jq -c '[.pairs[] | select(.agree == false) | "\(.layer) vs \(.vs_layer)"]' /tmp/check.json)" "0 []"
 "$PATHSCOPE" detach "$DEV" || ps_fail "all: detach" "exit $?"
 ps_check_eq "all: detach leaves nothing (pins, XDP, programs, links)" "$(gone left_links)" "0 0 0 0"
+
+# ---- classic tracepoints ---------------------------------------------------------
+# Their links can be pinned from Linux 5.15 (BPF_LINK_CREATE of a perf event,
+# found by uname here, not by pathscope's probe): there txlat attaches with
+# them; before, attach refuses in one line naming tp_btf and leaves nothing
+# (5.10 once failed at pinning instead, 'cannot pin txlat_queue').
+if printf '5.15\n%s\n' "$(uname -r)" | sort -V -C; then
+	"$PATHSCOPE" attach "$DEV" --features txlat --probe-mode tracepoint || ps_fail "tracepoint: attach" "exit $?"
+	ps_check_eq "tracepoint: txlat attached with classic tracepoints" \
+		"$(stat '.interfaces[0].probe_mode') $("$PATHSCOPE" status --json | jq -r '.[0].features')" "tracepoint txlat"
+	"$PATHSCOPE" detach "$DEV" || ps_fail "tracepoint: detach" "exit $?"
+else
+	ps_expect_error "tracepoint: refused on $(uname -r) in one line, naming tp_btf" \
+		"cannot pin classic tracepoint links .*use --probe-mode tp_btf$" \
+		"$PATHSCOPE" attach "$DEV" --features txlat --probe-mode tracepoint
+fi
+ps_check_eq "tracepoint: nothing left (pins, XDP, programs, links)" "$(gone left_links)" "0 0 0 0"
 ps_done
