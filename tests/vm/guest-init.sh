@@ -85,10 +85,15 @@ setup_network() {
 		ip addr add "$PS_VM_GUEST4/24" dev "$PS_VM_DEV"
 		ip addr add "$PS_VM_GUEST6/64" dev "$PS_VM_DEV" nodad
 		ip link set "$PS_VM_DEV" up
+		# Permanent, as the host's entries for the guest (run.sh): no
+		# neighbour probe in the tests' exact counts.
+		ip neigh replace "$PS_VM_HOST4" lladdr "$PS_VM_HOST_MAC" dev "$PS_VM_DEV" nud permanent
+		ip neigh replace "$PS_VM_HOST6" lladdr "$PS_VM_HOST_MAC" dev "$PS_VM_DEV" nud permanent
 	fi
 	if [ -n "$PS_VM_E1000_DEV" ]; then
 		ip addr add "$PS_VM_E1000_GUEST4/24" dev "$PS_VM_E1000_DEV"
 		ip link set "$PS_VM_E1000_DEV" up
+		ip neigh replace "$PS_VM_E1000_HOST4" lladdr "$PS_VM_E1000_HOST_MAC" dev "$PS_VM_E1000_DEV" nud permanent
 	fi
 }
 

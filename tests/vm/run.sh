@@ -79,6 +79,12 @@ VM_SLOW=${PS_VM_SLOW:-8}
 HOST4=198.18.100.1 GUEST4=198.18.100.2
 HOST6=2001:db8:100::1 GUEST6=2001:db8:100::2
 E1000_HOST4=198.18.101.1 E1000_GUEST4=198.18.101.2
+# Fixed MACs, and each end's neighbour entry for the other permanent: no ARP
+# or ND probe (a stale entry's, 5 s after use) lands in an exact count, such
+# as check's pairs of layers, read one after the other (it did once, beside
+# three other guests: one probe and its reply between two reads).
+HOST_MAC=02:00:c6:12:64:01 GUEST_MAC=52:54:00:12:64:02
+E1000_HOST_MAC=02:00:c6:12:65:01 E1000_GUEST_MAC=52:54:00:12:65:02
 IPERF_PORT=5201 SOCKPERF_PORT=11111
 END_MARKER='pathscope-vm: end rc='
 # sed: the serial console's text as lines: no carriage returns, no escape
@@ -208,11 +214,16 @@ wait_taps() {
 }
 
 setup_taps() {
-	ip -n "$NS" addr add "$HOST4/24" dev qt0 &&
+	ip -n "$NS" link set qt0 address "$HOST_MAC" &&
+		ip -n "$NS" addr add "$HOST4/24" dev qt0 &&
 		ip -n "$NS" addr add "$HOST6/64" dev qt0 nodad &&
 		ip -n "$NS" link set qt0 up &&
+		ip -n "$NS" neigh replace "$GUEST4" lladdr "$GUEST_MAC" dev qt0 nud permanent &&
+		ip -n "$NS" neigh replace "$GUEST6" lladdr "$GUEST_MAC" dev qt0 nud permanent &&
+		ip -n "$NS" link set qt1 address "$E1000_HOST_MAC" &&
 		ip -n "$NS" addr add "$E1000_HOST4/24" dev qt1 &&
-		ip -n "$NS" link set qt1 up
+		ip -n "$NS" link set qt1 up &&
+		ip -n "$NS" neigh replace "$E1000_GUEST4" lladdr "$E1000_GUEST_MAC" dev qt1 nud permanent
 }
 
 # The guest's peers, in the namespace, each ended by `timeout` at the latest
@@ -408,6 +419,8 @@ write_env() {
 	q PS_VM_GUEST6 "$GUEST6"
 	q PS_VM_E1000_HOST4 "$E1000_HOST4"
 	q PS_VM_E1000_GUEST4 "$E1000_GUEST4"
+	q PS_VM_HOST_MAC "$HOST_MAC"
+	q PS_VM_E1000_HOST_MAC "$E1000_HOST_MAC"
 	q PS_VM_IPERF_PORT "$IPERF_PORT"
 	q PS_VM_SOCKPERF_PORT "$SOCKPERF_PORT"
 	for v in CI PS_VM_TESTS PS_VM_GUEST_TESTS PS_TEST_TIMEOUT; do
@@ -433,9 +446,9 @@ run_kernel() {
 	qemu_args "$ACCEL" "$rel" ""
 	# shellcheck disable=SC2054 # qemu's options are comma-separated
 	ARGS+=(-netdev tap,id=t0,ifname=qt0,script=no,downscript=no,queues=4,vhost=off
-		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,romfile=,addr=3
+		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,romfile=,"addr=3,mac=$GUEST_MAC"
 		-netdev tap,id=t1,ifname=qt1,script=no,downscript=no
-		-device e1000,netdev=t1,romfile=,addr=4
+		-device e1000,netdev=t1,romfile=,"addr=4,mac=$E1000_GUEST_MAC"
 		-virtfs "local,path=$ROOT,mount_tag=ps,security_model=none,readonly=on"
 		-virtfs "local,path=$res,mount_tag=out,security_model=none")
 	if ! ns_create; then
