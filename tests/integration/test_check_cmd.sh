@@ -2,7 +2,8 @@
 # `pathscope check` on a 2-queue veth with known workloads (its kernel probes
 # pinned by attach, or started by check itself for its interval):
 #   - a clean workload agrees (exit 0): XDP counted the 300 datagrams, every
-#     comparable pair agrees, the pairs veth cannot give say why;
+#     comparable pair agrees, the pairs veth cannot give say why, the queue
+#     they came in on has the one latency line (d2s and sock medians), ok;
 #   - frames that bypass the qdisc layer (AF_PACKET PACKET_QDISC_BYPASS), which
 #     tc egress and net_dev_xmit never see but the driver counts, are exactly
 #     the difference reported (exit 3); the table on an idle link agrees;
@@ -21,8 +22,9 @@ ps_require_cmd check_cmd bpftool jq
 ps_testbed_create 2 || { ps_fail check_cmd "testbed setup failed"; ps_done; }
 ps_at_exit 'ps_pathscope_a detach vA >/dev/null 2>&1; ps_pathscope_b detach vB >/dev/null 2>&1'
 
-# check on a clean workload: vB with its pinned kernel probes.
-ps_pathscope_b attach vB --features default,kernel || ps_fail "check: attach vB" "exit $?"
+# check on a clean workload: vB with its pinned kernel probes, and d2s and
+# sock, whose medians check compares per queue.
+ps_pathscope_b attach vB --features default,kernel,d2s,sock || ps_fail "check: attach vB" "exit $?"
 ps_wait_quiet 5
 # check says on stderr when its interval begins: the workload starts then.
 # It ends the interval at SIGINT (as at Ctrl-C) and reports: sent once the
@@ -62,6 +64,14 @@ ps_check_eq "check: comparable pairs on veth (no per-queue driver stats)" \
 ps_check_eq "check: n/a pairs say why" \
 	"$(jq -r '[.pairs[] | select(.agree == null) | .na] | unique | join(";")' <<<"$out")" \
 	"the driver has no per-queue stats"
+# The 300 datagrams come in on one RX queue (one socket, one flow): 1 in 64
+# is timed from driver to stack and 1 in 64 to the sink's read, so that queue
+# alone has a latency line, and stack to socket is not below driver to stack
+# (the sink reads what veth hands over within the same softirq).
+q300=$(ps_pathscope_b stats vB --json | jq -r '[.interfaces[0].queues[] | select(.xdp.total.packets >= 300) | .queue] | join(",")')
+ps_check_eq "check: one latency line, for the queue whose XDP counted the 300" \
+	"$(jq -c '[.latency[] | [.queue, (.sock_p50_ns >= .d2s_p50_ns and .d2s_p50_ns > 0), .ok]]' <<<"$out")" \
+	"[[${q300:-none},true,true]]"
 
 # check with traffic one layer misses: vA without kernel probes (check starts
 # them for the interval); 50 frames bypass the qdisc, 100 datagrams do not.

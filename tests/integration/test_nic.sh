@@ -9,7 +9,8 @@
 # veth's rx_queue_N_xdp_packets equal `ethtool -S`, and with pathscope's XDP
 # program on vB, N frames sent to RX queue 2 move pathscope's XDP count of
 # queue 2 and the driver's by exactly N (stats --json, the table), and
-# /metrics has the driver's series with ethtool -S's values (promtool check).
+# /metrics has the driver's series with ethtool -S's values (promtool check);
+# a tap's driver (tun) has none, and nic says so naming it.
 . "$(dirname "$0")/lib.sh"
 ps_require_root nic
 ps_require_cmd nic ip ethtool jq ping nsenter getconf curl
@@ -240,5 +241,13 @@ ip -n "$NS_A" link set vA down
 ps_check_eq "down: queues null" "$(jn '.queues')" null
 ps_check_eq "down: queues_na" "$(jn '.queues_na')" '"interface is down"'
 ps_check_eq "down: channels still read" "$(jn '.channels.rx')" 4
+
+# ---- a driver without ethtool -S counters: the reason names it -------------------------
+# tun has none ("no stats available"); its name as `ethtool -i` gives it.
+ip -n "$NS_A" tuntap add dev pstap0 mode tap
+drv=$(ps_in_a ethtool -i pstap0 | awk '$1 == "driver:" { print $2 }')
+ps_check_eq "tap: ethtool -S n/a, naming the driver as ethtool -i does" \
+	"$(ps_in_a ethtool -S pstap0 2>&1 | tail -c 19) $(ps_pathscope_a nic pstap0 --json | jq -r '.ethtool_stats_na')" \
+	"no stats available the driver (${drv:-?}) has no ethtool -S counters"
 
 ps_done
