@@ -85,6 +85,14 @@ mix() {
 	settle "$WANT" mix_since "$v0" "$r0" "$got"
 }
 WANT="pass+$N_PASS drop+$N_DROP tx+$N_TX a_rx+$N_TX b_sink=$N_PASS"
+# NAME: the mix with pathscope in front of the balancer: the verdicts and
+# what each peer gets are what they are without it, and it counted each packet.
+mix_counted() {
+	local x0
+	x0=$(xdp_total)
+	ps_check_eq "$1: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
+	ps_check_eq "$1: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+}
 
 # ---- chain mode --------------------------------------------------------------
 ip_b() { nsenter --net="/var/run/netns/$NS_B" ip "$@"; } # ip -n hides /sys/fs/bpf
@@ -96,9 +104,7 @@ ps_check_eq "chain: status says chain" "$(ps_pathscope_b status --json | jq -r '
 ps_check_eq "chain: status names the balancer's program, by id, name and pin" \
 	"$(ps_pathscope_b status --json | jq -c 'map(select(.current_netns)) | .[0].chained')" \
 	"{\"prog_id\":$lb_id,\"name\":\"standin_lb\",\"loaded_by\":null,\"pinned_at\":\"$PIN/progs/standin_lb\",\"libxdp\":false}"
-x0=$(xdp_total)
-ps_check_eq "chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-ps_check_eq "chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+mix_counted "chain"
 ps_check_eq "chain: its XDP program replaced the balancer's on the interface" \
 	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id != '"$lb_id")" true
 ps_pathscope_b detach vB || ps_fail "chain: detach" "exit $?"
@@ -111,9 +117,7 @@ ps_check_eq "chain: without --xdp-chain attach still refuses (exit 1)" "$? ${err
 if [ "${PS_VM:-}" != 1 ]; then # the sidecar: host only (above)
 	ps_unit_start vB --xdp-chain
 	ps_check_eq "unit --xdp-chain: status says chain" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "chain ok"
-	x0=$(xdp_total)
-	ps_check_eq "unit --xdp-chain: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-	ps_check_eq "unit --xdp-chain: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+	mix_counted "unit --xdp-chain"
 	ps_unit_stop --xdp-chain
 	ps_check_eq "unit --xdp-chain: stopped, the balancer is back (same program id)" \
 		"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$lb_id"
@@ -130,9 +134,7 @@ err=$(ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:1" 2>&1)
 ps_check_eq "join: a taken slot is refused (exit 1)" "$? ${err%% holds*}" "1 pathscope: slot 1 of '$PIN/maps/lb_root'"
 ps_pathscope_b attach vB --xdp-join "$PIN/maps/lb_root:0" || ps_fail "join: attach --xdp-join" "exit $?"
 ps_check_eq "join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
-x0=$(xdp_total)
-ps_check_eq "join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-ps_check_eq "join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+mix_counted "join"
 ps_check_eq "join: the root program stays on the interface" \
 	"$(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "$root_id"
 ps_pathscope_b detach vB || ps_fail "join: detach" "exit $?"
@@ -142,9 +144,7 @@ ps_check_eq "join: the root and the balancer alone again" "$(mix)" "$WANT"
 if [ "${PS_VM:-}" != 1 ]; then # the sidecar: host only (above)
 	ps_unit_start vB "--xdp-join $PIN/maps/lb_root:0"
 	ps_check_eq "unit --xdp-join: status says join" "$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" "join ok"
-	x0=$(xdp_total)
-	ps_check_eq "unit --xdp-join: the balancer's verdicts and what each peer gets are unchanged" "$(mix)" "$WANT"
-	ps_check_eq "unit --xdp-join: pathscope counted every packet" $(($(xdp_total) - x0)) $((N_TX + N_DROP + N_PASS))
+	mix_counted "unit --xdp-join"
 	ps_unit_stop --xdp-join
 	ps_check_eq "unit --xdp-join: stopped, slot 0 is empty, slot 1 and the root stay" \
 		"$(bpftool map dump pinned "$PIN/maps/lb_root" -j | jq -c "$KEYS") $(ip -n "$NS_B" -d -j link show vB | jq '.[0].xdp.prog.id')" "[1] $root_id"
