@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "export/http.h"
 #include "export/serve.h"
+#include "export/web_watch.h"
 #include "lib/names.h"
 #include "lib/util.h"
 
@@ -182,12 +183,13 @@ int ps_cmd_serve(int argc, char **argv)
 	/* Read and checked before anything is attached (the key may be
 	 * readable by root only: after the privileges). */
 	if (web_file) {
-		rc = ps_web_config_load(web_file, &web);
+		rc = ps_web_load(web_file, &web);
 		if (rc) {
 			ps_web_config_free(&web);
 			return rc;
 		}
 		o.web = &web;
+		o.web_file = web_file;
 	}
 	rc = ps_serve(&o);
 	if (o.web)

@@ -28,6 +28,7 @@
 #include "stats/report.h"
 #include "export/health.h"
 #include "export/http.h"
+#include "export/web_watch.h"
 #include "loader/attach.h"
 #include "loader/pins.h"
 #include "lib/util.h"
@@ -302,18 +303,52 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Wait for signals until one asks to stop; write JSON lines on time. */
-static void serve_loop(struct serve *sv, const sigset_t *set, double interval)
+/* The web config again, if forced (SIGHUP) or if a file of it changed: from
+ * the next connection on, without a restart (nothing is detached). A config
+ * that fails its checks is not taken: the one in force stays. */
+static void web_reload(struct ps_http *http, struct ps_web_watch *w, bool forced)
+{
+	struct ps_web_config *c;
+	const char *why;
+
+	if (!ps_web_watch_changed(w) && !forced)
+		return;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return;
+	if (ps_web_load(w->file, c)) {
+		ps_error("%s: not reloaded: the web config in force stays", w->file);
+		goto out;
+	}
+	if (ps_http_set_web(http, c, &why)) {
+		ps_error("%s: not reloaded: %s changed, which needs a restart", w->file, why);
+		goto out;
+	}
+	ps_web_watch_init(w, w->file, c);
+	printf("reloaded %s\n", w->file);
+	fflush(stdout);
+	return; /* http's now */
+out:
+	ps_web_config_free(c);
+	free(c);
+}
+
+/* Wait for signals until one asks to stop; write JSON lines on time, and
+ * look at the web config's files once a second. */
+static void serve_loop(struct serve *sv, const sigset_t *set, double interval, struct ps_http *http,
+		       struct ps_web_watch *w)
 {
 	double next = mono_s() + interval, left;
 	struct timespec ts;
 	int sig;
 
 	for (;;) {
-		if (sv->jsonl_path) {
-			left = next - mono_s();
-			if (left < 0)
-				left = 0;
+		left = sv->jsonl_path ? next - mono_s() : -1;
+		if (left < 0 && sv->jsonl_path)
+			left = 0;
+		if (w->file && (left < 0 || left > 1))
+			left = 1;
+		if (left >= 0) {
 			ts.tv_sec = (time_t)left;
 			ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
 			sig = sigtimedwait(set, NULL, &ts);
@@ -325,13 +360,19 @@ static void serve_loop(struct serve *sv, const sigset_t *set, double interval)
 		if (sig == SIGHUP) {
 			if (sv->jsonl_path)
 				jsonl_reopen(sv);
+			if (w->file)
+				web_reload(http, w, true);
 			continue;
 		}
 		if (sig < 0 && errno == EAGAIN) {
-			jsonl_line(sv, true);
-			next += interval;
-			if (next < mono_s()) /* fell behind (suspend): restart the beat */
-				next = mono_s() + interval;
+			if (w->file)
+				web_reload(http, w, false);
+			if (sv->jsonl_path && mono_s() >= next) {
+				jsonl_line(sv, true);
+				next += interval;
+				if (next < mono_s()) /* fell behind (suspend): restart the beat */
+					next = mono_s() + interval;
+			}
 		}
 	}
 }
@@ -339,6 +380,7 @@ static void serve_loop(struct serve *sv, const sigset_t *set, double interval)
 int ps_serve(const struct ps_serve_opts *o)
 {
 	static struct serve sv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct ps_web_watch watch = { 0 };
 	struct ps_http *http;
 	sigset_t set;
 	int i, fd, rc = 0;
@@ -389,7 +431,10 @@ int ps_serve(const struct ps_serve_opts *o)
 	if (sv.jsonl_path)
 		jsonl_line(&sv, false); /* the first line's rates start here */
 
-	serve_loop(&sv, &set, o->interval);
+	if (o->web && o->web_file)
+		ps_web_watch_init(&watch, o->web_file, o->web);
+	serve_loop(&sv, &set, o->interval, http, &watch);
+	ps_web_watch_free(&watch);
 
 	ps_http_stop(http); /* waits for a scrape in flight */
 	if (!o->keep)

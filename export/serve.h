@@ -30,6 +30,7 @@ struct ps_serve_opts {
 	bool no_peer_metrics;	      /* no per-peer families in /metrics (clients' addresses) */
 	struct ps_attach_opts attach; /* for the interfaces serve attaches itself */
 	struct ps_web_config *web;    /* --web-config, loaded and checked; NULL: none */
+	const char *web_file;	      /* its file, re-read when it changes and on SIGHUP */
 };
 
 /* Serve until SIGTERM or SIGINT; the exit status (0, or 1 after one line on

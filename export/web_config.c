@@ -18,6 +18,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "export/web_creds.h"
 #include "lib/util.h"
 
 #define MAX_FILE_BYTES (1 << 20) /* a web config or a PEM file */
@@ -587,5 +588,6 @@ void ps_web_config_free(struct ps_web_config *c)
 	free_secret(c->key);
 	free(c->client_ca);
 	free(c->priorities);
+	ps_web_creds_free(c->creds);
 	explicit_bzero(c, sizeof(*c));
 }

@@ -42,6 +42,9 @@ struct ps_web_config {
 	int nusers;
 	unsigned char cache_key[PS_WEB_DIGEST_LEN];
 	char err[320]; /* the one-line reason of a failure */
+	/* The TLS material as GnuTLS objects (export/web_creds.h), made by
+	 * ps_web_creds_load() after ps_web_config_load(); freed with the rest. */
+	struct ps_web_creds *creds;
 };
 
 /* Parse the text of a web config file (len bytes) named file (for messages

@@ -4,14 +4,18 @@
  * directory, the client auth types, the TLS versions as a GnuTLS priority
  * string, users) and invalid ones (each refused in one line naming the file,
  * the line and the key); the bcrypt form; ps_web_config_load on files it
- * cannot read; the password check (libxcrypt's bcrypt, the cache). */
+ * cannot read; the password check (libxcrypt's bcrypt, the cache, a NUL
+ * in the credentials, the cost an unknown name pays); the pool of threads
+ * that runs bcrypt (answers, a full queue, a stop that cancels). */
 #include <crypt.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "tests/lib/check.h"
+#include "export/auth_pool.h"
 #include "export/web_auth.h"
 #include "export/web_config.h"
 
@@ -245,47 +249,166 @@ static void load(void)
 	rmdir(dir);
 }
 
-static void passwords(void)
+/* What serve decides for user:pass (plen bytes): the cache, or bcrypt as a
+ * worker of the pool runs it. VERIFY with *hash set when bcrypt ran. */
+static bool password_ok(struct ps_web_config *c, const char *user, const char *pass, size_t plen,
+			const char **hash)
 {
-	struct ps_web_user users[2] = { { .name = "alice" }, { .name = "bob" } };
-	struct ps_web_config c = { .users = users, .nusers = 2 };
-	char salt[CRYPT_GENSALT_OUTPUT_SIZE], a[CRYPT_OUTPUT_SIZE], b[CRYPT_OUTPUT_SIZE];
+	struct ps_web_ask ask;
+	enum ps_web_verdict v;
+	char cred[256];
+	size_t n = strlen(user);
+	bool ok;
+
+	memcpy(cred, user, n);
+	cred[n] = ':';
+	memcpy(cred + n + 1, pass, plen);
+	v = ps_web_auth_credentials(c, cred, n + 1 + plen, &ask);
+	ok = v == PS_WEB_ALLOW ||
+	     (v == PS_WEB_VERIFY && ask.user >= 0 && ps_auth_bcrypt_match(ask.pass, ask.hash));
+	if (hash)
+		*hash = v == PS_WEB_VERIFY ? ask.hash : NULL;
+	if (v == PS_WEB_VERIFY && ok)
+		ps_web_ask_learn(c, &ask);
+	ps_web_ask_clear(&ask);
+	return ok;
+}
+
+#define OK(c, u, p) password_ok(c, u, p, strlen(p), NULL)
+
+static void make_hash(int cost, const char *pass, char out[CRYPT_OUTPUT_SIZE])
+{
+	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct crypt_data *cd = calloc(1, sizeof(*cd));
 
-	if (!cd || !crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt)) ||
-	    !crypt_rn("alice's password", salt, cd, sizeof(*cd))) {
+	out[0] = '\0';
+	if (cd && crypt_gensalt_rn("$2b$", cost, NULL, 0, salt, sizeof(salt)) &&
+	    crypt_rn(pass, salt, cd, sizeof(*cd)))
+		snprintf(out, CRYPT_OUTPUT_SIZE, "%s", cd->output);
+	free(cd);
+}
+
+static void passwords(void)
+{
+	struct ps_web_user users[3] = { { .name = "alice" },
+					{ .name = "bob" },
+					{ .name = "carl" } };
+	struct ps_web_config c = { .users = users, .nusers = 2 };
+	char a[CRYPT_OUTPUT_SIZE], b[CRYPT_OUTPUT_SIZE], d[CRYPT_OUTPUT_SIZE];
+	const char *hash;
+
+	make_hash(4, "alice's password", a);
+	make_hash(4, "", b);
+	make_hash(6, "carl's", d);
+	if (!a[0] || !b[0] || !d[0]) {
 		check_report(0, "libxcrypt makes bcrypt hashes", "no");
-		free(cd);
 		return;
 	}
-	snprintf(a, sizeof(a), "%s", cd->output);
-	crypt_gensalt_rn("$2b$", 4, NULL, 0, salt, sizeof(salt));
-	crypt_rn("", salt, cd, sizeof(*cd));
-	snprintf(b, sizeof(b), "%s", cd->output);
-	free(cd);
 	users[0].hash = a;
 	users[1].hash = b;
 	check_report(ps_web_bcrypt_form(a), "libxcrypt's hash has bcrypt's form", "%s", a);
-	check_report(ps_web_password_ok(&c, "alice", "alice's password"), "the right password",
-		     "refused");
+	check_report(OK(&c, "alice", "alice's password"), "the right password", "refused");
 	check_report(users[0].cached, "a match is cached", "not cached");
-	check_report(ps_web_password_ok(&c, "alice", "alice's password"),
-		     "the right password again (from the cache)", "refused");
-	check_report(!ps_web_password_ok(&c, "alice", "alice's passwor"), "a prefix of it",
+	check_report(password_ok(&c, "alice", "alice's password", 16, &hash) && !hash,
+		     "the right password again: from the cache, no bcrypt", "refused or bcrypt");
+	check_report(!OK(&c, "alice", "alice's passwor"), "a prefix of it", "taken");
+	check_report(!OK(&c, "alice", "alice's password "), "with a space more", "taken");
+	check_report(!password_ok(&c, "alice", "alice's password\0junk", 21, NULL),
+		     "the right password, a NUL and more: refused", "taken");
+	users[0].cached = false;
+	check_report(!password_ok(&c, "alice", "alice's password\0junk", 21, &hash) && !hash,
+		     "... also uncached, and without bcrypt", "taken");
+	check_report(!password_ok(&c, "al\0ice", "alice's password", 16, NULL),
+		     "a NUL in the user name: refused", "taken");
+	check_report(!OK(&c, "bob", "alice's password"), "another user's password", "taken");
+	check_report(!OK(&c, "carol", "alice's password"), "an unknown user with a known password",
 		     "taken");
-	check_report(!ps_web_password_ok(&c, "alice", "alice's password "), "with a space more",
-		     "taken");
-	check_report(!ps_web_password_ok(&c, "bob", "alice's password"), "another user's password",
-		     "taken");
-	check_report(!ps_web_password_ok(&c, "carol", "alice's password"),
-		     "an unknown user with a known password", "taken");
-	check_report(ps_web_password_ok(&c, "bob", ""), "an empty password that is bob's",
-		     "refused");
-	check_report(!ps_web_password_ok(&c, "alice", ""), "an empty password that is not alice's",
-		     "taken");
+	check_report(OK(&c, "bob", ""), "an empty password that is bob's", "refused");
+	check_report(!OK(&c, "alice", ""), "an empty password that is not alice's", "taken");
+	/* Mixed costs: an unknown name pays for the dearest hash, not the first. */
+	users[2].hash = d;
+	c.nusers = 3;
+	check_report(!password_ok(&c, "nobody", "x", 1, &hash) && hash == d,
+		     "an unknown user: bcrypt against the dearest hash (cost 6, not the first's 4)",
+		     "%s", hash ? hash : "(no bcrypt)");
+	check_report(OK(&c, "carl", "carl's"), "the dearest user's own password", "refused");
 	c.nusers = 0;
-	check_report(!ps_web_password_ok(&c, "alice", "alice's password"), "no users: nobody",
+	check_report(!OK(&c, "alice", "alice's password"), "no users: nobody", "taken");
+}
+
+/* ---- the pool --------------------------------------------------------------------- */
+
+struct waiter {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int done;
+};
+
+static void job_done(void *arg)
+{
+	struct waiter *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	w->done++;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int resumed;
+
+static void count_resumed(void *arg)
+{
+	(void)arg;
+	resumed++;
+}
+
+static void pool(void)
+{
+	struct waiter w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	struct ps_auth_job *jobs[PS_AUTH_POOL_QUEUE + PS_AUTH_POOL_WORKERS + 8];
+	struct ps_auth_pool *p = ps_auth_pool_start();
+	char a[CRYPT_OUTPUT_SIZE], slow[CRYPT_OUTPUT_SIZE];
+	int i, taken = 0, n = (int)(sizeof(jobs) / sizeof(jobs[0]));
+
+	make_hash(4, "right", a);
+	make_hash(12, "right", slow);
+	if (!p || !a[0] || !slow[0]) {
+		check_report(0, "a pool and hashes", "none");
+		return;
+	}
+	jobs[0] = ps_auth_job_new("right", 5, a, true, job_done, &w);
+	jobs[1] = ps_auth_job_new("wrong", 5, a, true, job_done, &w);
+	jobs[2] = ps_auth_job_new("right", 5, a, false, job_done, &w);
+	for (i = 0; i < 3; i++)
+		ps_auth_pool_submit(p, jobs[i]);
+	pthread_mutex_lock(&w.lock);
+	while (w.done < 3)
+		pthread_cond_wait(&w.cond, &w.lock);
+	pthread_mutex_unlock(&w.lock);
+	check_report(jobs[0]->match && !jobs[1]->match && !jobs[2]->match,
+		     "pool: the right password matches; a wrong one, and an unknown user, not",
+		     "%d %d %d", jobs[0]->match, jobs[1]->match, jobs[2]->match);
+	for (i = 0; i < 3; i++)
+		ps_auth_job_put(p, jobs[i]);
+	/* Cost 12 keeps the workers busy while the queue fills. */
+	for (i = 0; i < n; i++) {
+		jobs[i] = ps_auth_job_new("x", 1, slow, true, job_done, &w);
+		if (ps_auth_pool_submit(p, jobs[i]))
+			taken++;
+	}
+	check_report(taken >= PS_AUTH_POOL_QUEUE &&
+			 taken <= PS_AUTH_POOL_QUEUE + PS_AUTH_POOL_WORKERS,
+		     "pool: a full queue refuses (32 waiting, 2 running at most)", "%d of %d taken",
+		     taken, n);
+	ps_auth_pool_stop(p, count_resumed);
+	check_report(resumed == taken - (w.done - 3),
+		     "pool: stop hands back every job queued or running", "%d of %d", resumed,
+		     taken - (w.done - 3));
+	check_report(!ps_auth_pool_submit(p, jobs[n - 1]), "pool: a stopped pool takes no job",
 		     "taken");
+	for (i = 0; i < n; i++)
+		ps_auth_job_put(p, jobs[i]);
+	ps_auth_pool_put(p);
 }
 
 int main(void)
@@ -295,5 +418,6 @@ int main(void)
 	bcrypt_form();
 	load();
 	passwords();
+	pool();
 	return check_exit_code();
 }
