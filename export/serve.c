@@ -303,16 +303,25 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The web config again, if forced (SIGHUP) or if a file of it changed: from
- * the next connection on, without a restart (nothing is detached). A config
- * that fails its checks is not taken: the one in force stays. */
+/* The web config again, if forced (SIGHUP) or once its files changed and
+ * then stayed as they are for a look (a second: a certificate and its key
+ * are two files, written one after the other): from the next connection
+ * on, without a restart (nothing is detached). A config that fails its
+ * checks is not taken: the one in force stays. */
 static void web_reload(struct ps_http *http, struct ps_web_watch *w, bool forced)
 {
+	static bool settling;
 	struct ps_web_config *c;
 	const char *why;
 
-	if (!ps_web_watch_changed(w) && !forced)
+	if (ps_web_watch_changed(w)) {
+		settling = true;
+		if (!forced)
+			return;
+	}
+	if (!forced && !settling)
 		return;
+	settling = false;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return;
