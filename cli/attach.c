@@ -49,7 +49,8 @@ static const char detach_help[] =
     "Remove exactly what pathscope attached (programs, links, pins, a clsact\n"
     "qdisc it created and nobody else uses). --all: every attachment, in\n"
     "every named network namespace. --gone: only the leftovers, whose\n"
-    "interface is gone or whose attach was interrupted.\n";
+    "interface or network namespace is gone (removed through their pins,\n"
+    "without entering it) or whose attach was interrupted.\n";
 
 int ps_cmd_detach(int argc, char **argv)
 {

@@ -9,6 +9,7 @@
 #define PS_BPF_TCX_EGRESS	    47
 #define PS_BPF_F_BEFORE		    (1U << 3) /* mprog placement: first */
 #define PS_BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#define PS_BPF_LINK_TYPE_TCX	    11
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC 0xcafe4a11

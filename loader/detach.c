@@ -18,6 +18,7 @@
 #include "loader/attach_steps.h"
 #include "loader/iface.h"
 #include "loader/kernel_probes.h"
+#include "loader/netns_gone.h"
 #include "loader/pins.h"
 #include "loader/status.h"
 #include "loader/tc_clsact.h"
@@ -159,6 +160,16 @@ static void detach_tc(const char *dir, const struct ps_meta *m)
 	}
 }
 
+static void detach_tracepoints(const char *dir, const struct ps_meta *m)
+{
+	if (m->features & PS_F_TXLAT)
+		ps_tp_detach_pinned(dir, ps_txlat_links, PS_TXLAT_NLINKS);
+	if (m->features & PS_F_SOCK)
+		ps_tp_detach_pinned(dir, ps_sock_links, PS_SOCK_NLINKS);
+	if (m->features & PS_F_KERNEL)
+		ps_kernel_probes_detach_pinned(dir);
+}
+
 /* Undo an attachment described by m (complete or partial) and drop its pins.
  * Detach runs in the network namespace of the attachment. */
 int ps_detach_meta(const char *dir, const struct ps_meta *m)
@@ -173,12 +184,21 @@ int ps_detach_meta(const char *dir, const struct ps_meta *m)
 		ps_libxdp_dir_tidy(true);
 	if (m->tc_mode != PS_TC_NONE)
 		detach_tc(dir, m);
-	if (m->features & PS_F_TXLAT)
-		ps_tp_detach_pinned(dir, ps_txlat_links, PS_TXLAT_NLINKS);
-	if (m->features & PS_F_SOCK)
-		ps_tp_detach_pinned(dir, ps_sock_links, PS_SOCK_NLINKS);
-	if (m->features & PS_F_KERNEL)
-		ps_kernel_probes_detach_pinned(dir);
+	detach_tracepoints(dir, m);
+	return ps_pin_dir_remove(dir);
+}
+
+/* Out of reach (a namespace with no name to enter, or gone): undo what needs
+ * no namespace, the links (TCX; tracepoints, which are machine-wide) and a
+ * join slot in a pinned program array, then the pins. An XDP program or a
+ * clsact filter attached by netlink stays on its device, if that lives. */
+static int detach_out_of_reach(const char *dir, const struct ps_meta *m)
+{
+	if (m->xdp_mode == PS_XDP_JOIN && ps_xdp_chain_live(m))
+		ps_xdp_chain_detach(dir, m);
+	if (m->tc_mode == PS_TC_TCX)
+		detach_tc(dir, m);
+	detach_tracepoints(dir, m);
 	return ps_pin_dir_remove(dir);
 }
 
@@ -234,12 +254,13 @@ int ps_detach_dir(const char *dir, void *ctx)
 	}
 	self = ps_netns_enter(m.netns_ino);
 	if (self == -2) {
-		ps_error("%s (%s) belongs to a network namespace pathscope cannot enter: removing "
-			 "its pins only; detach it from inside that namespace",
-			 dir, m.ifname);
-		if (m.tc_mode == PS_TC_TCX)
-			detach_tc(dir, &m); /* links detach from anywhere */
-		return ps_pin_dir_remove(dir) ? -1 : 0;
+		/* Its TCX links defunct: its device is gone, and with it all
+		 * that only its namespace could have undone. */
+		if (!ps_tcx_link_defunct(dir))
+			ps_error("%s (%s) belongs to a network namespace pathscope cannot enter: "
+				 "removing its pins only; detach it from inside that namespace",
+				 dir, m.ifname);
+		return detach_out_of_reach(dir, &m) ? -1 : 0;
 	}
 	err = ps_detach_meta(dir, &m);
 	ps_netns_leave(self);
@@ -277,8 +298,14 @@ static int detach_all_one(const char *dir, void *ctx)
 	return 0;
 }
 
-/* Leftovers only: an attachment whose interface is gone, or whose attach
- * was interrupted (its loader killed). */
+static bool starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Leftovers only: an attachment whose interface or namespace is gone, or
+ * whose attach was interrupted (its loader killed). Out of reach, only
+ * what its pinned links say is gone (see netns_gone.c); never "unknown". */
 static int detach_gone_one(const char *dir, void *ctx)
 {
 	struct ps_meta m;
@@ -287,8 +314,8 @@ static int detach_gone_one(const char *dir, void *ctx)
 
 	if (ps_meta_read(dir, &m) == 0) {
 		state = ps_attachment_health(dir, &m, &reach);
-		if (!reach || (strcmp(state, "interface gone") != 0 &&
-			       strncmp(state, "attach interrupted", 18) != 0))
+		if (!starts(state, PS_STATE_IFACE_GONE) && !starts(state, PS_STATE_NETNS_GONE) &&
+		    !starts(state, "attach interrupted"))
 			return 0;
 	}
 	return detach_all_one(dir, ctx);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "loader/iface.h"
+#include "loader/netns_gone.h"
 #include "nic/nic.h"
 #include "loader/pins.h"
 #include "lib/util.h"
@@ -63,11 +64,20 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 	self = ps_netns_enter(m->netns_ino);
 	if (self == -2) {
 		*in_reach = false;
-		return "unknown (namespace not reachable)";
+		switch (ps_reach_fate(dir, m->netns_ino)) {
+		case PS_FATE_NETNS_GONE:
+			return PS_STATE_NETNS_GONE
+			    " (deleted while attached); 'pathscope detach --gone' removes it";
+		case PS_FATE_IFACE:
+			return PS_STATE_IFACE_GONE " (namespace not reachable by name); "
+						   "'pathscope detach --gone' removes it";
+		default:
+			return "unknown (namespace not reachable)";
+		}
 	}
 	if (ps_iface_get(NULL, m->ifindex, &ifc) || strcmp(ifc.name, m->ifname) != 0) {
-		state =
-		    ps_iface_get(NULL, m->ifindex, &ifc) ? "interface gone" : "interface renamed";
+		state = ps_iface_get(NULL, m->ifindex, &ifc) ? PS_STATE_IFACE_GONE
+							     : "interface renamed";
 		goto out;
 	}
 	if ((m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN) && !ps_xdp_chain_live(m)) {

@@ -7,9 +7,15 @@
 
 #include "pathscope/meta.h"
 
+/* The states that make an attachment a leftover for `detach --gone` (with
+ * "attach interrupted"): the words they start with. */
+#define PS_STATE_IFACE_GONE "interface gone"
+#define PS_STATE_NETNS_GONE "namespace gone"
+
 /* The state of an attachment in a few words ("ok", "ok (interface down)",
  * "interface gone", "xdp replaced by someone else", ...), checked in its own
- * network namespace; *in_reach is false when that cannot be entered. */
+ * network namespace; *in_reach is false when that cannot be entered (its
+ * pinned TCX links may still tell: "namespace gone", "interface gone"). */
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach);
 
 #endif /* PATHSCOPE_STATUS_H */

@@ -50,9 +50,11 @@ ALONE_TIMING=" test_d2s test_echo test_tcp test_d2s.sh test_heatmap.sh test_icmp
 	test_kernel_path.sh test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
 # Tests that take a census of the machine's BPF programs, maps, links and
 # pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's
-# ps_census): another test's objects would show in it.
+# ps_census): another test's objects would show in it. test_gone runs the
+# machine-wide `detach --gone`, which would take another test's deliberate
+# leftovers (test_faults' deleted interface) from under it.
 ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh
-	test_coexist_xdptools.sh test_faults.sh "
+	test_coexist_xdptools.sh test_faults.sh test_gone.sh "
 
 bad_number() { # NAME VALUE: not a number > 0
 	case $2 in '' | *[!0-9]* | 0) ;; *) return 1 ;; esac
