@@ -116,11 +116,11 @@ for i in $(seq 101 150); do
 	SRCS=$SRCS${SRCS:+,}198.18.0.$i
 done
 ps_in_a ip addr add 198.18.0.151/24 dev vA
-ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_P" --count 500 --sources 198.18.0.1 --reconnect --for 14 >"$TMP/slow-p.json" &
+ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_P" --count 500 --sources 198.18.0.1 --reconnect --for 10 >"$TMP/slow-p.json" &
 ATK="$!"
-ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_T" --tls --count 200 --sources "$SRCS" --reconnect --for 14 >"$TMP/slow-t.json" &
+ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_T" --tls --count 200 --sources "$SRCS" --reconnect --for 10 >"$TMP/slow-t.json" &
 ATK="$ATK $!"
-ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_P" --count 10 --sources 198.18.0.151 --every 1 --for 9 >"$TMP/late.json" &
+ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_P" --count 10 --sources 198.18.0.151 --every 1 --for 8 >"$TMP/late.json" &
 ATK="$ATK $!"
 established() { ps_in_b ss -Htn state established "( sport = :$1 )" | grep -vc 127.0.0.1; }
 for _ in $(seq $((100 * PS_SLOW))); do # the attack is on: its connections are in
