@@ -8,7 +8,7 @@
 # Environment (defaults in brackets):
 #   PS_BENCH_BUILD      build directory with pathscope, the skeletons and
 #                       bench/micro [build]
-#   PS_BENCH_PHASES     which phases to run ["micro memory scrape live"]
+#   PS_BENCH_PHASES     which phases to run ["micro memory scrape hostile live"]
 #   PS_BENCH_SCRAPES    scrapes per detail level in the scrape phase [100]
 #   PS_BENCH_REPEAT     BPF_PROG_TEST_RUN repeat per micro run [1000000]
 #   PS_BENCH_MICRO_RUNS micro runs per figure, median taken [5]
@@ -23,7 +23,7 @@ ROOT=$(cd "$BENCH_DIR/.." && pwd)
 BUILD_DIR=${PS_BENCH_BUILD:-build}
 case $BUILD_DIR in /*) ;; *) BUILD_DIR=$ROOT/$BUILD_DIR ;; esac
 export PS_BENCH_BUILD=$BUILD_DIR
-PHASES=${PS_BENCH_PHASES:-micro memory scrape live}
+PHASES=${PS_BENCH_PHASES:-micro memory scrape hostile live}
 RESULTS=${PS_BENCH_RESULTS:-$BENCH_DIR/results}
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -72,6 +72,7 @@ for p in $PHASES; do
 	micro) phase micro micro ;;
 	memory) phase memory bash "$BENCH_DIR/memory.sh" "$TMP/memory.json" ;;
 	scrape) phase scrape bash "$BENCH_DIR/scrape.sh" "$TMP/scrape.json" ;;
+	hostile) phase hostile bash "$BENCH_DIR/serve_hostile.sh" "$TMP/hostile.json" "$TMP/hostile.md" ;;
 	live) phase live bash "$BENCH_DIR/live.sh" "$TMP/live.jsonl" ;;
 	*)
 		echo "bench: unknown phase '$p'" >&2
@@ -107,6 +108,11 @@ jq -n --arg date "$STAMP" --arg commit "$commit" \
 mkdir -p "$RESULTS"
 python3 "$BENCH_DIR/report.py" --meta "$TMP/meta.json" --micro "$TMP/micro.json" --live "$TMP/live.jsonl" \
 	--memory "$TMP/memory.json" --scrape "$TMP/scrape.json" --json "$RESULTS/$STAMP.json" --md "$RESULTS/$STAMP.md" || exit 1
+# serve under hostile clients: its own table and figures, after the report's
+if [ -s "$TMP/hostile.md" ]; then
+	{ echo; cat "$TMP/hostile.md"; } >>"$RESULTS/$STAMP.md"
+	cp "$TMP/hostile.json" "$RESULTS/$STAMP-hostile.json"
+fi
 cp "$RESULTS/$STAMP.md" "$RESULTS/latest.md"
 cat "$RESULTS/$STAMP.md"
 echo "bench: results in $RESULTS/$STAMP.json, $RESULTS/$STAMP.md (and latest.md); $((SECONDS - START)) s" >&2
