@@ -56,7 +56,11 @@ static const char serve_usage[] =
     "                      VerifyClientCertIfGiven or RequireAndVerifyClientCert,\n"
     "                      client_ca_file, min_version, max_version) and\n"
     "                      basic_auth_users (user: bcrypt hash); read and checked\n"
-    "                      before anything is attached. See pathscope-serve(8)\n"
+    "                      before anything is attached, and read again when it or\n"
+    "                      its PEM files change, or on SIGHUP (new certificates,\n"
+    "                      client CA, users; nothing is detached). Late headers\n"
+    "                      (5 s), more than 16 connections of one address and\n"
+    "                      request bodies are refused. See pathscope-serve(8)\n"
     "attach's options, for the interfaces serve attaches (not those it adopts):\n";
 static const char serve_examples[] =
     "examples:\n"
