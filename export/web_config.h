@@ -26,8 +26,8 @@ enum ps_client_auth {
 
 /* bcrypt costs: above the maximum a hash is refused at start (each wrong
  * password costs 2^cost rounds of CPU, and serve verifies on a small pool of
- * workers: cost 14 is about 1 s, 31 would be days); below the warning cost
- * serve warns and starts (10 is Go's bcrypt.DefaultCost, what
+ * workers: cost 14 took 1.4 s of a CPU, 31 would take days); below the
+ * warning cost serve warns and starts (10 is Go's bcrypt.DefaultCost, what
  * exporter-toolkit's docs use; `htpasswd -B` makes 5 by default). */
 #define PS_WEB_BCRYPT_COST_MAX	14
 #define PS_WEB_BCRYPT_COST_WARN 10
