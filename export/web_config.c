@@ -10,18 +10,22 @@
 
 #include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "export/web_creds.h"
 #include "lib/util.h"
 
 #define MAX_FILE_BYTES (1 << 20) /* a web config or a PEM file */
+#define NOT_REGULAR    1	 /* read_all(): not a regular file */
 
 /* tls_server_config's values that become something else once all are read */
 struct tls_parse {
@@ -306,13 +310,18 @@ bool ps_web_bcrypt_form(const char *s)
 	if (strlen(s) != 60 || s[0] != '$' || s[1] != '2' || !strchr("aby", s[2]) || s[3] != '$' ||
 	    s[4] < '0' || s[4] > '9' || s[5] < '0' || s[5] > '9' || s[6] != '$')
 		return false;
-	cost = (s[4] - '0') * 10 + (s[5] - '0');
+	cost = ps_web_bcrypt_cost(s);
 	if (cost < 4 || cost > 31)
 		return false;
 	for (i = 7; i < 60; i++)
 		if (!strchr(b64, s[i]))
 			return false;
 	return true;
+}
+
+int ps_web_bcrypt_cost(const char *hash)
+{
+	return (hash[4] - '0') * 10 + (hash[5] - '0');
 }
 
 static int user_pair(struct parse *p, const char *key, const yaml_node_t *k, const yaml_node_t *v)
@@ -330,6 +339,12 @@ static int user_pair(struct parse *p, const char *key, const yaml_node_t *k, con
 			    "basic_auth_users: the hash of '%s' is not bcrypt ($2y$, $2b$ or $2a$, "
 			    "60 characters, e.g. from htpasswd -nBC 10)",
 			    key);
+	if (ps_web_bcrypt_cost(hash) > PS_WEB_BCRYPT_COST_MAX)
+		return fail(p, v,
+			    "basic_auth_users: the hash of '%s' has bcrypt cost %d, above the "
+			    "maximum %d: each wrong password would cost that much CPU, and serve "
+			    "verifies on a small worker pool (htpasswd -nBC 10 makes cost 10)",
+			    key, ps_web_bcrypt_cost(hash), PS_WEB_BCRYPT_COST_MAX);
 	u = realloc(c->users, (size_t)(c->nusers + 1) * sizeof(*u));
 	if (!u)
 		return fail(p, v, "out of memory");
@@ -365,6 +380,42 @@ static int yaml_fail(struct parse *p, const yaml_parser_t *parser)
 	return fail(p, &at, "bad YAML: %s", parser->problem ? parser->problem : "?");
 }
 
+/* libyaml's loader builds every level it reads, and in flow style its
+ * scanner slows down with each (100,000 levels of '[' took 37 s to refuse):
+ * a first pass over the events stops at the first collection nested deeper
+ * than PS_WEB_YAML_MAX_DEPTH. A syntax error is left to the loader, which
+ * meets the same one. 0, or -1 after fail(). */
+static int depth_check(struct parse *p, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	yaml_node_t at;
+	int depth = 0, rc = 0;
+	bool done = false;
+
+	if (!yaml_parser_initialize(&parser))
+		return fail(p, NULL, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (!done && yaml_parser_parse(&parser, &ev)) {
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > PS_WEB_YAML_MAX_DEPTH) {
+				at = (yaml_node_t){ .start_mark = ev.start_mark };
+				rc = fail(p, &at, "YAML nested deeper than %d",
+					  PS_WEB_YAML_MAX_DEPTH);
+				done = true;
+			}
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		} else if (ev.type == YAML_STREAM_END_EVENT) {
+			done = true;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
 int ps_web_config_parse(const char *text, size_t len, const char *file, struct ps_web_config *c)
 {
 	struct parse p = { .c = c, .file = file };
@@ -374,6 +425,8 @@ int ps_web_config_parse(const char *text, size_t len, const char *file, struct p
 	int rc = -1;
 
 	memset(c, 0, sizeof(*c));
+	if (depth_check(&p, text, len))
+		return -1;
 	if (!yaml_parser_initialize(&parser))
 		return fail(&p, NULL, "out of memory");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -405,17 +458,58 @@ int ps_web_config_parse(const char *text, size_t len, const char *file, struct p
 
 /* ---- the files it names ------------------------------------------------------------ */
 
-/* The whole of path, NUL-terminated, in *out: 0, or -errno (-EFBIG when
- * larger than MAX_FILE_BYTES). */
-static int read_all(const char *path, char **out, size_t *len)
+/* What a file that is not a regular one is, for a message. */
+static const char *file_kind(mode_t m)
 {
-	FILE *f = fopen(path, "re");
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a file";
+}
+
+/* The whole of path, NUL-terminated, in *out: 0, or -errno (-EFBIG when
+ * larger than MAX_FILE_BYTES), or NOT_REGULAR with its type in *mode. A FIFO
+ * would block the read until a writer comes (serve hung at start), and
+ * opening a device can have effects of its own: stat first, then open
+ * without blocking and look again at what was opened. */
+static int read_all(const char *path, char **out, size_t *len, mode_t *mode)
+{
 	char *buf = NULL, *nb;
 	size_t n = 0, cap = 0, got;
-	int err = 0;
+	struct stat st;
+	int err = 0, fd;
+	FILE *f;
 
-	if (!f)
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		*mode = st.st_mode;
+		return NOT_REGULAR;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		*mode = st.st_mode;
+		return NOT_REGULAR;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
 	do {
 		if (n + 4096 + 1 > cap) {
 			cap = cap ? cap * 2 : 8192;
@@ -454,11 +548,16 @@ static int read_all(const char *path, char **out, size_t *len)
 static int read_pem(const char *file, const char *what, const char *path, char **pem)
 {
 	size_t len;
+	mode_t mode;
 	int err;
 
 	if (!path)
 		return 0;
-	err = read_all(path, pem, &len);
+	err = read_all(path, pem, &len, &mode);
+	if (err == NOT_REGULAR)
+		return ps_error("%s: %s %s: not a regular file (%s)", file, what, path,
+				file_kind(mode)),
+		       1;
 	if (err)
 		return ps_error("%s: cannot read %s %s: %s", file, what, path,
 				err == -EFBIG ? "larger than 1 MiB" : strerror(-err)),
@@ -532,14 +631,36 @@ static bool bcrypt_salt_ok(const char *hash)
 	return ok;
 }
 
+/* One line on stderr with ps_error's prefix, whatever a user name holds;
+ * serve still starts. */
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void warn(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (char *s = line; *s; s++)
+		if ((unsigned char)*s < ' ')
+			*s = '?';
+	fprintf(stderr, "pathscope: warning: %s\n", line);
+}
+
 int ps_web_config_load(const char *file, struct ps_web_config *c)
 {
 	char *text;
 	size_t len;
+	mode_t mode;
 	int err, rc, i;
 
 	memset(c, 0, sizeof(*c));
-	err = read_all(file, &text, &len);
+	err = read_all(file, &text, &len, &mode);
+	if (err == NOT_REGULAR)
+		return ps_error("--web-config %s: not a regular file (%s)", file, file_kind(mode)),
+		       1;
 	if (err)
 		return ps_error("cannot read --web-config %s: %s", file,
 				err == -EFBIG ? "larger than 1 MiB" : strerror(-err)),
@@ -556,13 +677,27 @@ int ps_web_config_load(const char *file, struct ps_web_config *c)
 			       2;
 	if (gnutls_rnd(GNUTLS_RND_KEY, c->cache_key, sizeof(c->cache_key)) < 0)
 		return ps_error("%s: no random bytes from GnuTLS", file), 1;
-	if (!c->tls)
-		return 0;
-	if (read_pem(file, "cert_file", c->cert_file, &c->cert) ||
-	    read_pem(file, "key_file", c->key_file, &c->key) ||
-	    read_pem(file, "client_ca_file", c->client_ca_file, &c->client_ca))
-		return 1;
-	return tls_check_pems(file, c);
+	if (c->tls) {
+		if (read_pem(file, "cert_file", c->cert_file, &c->cert) ||
+		    read_pem(file, "key_file", c->key_file, &c->key) ||
+		    read_pem(file, "client_ca_file", c->client_ca_file, &c->client_ca))
+			return 1;
+		rc = tls_check_pems(file, c);
+		if (rc)
+			return rc;
+	}
+	/* Warnings last: a refused file gets its one line, nothing more. */
+	for (i = 0; i < c->nusers; i++)
+		if (ps_web_bcrypt_cost(c->users[i].hash) < PS_WEB_BCRYPT_COST_WARN)
+			warn("%s: basic_auth_users: the hash of '%s' has bcrypt cost %d, below %d "
+			     "(htpasswd -B makes cost 5 by default; htpasswd -nBC 10 makes 10)",
+			     file, c->users[i].name, ps_web_bcrypt_cost(c->users[i].hash),
+			     PS_WEB_BCRYPT_COST_WARN);
+	if (!c->tls && !c->nusers)
+		warn("%s enables neither TLS nor basic authentication: serving plain HTTP to "
+		     "anyone",
+		     file);
+	return 0;
 }
 
 static void free_secret(char *s)

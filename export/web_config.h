@@ -19,6 +19,19 @@ enum ps_client_auth {
 
 #define PS_WEB_DIGEST_LEN 32 /* SHA-256 */
 
+/* The format nests 3 deep (the file, tls_server_config, a list in it); YAML
+ * nested deeper than this is refused before libyaml builds the document
+ * (libyaml has no limit of its own: 100,000 levels of [ took 37 s). */
+#define PS_WEB_YAML_MAX_DEPTH 16
+
+/* bcrypt costs: above the maximum a hash is refused at start (each wrong
+ * password costs 2^cost rounds of CPU, and serve verifies on a small pool of
+ * workers: cost 14 took 1.4 s of a CPU, 31 would take days); below the
+ * warning cost serve warns and starts (10 is Go's bcrypt.DefaultCost, what
+ * exporter-toolkit's docs use; `htpasswd -B` makes 5 by default). */
+#define PS_WEB_BCRYPT_COST_MAX	14
+#define PS_WEB_BCRYPT_COST_WARN 10
+
 struct ps_web_user {
 	char *name;
 	char *hash; /* bcrypt: $2y$, $2b$ or $2a$, 60 characters */
@@ -49,15 +62,19 @@ struct ps_web_config {
 
 /* Parse the text of a web config file (len bytes) named file (for messages
  * and for the directory relative paths resolve against): 0, or -1 with the
- * reason in c->err ("FILE: ..."). Reads no other file: the PEM files named
- * are read by ps_web_config_load(). c is zeroed first; free it with
+ * reason in c->err ("FILE: ..."; also YAML nested deeper than
+ * PS_WEB_YAML_MAX_DEPTH and a bcrypt cost above PS_WEB_BCRYPT_COST_MAX). Reads no other file: the
+ * PEM files named are read by ps_web_config_load(). c is zeroed first; free it with
  * ps_web_config_free() in both cases. */
 int ps_web_config_parse(const char *text, size_t len, const char *file, struct ps_web_config *c);
 
 /* Read file, parse it, read the PEM files it names and check them (the key
  * matches the certificate, the client CA holds a certificate, GnuTLS takes
- * the TLS versions): 0, or 1 (a file cannot be read) or 2 (bad content)
- * after one line on stderr. */
+ * the TLS versions): 0, or 1 (a file cannot be read, or is not a regular
+ * file: a FIFO would block, a directory or a device is no config) or 2 (bad
+ * content) after one line on stderr. Warns on stderr, one line each, and
+ * returns 0 for a bcrypt cost below PS_WEB_BCRYPT_COST_WARN and for a file
+ * that enables neither TLS nor basic authentication. */
 int ps_web_config_load(const char *file, struct ps_web_config *c);
 
 void ps_web_config_free(struct ps_web_config *c);
@@ -65,5 +82,8 @@ void ps_web_config_free(struct ps_web_config *c);
 /* Is s a bcrypt hash crypt(3) takes ($2a$, $2b$ or $2y$, cost 04..31, 53
  * characters of its base64)? */
 bool ps_web_bcrypt_form(const char *s);
+
+/* The cost of a hash of bcrypt's form (its two digits). */
+int ps_web_bcrypt_cost(const char *hash);
 
 #endif /* PATHSCOPE_EXPORT_WEB_CONFIG_H */

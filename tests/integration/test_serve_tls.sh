@@ -5,8 +5,12 @@
 # bcrypt hashes from python3's crypt (libxcrypt). Then:
 #   1. bad config files, one per class (missing, bad YAML, unknown key, bad
 #      client_auth_type, a cert file missing, key and cert of two pairs, a
-#      hash that is not bcrypt): non-zero exit, one line naming the file,
-#      nothing attached;
+#      hash that is not bcrypt; a FIFO and a directory as key_file, a FIFO as
+#      the file, bounded by timeout: a FIFO hung serve; YAML nested 100,000
+#      deep, flow and block, bounded too: it took 37 s; a bcrypt cost of 31
+#      and of 15, above the maximum 14): non-zero exit, one line naming the
+#      file, nothing attached; a cost of 5, and a file with neither TLS nor
+#      users: serve starts and warns in one line;
 #   2. serve with TLS and basic auth: the right user and password get 200 and
 #      the metrics, a wrong password, an unknown user and no credentials 401
 #      (WWW-Authenticate: Basic realm="pathscope", no pathscope_ series), on
@@ -54,7 +58,9 @@ leaf intruder otherca $'extendedKeyUsage=clientAuth'
 leaf server2 ca $'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth'
 leaf plain ca 'basicConstraints=CA:FALSE'
 PW='correct horse battery staple'
-bcrypt() { python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << 10)))' "$1"; }
+bcrypt() { # bcrypt PASSWORD [COST]
+	python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << int(sys.argv[2]))))' "$1" "${2:-10}"
+}
 HASH=$(bcrypt "$PW")
 ps_check_eq "python3 makes a bcrypt hash" "$(cut -c1-7 <<<"$HASH") ${#HASH}" '$2b$10$ 60'
 mkdir -p conf
@@ -108,10 +114,12 @@ PROM_PID=$!
 PS_PROM_PORT=$PROM_PORT
 
 # ---- 1. bad config files -----------------------------------------------------------
+# serve in B, bounded in time: a start that hangs fails (timeout's exit 124)
+serve_b() { timeout $((10 * PS_SLOW)) nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" serve vB "$@"; }
 bad() { # bad NAME RE TEXT: conf/NAME.yml holds TEXT; serve refuses it with RE
 	printf '%s\n' "$3" >"$TMP/conf/$1.yml"
 	ps_expect_error "bad config ($1): one line naming the file, non-zero" "$TMP/conf/$1.yml.*$2" \
-		ps_pathscope_b serve vB --listen "127.0.0.1:$PORT" --web-config "$TMP/conf/$1.yml"
+		serve_b --listen "127.0.0.1:$PORT" --web-config "$TMP/conf/$1.yml"
 }
 # What pathscope has in namespace B: every attachment pins its programs and
 # links under PIN_NS; XDP and the qdiscs on vB. (The global program and link
@@ -142,6 +150,31 @@ bad not_a_cert "TLS certificate" $'tls_server_config:\n  cert_file: ../server.ke
 bad hash "the hash of 'prometheus' is not bcrypt" $'basic_auth_users:\n  prometheus: $1$abc$0123456789'
 bad unsupported "cipher_suites is not supported" \
 	$'tls_server_config:\n  cert_file: ../server.pem\n  key_file: ../server.key\n  cipher_suites: [TLS_AES_128_GCM_SHA256]'
+# Not regular files: a FIFO hung serve at start, silent (the read waited for
+# a writer); a directory said "Input/output error".
+mkfifo "$TMP/fifo"
+mkdir "$TMP/adir"
+bad key_fifo "key_file $TMP/conf/../fifo: not a regular file \(a FIFO\)$" \
+	$'tls_server_config:\n  cert_file: ../server.pem\n  key_file: ../fifo'
+bad key_dir "key_file $TMP/conf/../adir: not a regular file \(a directory\)$" \
+	$'tls_server_config:\n  cert_file: ../server.pem\n  key_file: ../adir'
+ps_expect_error "bad config (a FIFO as the file): one line naming it, non-zero" \
+	"^pathscope: --web-config $TMP/fifo: not a regular file \(a FIFO\)$" \
+	serve_b --listen "127.0.0.1:$PORT" --web-config "$TMP/fifo"
+# 100,000 deep: refused at the 17th level, at once (the flow one took 37 s).
+python3 -c 'print("tls_server_config: " + "[" * 100000 + "]" * 100000)' >"$TMP/conf/deep_flow.yml"
+python3 -c 'print("basic_auth_users:\n  " + "- " * 100000 + "x")' >"$TMP/conf/deep_block.yml"
+for f in deep_flow deep_block; do
+	ps_expect_error "bad config ($f, 100,000 deep): one line, non-zero" \
+		"^pathscope: $TMP/conf/$f.yml:[12]: YAML nested deeper than 16$" \
+		serve_b --listen "127.0.0.1:$PORT" --web-config "$TMP/conf/$f.yml"
+done
+# Costs above 14: each wrong password would cost that much CPU (a cost of 31
+# hung serve on the first request).
+bad cost31 "basic_auth_users: the hash of 'prometheus' has bcrypt cost 31, above the maximum 14" \
+	"basic_auth_users: { prometheus: '${HASH/\$10\$/\$31\$}' }"
+bad cost15 "basic_auth_users: the hash of 'prometheus' has bcrypt cost 15, above the maximum 14" \
+	"basic_auth_users: { prometheus: '${HASH/\$10\$/\$15\$}' }"
 ps_check_eq "bad configs: nothing attached (no pins, XDP, qdiscs as before)" "$(census)" "$before"
 
 # ---- 2. TLS and basic auth ------------------------------------------------------------
@@ -177,6 +210,25 @@ stop() { # stop PID PORT: sets STOPPED to "EXIT STDERR" (not from $(...): serve 
 	wait "$1" || rc=$?
 	STOPPED="$rc $(cat "$TMP/serve-$2.err")"
 }
+# Warnings: serve starts, one line on stderr. A cost of 5 (htpasswd -B's
+# default), and a file that enables neither TLS nor users.
+warned() { # warned NAME CONFIG LINE: serve starts with CONFIG; its stderr is LINE
+	start_serve 9469 "$2"
+	SERVE_S_PID=$LAST_PID
+	wait_port 9469 "$SERVE_S_PID" || ps_fail "$1: serve starts" "$(cat "$TMP/serve-9469.err")"
+	stop "$SERVE_S_PID" 9469
+	SERVE_S_PID=
+	ps_check_eq "$1: serve starts, warns in one line, SIGTERM exits 0" "$STOPPED" "0 $3"
+}
+printf '%s\n' 'tls_server_config:' '  cert_file: ../server.pem' '  key_file: ../server.key' \
+	'basic_auth_users:' "  prometheus: '$(bcrypt "$PW" 5)'" >"$TMP/conf/cost5.yml"
+warned "a bcrypt cost of 5" "$TMP/conf/cost5.yml" \
+	"pathscope: warning: $TMP/conf/cost5.yml: basic_auth_users: the hash of 'prometheus' has bcrypt cost 5, below 10 (htpasswd -B makes cost 5 by default; htpasswd -nBC 10 makes 10)"
+printf '%s\n' 'tls_server_config: {}' 'basic_auth_users:' >"$TMP/conf/open.yml"
+warned "tls_server_config: {} and an empty basic_auth_users" "$TMP/conf/open.yml" \
+	"pathscope: warning: $TMP/conf/open.yml enables neither TLS nor basic authentication: serving plain HTTP to anyone"
+ps_check_eq "after the warned serves: nothing attached" "$(census)" "$before"
+
 start_serve "$PORT" "$TMP/conf/web.yml"
 SERVE_PID=$LAST_PID
 wait_port "$PORT" "$SERVE_PID" || { ps_fail "serve --web-config web.yml starts" "$(cat "$TMP/serve-$PORT.err")"; ps_done; }

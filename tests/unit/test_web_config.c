@@ -3,15 +3,20 @@
  * (ps_web_config_parse) on valid files (relative paths against the file's
  * directory, the client auth types, the TLS versions as a GnuTLS priority
  * string, users) and invalid ones (each refused in one line naming the file,
- * the line and the key); the bcrypt form; ps_web_config_load on files it
- * cannot read; the password check (libxcrypt's bcrypt, the cache, a NUL
- * in the credentials, the cost an unknown name pays); the pool of threads
- * that runs bcrypt (answers, a full queue, a stop that cancels). */
+ * the line and the key); YAML nested deeper than the limit, block and flow,
+ * 100,000 deep; bcrypt costs above the maximum; the bcrypt form;
+ * ps_web_config_load on files it cannot read or that are not regular files
+ * (a FIFO, a directory, a device), and its warnings (a low cost, neither TLS
+ * nor users); the password check (libxcrypt's bcrypt, the cache, a NUL in
+ * the credentials, the cost an unknown name pays); the pool of threads that
+ * runs bcrypt (answers, a full queue, a stop that cancels). */
 #include <crypt.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/lib/check.h"
@@ -166,7 +171,39 @@ static void invalid(void)
 		{ "two documents", "basic_auth_users: {}\n---\nrate_limit: {}\n",
 		  "more than one YAML document" },
 		{ "a control character in a key", "\"a\\nb\": 1\n", "unknown key 'a?b'" },
+		{ "a NUL in a key", "basic_auth_users:\n  \"a\\0b\": " HASH "\n",
+		  "a NUL character in the string" },
+		{ "a NUL in a hash", "basic_auth_users:\n  a: \"$2y$10$\\0" SALT_HASH "\"\n",
+		  "a NUL character in the string" },
+		/* Depth: the file is 1, each [ or { or - one more. */
+		{ "nested 16 deep: not refused for its depth",
+		  "a: [[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]\n", WEB ":1: unknown key 'a'" },
+		{ "nested 17 deep, flow", "a: [[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]\n",
+		  WEB ":1: YAML nested deeper than 16" },
+		{ "nested 17 deep, flow mappings",
+		  "tls_server_config: {a: {a: {a: {a: {a: {a: {a: {a: {a: {a: {a: {a: {a: {a: "
+		  "{a: {a: 1}}}}}}}}}}}}}}}}\n",
+		  WEB ":1: YAML nested deeper than 16" },
+		{ "nested 17 deep, block",
+		  "basic_auth_users:\n  - - - - - - - - - - - - - - - - x\n",
+		  WEB ":2: YAML nested deeper than 16" },
+		{ "nested 17 deep, block mappings",
+		  "a:\n b:\n  c:\n   d:\n    e:\n     f:\n      g:\n       h:\n        i:\n"
+		  "         j:\n          k:\n           l:\n            m:\n             n:\n"
+		  "              o:\n               p:\n                q: 1\n",
+		  WEB ":17: YAML nested deeper than 16" },
+		{ "nested 17 deep after a syntax error: the syntax error",
+		  "a: ]\nb: [[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]\n", "bad YAML" },
+		{ "bcrypt cost 15", "basic_auth_users:\n  alice: $2b$15$" SALT_HASH "\n",
+		  WEB ":2: basic_auth_users: the hash of 'alice' has bcrypt cost 15, above the "
+		      "maximum 14: each wrong password would cost that much CPU" },
+		{ "bcrypt cost 31",
+		  "basic_auth_users:\n  ok: " HASH "\n  bob: '$2y$31$" SALT_HASH "'\n",
+		  WEB
+		  ":3: basic_auth_users: the hash of 'bob' has bcrypt cost 31, above the maximum "
+		  "14" },
 	};
+	static const char nul[] = "basic_auth_users:\n  a: b\0c\n";
 	struct ps_web_config c;
 	unsigned int i;
 	int rc;
@@ -176,6 +213,52 @@ static void invalid(void)
 		check_report(rc == -1 && strstr(c.err, cases[i].want) && !strchr(c.err, '\n'),
 			     cases[i].name, "rc %d, '%s', want '%s'", rc, c.err, cases[i].want);
 		ps_web_config_free(&c);
+	}
+	/* libyaml takes no control character but tab and line breaks */
+	rc = ps_web_config_parse(nul, sizeof(nul) - 1, WEB, &c);
+	check_report(rc == -1 && strstr(c.err, "bad YAML: control characters are not allowed") &&
+			 !strchr(c.err, '\n'),
+		     "a NUL byte in the text", "rc %d, '%s'", rc, c.err);
+	ps_web_config_free(&c);
+}
+
+/* 100,000 deep, as the audit wrote it: refused at the first level too deep,
+ * before libyaml reads the rest (in flow style that took 37 s). */
+static void deep(void)
+{
+	static const char *const shapes[][3] = {
+		{ "tls_server_config: ", "[", "]" },
+		{ "tls_server_config: ", "{a: ", "}" },
+		{ "basic_auth_users:\n  ", "- ", "" },
+	};
+	const int n = 100000;
+	struct ps_web_config c;
+	size_t len, i;
+	char *text, name[96];
+	int rc, k, j;
+
+	for (k = 0; k < 3; k++) {
+		len = strlen(shapes[k][0]) +
+		      (size_t)n * (strlen(shapes[k][1]) + strlen(shapes[k][2])) + 3;
+		text = malloc(len);
+		if (!text)
+			return check_report(0, "deep: memory", "none");
+		strcpy(text, shapes[k][0]);
+		for (j = 0, i = strlen(text); j < n; j++, i += strlen(shapes[k][1]))
+			memcpy(text + i, shapes[k][1], strlen(shapes[k][1]));
+		text[i++] = 'x';
+		for (j = 0; j < n; j++, i += strlen(shapes[k][2]))
+			memcpy(text + i, shapes[k][2], strlen(shapes[k][2]));
+		text[i++] = '\n';
+		text[i] = '\0';
+		rc = ps_web_config_parse(text, i, WEB, &c);
+		snprintf(name, sizeof(name), "nested 100,000 deep (%s%s): refused in one line",
+			 shapes[k][1], shapes[k][2]);
+		check_report(rc == -1 && strstr(c.err, "YAML nested deeper than 16") &&
+				 !strchr(c.err, '\n'),
+			     name, "rc %d, '%s'", rc, c.err);
+		ps_web_config_free(&c);
+		free(text);
 	}
 }
 
@@ -187,7 +270,7 @@ static void bcrypt_form(void)
 	} cases[] = {
 		{ HASH, true },
 		{ "$2b$04$" SALT_HASH, true },
-		{ "$2a$31$" SALT_HASH, true },
+		{ "$2a$31$" SALT_HASH, true }, /* bcrypt's form; the parser refuses the cost */
 		{ "$2x$10$" SALT_HASH, false },
 		{ "$2y$03$" SALT_HASH, false },
 		{ "$2y$32$" SALT_HASH, false },
@@ -203,6 +286,129 @@ static void bcrypt_form(void)
 		snprintf(name, sizeof(name), "bcrypt form of '%s': %s", cases[i].s,
 			 cases[i].want ? "yes" : "no");
 		check_report(ps_web_bcrypt_form(cases[i].s) == cases[i].want, name, "wrong");
+	}
+	check_report(ps_web_bcrypt_cost(HASH) == 10 &&
+			 ps_web_bcrypt_cost("$2a$31$" SALT_HASH) == 31 &&
+			 ps_web_bcrypt_cost("$2b$04$" SALT_HASH) == 4,
+		     "bcrypt cost: its two digits", "%d", ps_web_bcrypt_cost(HASH));
+}
+
+/* ps_web_config_load(path) with its stderr in err: its result. */
+static int load_err(const char *path, struct ps_web_config *c, char *err, size_t size)
+{
+	char tmp[] = "/tmp/ps-web-config-err-XXXXXX";
+	int fd = mkstemp(tmp), saved = dup(2), rc;
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	rc = ps_web_config_load(path, c);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, err, size - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(tmp);
+	return rc;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A FIFO would block the read until a writer came (serve hung at start); a
+ * directory said "Input/output error". Neither is opened for reading. */
+static void not_regular(const char *dir, const char *web)
+{
+	char fifo[128], sub[128], text[512], err[1024], want[512];
+	struct ps_web_config c;
+	const struct {
+		const char *what, *path, *kind;
+	} cases[] = {
+		{ "a FIFO", fifo, "a FIFO" },
+		{ "a directory", sub, "a directory" },
+		{ "/dev/null", "/dev/null", "a character device" },
+	};
+	unsigned int i;
+	int rc;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(sub, sizeof(sub), "%s/sub", dir);
+	if (mkfifo(fifo, 0600) || mkdir(sub, 0700)) {
+		check_report(0, "load: a FIFO and a directory", "%s", strerror(errno));
+		return;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rc = load_err(cases[i].path, &c, err, sizeof(err));
+		snprintf(want, sizeof(want),
+			 "pathscope: --web-config %s: not a regular file (%s)\n", cases[i].path,
+			 cases[i].kind);
+		snprintf(text, sizeof(text), "load: %s as the web config: 1, one line",
+			 cases[i].what);
+		check_report(rc == 1 && !strcmp(err, want), text, "%d '%s'", rc, err);
+		ps_web_config_free(&c);
+		/* cert_file: any regular file (its content is checked later) */
+		snprintf(text, sizeof(text),
+			 "tls_server_config:\n  cert_file: %s\n  key_file: %s\n", web,
+			 cases[i].path);
+		write_file(web, text);
+		rc = load_err(web, &c, err, sizeof(err));
+		snprintf(want, sizeof(want),
+			 "pathscope: %s: key_file %s: not a regular file (%s)\n", web,
+			 cases[i].path, cases[i].kind);
+		snprintf(text, sizeof(text), "load: %s as a PEM file: 1, one line", cases[i].what);
+		check_report(rc == 1 && !strcmp(err, want), text, "%d '%s'", rc, err);
+		ps_web_config_free(&c);
+	}
+	unlink(fifo);
+	rmdir(sub);
+}
+
+/* Loaded, serve would start; one line on stderr for each. */
+static void warnings(const char *web)
+{
+	static const struct {
+		const char *what, *yaml, *want;
+	} cases[] = {
+		{ "an empty file", "",
+		  "enables neither TLS nor basic authentication: serving "
+		  "plain HTTP to anyone\n" },
+		{ "basic_auth_users: with nobody", "basic_auth_users:\n",
+		  "enables neither TLS nor basic authentication" },
+		{ "tls_server_config: {}", "tls_server_config: {}\nbasic_auth_users: {}\n",
+		  "enables neither TLS nor basic authentication" },
+		{ "cost 5 (htpasswd -B)", "basic_auth_users:\n  alice: $2y$05$" SALT_HASH "\n",
+		  ": basic_auth_users: the hash of 'alice' has bcrypt cost 5, below 10 (htpasswd "
+		  "-B "
+		  "makes cost 5 by default; htpasswd -nBC 10 makes 10)\n" },
+		{ "cost 10: no warning", "basic_auth_users:\n  alice: " HASH "\n", "" },
+		{ "cost 14, the maximum: no warning",
+		  "basic_auth_users:\n  alice: $2y$14$" SALT_HASH "\n", "" },
+	};
+	struct ps_web_config c;
+	char err[1024], name[128];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		write_file(web, cases[i].yaml);
+		rc = load_err(web, &c, err, sizeof(err));
+		snprintf(name, sizeof(name), "load: %s: 0, %s", cases[i].what,
+			 *cases[i].want ? "one warning line" : "stderr empty");
+		check_report(rc == 0 &&
+				 (*cases[i].want ? !strncmp(err, "pathscope: warning: ", 20) &&
+						       strstr(err, cases[i].want) &&
+						       strchr(err, '\n') == err + strlen(err) - 1
+						 : !*err),
+			     name, "%d '%s'", rc, err);
+		ps_web_config_free(&c);
 	}
 }
 
@@ -245,6 +451,8 @@ static void load(void)
 	rc = ps_web_config_load(path, &c);
 	check_report(rc == 2, "load: a salt libxcrypt would rewrite (never matches): 2", "%d", rc);
 	ps_web_config_free(&c);
+	not_regular(dir, path);
+	warnings(path);
 	unlink(path);
 	rmdir(dir);
 }
@@ -415,6 +623,7 @@ int main(void)
 {
 	valid();
 	invalid();
+	deep();
 	bcrypt_form();
 	load();
 	passwords();
