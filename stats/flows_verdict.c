@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The hot-queue verdict (see flows_verdict.h). */
+#include "stats/flows_verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static uint64_t total_packets(const struct ps_hot_queue *qs, unsigned int nq)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < nq; i++)
+		n += qs[i].packets;
+	return n;
+}
+
+bool ps_hot(const struct ps_hot_queue *qs, unsigned int nq, unsigned int i)
+{
+	uint64_t all = total_packets(qs, nq);
+
+	/* share > 2/n, in integers: packets * n > 2 * all */
+	return nq > 1 && all && qs[i].packets * (uint64_t)nq > 2 * all;
+}
+
+int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int i,
+		   struct ps_hot_verdict *v)
+{
+	const struct ps_hot_queue *q = &qs[i];
+	uint64_t all = total_packets(qs, nq), all_bytes = 0;
+	double distinct = 0, top;
+	unsigned int k;
+	int c;
+
+	memset(v, 0, sizeof(*v));
+	if (!ps_hot(qs, nq, i))
+		return 0;
+	for (k = 0; k < nq; k++) {
+		all_bytes += qs[k].bytes;
+		distinct += qs[k].distinct;
+	}
+	v->queue = q->queue;
+	v->share = (double)q->packets / (double)all;
+	v->byte_share = all_bytes ? (double)q->bytes / (double)all_bytes : 0;
+	top = (double)q->top_packets / (double)q->packets;
+	if (top > 0.5) {
+		v->holds[PS_HOT_ELEPHANT] = true;
+		snprintf(v->why[PS_HOT_ELEPHANT], sizeof(v->why[0]),
+			 "its top flow carries %.0f%% of its packets", top * 100);
+	}
+	/* entries / table > 1.5 / n, in integers */
+	if (q->table_entries && (uint64_t)q->entries * nq * 2 > (uint64_t)q->table_entries * 3) {
+		v->holds[PS_HOT_TABLE] = true;
+		snprintf(v->why[PS_HOT_TABLE], sizeof(v->why[0]),
+			 "the indirection table gives it %u of %u entries (%.0f%%; even: %.0f%%)",
+			 q->entries, q->table_entries,
+			 100.0 * q->entries / q->table_entries, 100.0 / nq);
+	}
+	if (q->l3_only == 1) {
+		v->holds[PS_HOT_FIELDS] = true;
+		snprintf(v->why[PS_HOT_FIELDS], sizeof(v->why[0]),
+			 "the NIC hashes %s on addresses only, not ports", q->proto ? q->proto : "it");
+	}
+	if (distinct < 4.0 * nq) {
+		v->holds[PS_HOT_FEW] = true;
+		snprintf(v->why[PS_HOT_FEW], sizeof(v->why[0]),
+			 "%.0f distinct flows for %u queues (fewer than 4 per queue)", distinct, nq);
+	}
+	v->holds[PS_HOT_BYTES] = true;
+	snprintf(v->why[PS_HOT_BYTES], sizeof(v->why[0]),
+		 "%.0f%% of the packets and %.0f%% of the bytes; its flows: %.0f of %.0f",
+		 v->share * 100, v->byte_share * 100, q->distinct, distinct);
+	for (c = 0; c < PS_HOT_NCAUSES; c++)
+		if (v->holds[c]) {
+			v->cause = (enum ps_hot_cause)c;
+			break;
+		}
+	return 1;
+}
+
+const char *ps_hot_cause_name(enum ps_hot_cause c)
+{
+	static const char *const names[] = { "elephant", "table", "fields", "few", "bytes" };
+
+	return (unsigned int)c < PS_HOT_NCAUSES ? names[c] : "?";
+}
+
+const char *ps_hot_cause_advice(enum ps_hot_cause c)
+{
+	switch (c) {
+	case PS_HOT_ELEPHANT:
+		return "one elephant flow: RSS cannot split a flow; nothing to tune";
+	case PS_HOT_TABLE:
+		return "an uneven indirection table: spread it with ethtool -X IFACE equal N";
+	case PS_HOT_FIELDS:
+		return "the NIC hashes on addresses only: ethtool -N IFACE rx-flow-hash PROTO sdfn";
+	case PS_HOT_FEW:
+		return "fewer flows than queues can spread: more flows (connections), or RPS";
+	case PS_HOT_BYTES:
+	default:
+		return "the flows spread by hash and their bytes do not: some flows are heavier";
+	}
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The hot-queue verdict of `pathscope flows` (stats/flows_verdict.c): which
+ * queue is hot (more than 2/n of the packets, not 2/n itself), and which
+ * cause holds, in the issue's order, with the figures behind it: an
+ * elephant, the indirection table (more than 1.5/n of its entries, not
+ * 1.5/n), hashed fields of addresses only, fewer distinct flows than 4 x the
+ * queues, else the bytes. */
+#include "tests/lib/check.h"
+#include "stats/flows_verdict.h"
+
+/* Four queues, 1000 packets each, 100 flows each, no top flow to speak of,
+ * a table of 128 entries spread evenly, ports hashed. */
+static void even(struct ps_hot_queue q[4])
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		q[i] = (struct ps_hot_queue){ .queue = i, .packets = 1000, .bytes = 1000 * 100,
+					      .top_packets = 20, .distinct = 100, .l3_only = 0,
+					      .proto = "udp4", .entries = 32, .table_entries = 128 };
+}
+
+static void verdict(struct ps_hot_queue q[4], unsigned int i, const char *want, const char *name)
+{
+	struct ps_hot_verdict v;
+	int rc = ps_hot_verdict(q, 4, i, &v);
+
+	check_report(rc == 1 && !strcmp(ps_hot_cause_name(v.cause), want), name, "%s (rc %d)",
+		     rc == 1 ? ps_hot_cause_name(v.cause) : "not hot", rc);
+}
+
+int main(void)
+{
+	struct ps_hot_queue q[4];
+	struct ps_hot_verdict v;
+	unsigned int i, hot = 0;
+
+	even(q);
+	for (i = 0; i < 4; i++)
+		hot += ps_hot(q, 4, i);
+	check_report(hot == 0, "four even queues: none hot", "%u hot", hot);
+
+	/* 2/n exactly is not hot: 2000 of 4000 on 4 queues is 50%, not > 50%. */
+	even(q);
+	q[0].packets = 2000;
+	q[1].packets = q[2].packets = 500;
+	q[3].packets = 1000;
+	check_report(!ps_hot(q, 4, 0), "a share of exactly 2/n: not hot", "hot");
+	q[0].packets = 2001;
+	check_report(ps_hot(q, 4, 0), "a share just above 2/n: hot", "not hot");
+	check_report(ps_hot_verdict(q, 4, 1, &v) == 0, "a cold queue: no verdict", "a verdict");
+
+	q[0].top_packets = 1001;
+	verdict(q, 0, "elephant", "its top flow over half of it: elephant");
+	ps_hot_verdict(q, 4, 0, &v);
+	check_report(strstr(v.why[PS_HOT_ELEPHANT], "50%") != NULL,
+		     "... the figure behind it: the top flow's share", "%s", v.why[PS_HOT_ELEPHANT]);
+	q[0].top_packets = 1000; /* half exactly: not an elephant */
+	verdict(q, 0, "bytes", "its top flow just under half, nothing else: the bytes");
+
+	/* The table: 48 of 128 entries is 1.5/4 exactly, 49 above it. */
+	q[0].entries = 48;
+	verdict(q, 0, "bytes", "the table's 1.5/n exactly: not the table");
+	q[0].entries = 49;
+	verdict(q, 0, "table", "the table gives it more than 1.5/n: table");
+	q[0].top_packets = 1500;
+	verdict(q, 0, "elephant", "elephant and table: the elephant first");
+	ps_hot_verdict(q, 4, 0, &v);
+	check_report(v.holds[PS_HOT_ELEPHANT] && v.holds[PS_HOT_TABLE] && !v.holds[PS_HOT_FIELDS] &&
+			 !v.holds[PS_HOT_FEW] && v.holds[PS_HOT_BYTES],
+		     "... every cause that holds is listed", "%d %d %d %d", v.holds[0], v.holds[1],
+		     v.holds[2], v.holds[3]);
+	q[0].top_packets = 20;
+	q[0].entries = 32;
+	q[0].table_entries = q[1].table_entries = q[2].table_entries = q[3].table_entries = 0;
+	verdict(q, 0, "bytes", "no table known: not the table");
+
+	q[0].l3_only = 1;
+	verdict(q, 0, "fields", "hashed on addresses only: fields");
+	ps_hot_verdict(q, 4, 0, &v);
+	check_report(strstr(v.why[PS_HOT_FIELDS], "udp4") != NULL, "... naming the protocol", "%s",
+		     v.why[PS_HOT_FIELDS]);
+	q[0].l3_only = -1;
+	verdict(q, 0, "bytes", "hashed fields unknown: not fields");
+	q[0].l3_only = 0;
+
+	/* Few flows: 15 in all on 4 queues (< 16), 16 is enough. */
+	for (i = 0; i < 4; i++)
+		q[i].distinct = 4;
+	q[0].distinct = 3;
+	verdict(q, 0, "few", "15 distinct flows on 4 queues: few");
+	q[0].distinct = 4;
+	verdict(q, 0, "bytes", "16 distinct flows on 4 queues: not few");
+	ps_hot_verdict(q, 4, 0, &v);
+	check_report(strstr(v.why[PS_HOT_BYTES], "50%") != NULL, "bytes: the shares behind it", "%s",
+		     v.why[PS_HOT_BYTES]);
+	check_report(!strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
+			     "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
+		     "advice for the table", "%s", ps_hot_cause_advice(PS_HOT_TABLE));
+	return check_exit_code();
+}
