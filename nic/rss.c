@@ -400,7 +400,7 @@ int ps_rss_predict(const struct ps_rss *r, const struct ps_tuple *t, __u32 *queu
 	fields = r->fields[i];
 	if (fields == PS_RSS_FIELDS_NA)
 		snprintf(buf, sizeof(buf), "the hashed fields for %s are unknown", flow);
-	else if (fields & RXH_DISCARD)
+	else if (fields & PS_RXH_DISCARD)
 		snprintf(buf, sizeof(buf), "the NIC discards %s flows", flow);
 	else if (fields & ~RXH_ADDRS_PORTS)
 		snprintf(buf, sizeof(buf), "%s hashes fields beyond addresses and ports (0x%x)",

@@ -38,6 +38,8 @@ const char *ps_rss_hfunc_name(enum ps_rss_hfunc h);
 enum { PS_RSS_TCP4, PS_RSS_UDP4, PS_RSS_TCP6, PS_RSS_UDP6, PS_RSS_NFLOW };
 /* "tcp4", "udp4", "tcp6", "udp6" */
 extern const char *const ps_rss_flow_names[PS_RSS_NFLOW];
+/* RXH_DISCARD unsigned: the UAPI's (1 << 31) overflows an int. */
+#define PS_RXH_DISCARD 0x80000000u
 /* A flow type whose fields the driver did not give. */
 #define PS_RSS_FIELDS_NA 0xffffffffu
 

@@ -11,9 +11,9 @@ static const struct {
 	__u32 bit;
 	const char *name;
 } field_names[] = {
-	{ RXH_L2DA, "l2da" },	   { RXH_VLAN, "vlan" },       { RXH_L3_PROTO, "l3proto" },
-	{ RXH_IP_SRC, "src" },	   { RXH_IP_DST, "dst" },      { RXH_L4_B_0_1, "sport" },
-	{ RXH_L4_B_2_3, "dport" }, { RXH_DISCARD, "discard" },
+	{ RXH_L2DA, "l2da" },	   { RXH_VLAN, "vlan" },	  { RXH_L3_PROTO, "l3proto" },
+	{ RXH_IP_SRC, "src" },	   { RXH_IP_DST, "dst" },	  { RXH_L4_B_0_1, "sport" },
+	{ RXH_L4_B_2_3, "dport" }, { PS_RXH_DISCARD, "discard" },
 };
 
 static void key_hex(const struct ps_rss *r, char *hex)

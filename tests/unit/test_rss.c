@@ -379,7 +379,7 @@ static void test_refusals(void)
 	refused("refuses no fields", &udp, "no hashed fields for udp4");
 	r.fields[PS_RSS_UDP4] = RXH_IP_SRC | RXH_IP_DST | RXH_L3_PROTO;
 	refused("refuses l3proto", &udp, "udp4 hashes fields beyond addresses and ports (0x38)");
-	r.fields[PS_RSS_UDP4] = RXH_DISCARD;
+	r.fields[PS_RSS_UDP4] = PS_RXH_DISCARD;
 	refused("refuses discard", &udp, "the NIC discards udp4 flows");
 	facts_612();
 	refused("refuses ICMP", &icmp, "protocol 1 of IPv4: only TCP and UDP are predicted");
