@@ -9,6 +9,7 @@
 
 #include "cli/options.h"
 #include "nic/nic.h"
+#include "nic/rss.h"
 #include "nic/softnet.h"
 #include "lib/util.h"
 #include "stats/format/json.h"
@@ -18,8 +19,9 @@ static const char nic_help[] =
     "What the kernel knows about IFACE in this network namespace, read-only: link\n"
     "counters (stats64), channels, rings, offloads (GRO, LRO, GSO, TSO, rx-hashing),\n"
     "queues with NAPI ids and per-queue counters (netdev netlink), the driver's own\n"
-    "per-queue counters of ethtool -S (packets, bytes, XDP packets, drops), and the\n"
-    "per-CPU softnet counters. What the driver or kernel does not report is n/a (JSON\n"
+    "per-queue counters of ethtool -S (packets, bytes, XDP packets, drops), RSS (hash\n"
+    "function and key, indirection table per queue, hashed fields, ntuple rules), and\n"
+    "the per-CPU softnet counters. What the driver or kernel does not report is n/a (JSON\n"
     "null), with the reason. The interface need not be attached.\n"
     "  -j, --json   one JSON object\n"
     "examples:\n"
@@ -27,9 +29,22 @@ static const char nic_help[] =
     "  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
     "  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n";
 
-static void print_json(const struct ps_nic_facts *f, const struct ps_softnet_cpu *cpus, int ncpus)
+/* The RX queues in use (channels), for RSS's entries per queue; 0: unknown. */
+static __u32 rx_queues(const struct ps_nic_facts *f)
+{
+	const struct ps_nic_channels *c = &f->channels;
+
+	if (!c->valid)
+		return 0;
+	return (__u32)((c->rx == PS_NA ? 0 : c->rx) + (c->combined == PS_NA ? 0 : c->combined));
+}
+
+static void print_json(const struct ps_nic_facts *f, const struct ps_rss *rss,
+		       const struct ps_softnet_cpu *cpus, int ncpus)
 {
 	json_object *o = ps_nic_json(f);
+
+	json_object_object_add(o, "rss", ps_rss_json(rss, rx_queues(f)));
 
 	json_object_object_add(o, "softnet", ncpus >= 0 ? ps_softnet_json(cpus, ncpus) : NULL);
 	json_object_object_add(o, "softnet_na",
@@ -47,6 +62,7 @@ int ps_cmd_nic(int argc, char **argv)
 	static const struct ps_cmd cmd = { "nic", nic_help, "j", opts };
 	struct ps_softnet_cpu *cpus = NULL;
 	struct ps_nic_facts f;
+	struct ps_rss *rss;
 	bool json = false;
 	const char *name;
 	unsigned int ifindex;
@@ -65,17 +81,27 @@ int ps_cmd_nic(int argc, char **argv)
 	if (ps_nic_read((int)ifindex, &f))
 		return 1;
 
+	rss = malloc(sizeof(*rss));
+	if (!rss) {
+		ps_nic_free(&f);
+		return ps_error("out of memory"), 1;
+	}
+	rc = ps_rss_read(name, rss);
+	if (rc < 0) /* the interface went away, or no socket */
+		snprintf(rss->why, sizeof(rss->why), "%s", strerror(-rc));
 	ncpus = ps_softnet_read(&cpus);
 	if (json) {
-		print_json(&f, cpus, ncpus);
+		print_json(&f, rss, cpus, ncpus);
 	} else {
 		ps_nic_print(stdout, &f);
+		ps_rss_print(stdout, rss, rx_queues(&f));
 		if (ncpus >= 0)
 			ps_softnet_print(stdout, cpus, ncpus);
 		else
 			printf("softnet:  n/a (/proc/net/softnet_stat: %s)\n", strerror(-ncpus));
 	}
 	free(cpus);
+	free(rss);
 	ps_nic_free(&f);
 	return 0;
 }

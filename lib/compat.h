@@ -66,4 +66,21 @@
 #define PS_NETDEV_A_QSTATS_TX_STOP		  33
 #define PS_NETDEV_A_QSTATS_TX_WAKE		  34
 
+/*
+ * ethtool netlink RSS_GET (Linux 6.2; include/uapi/linux/ethtool_netlink.h,
+ * after PSE_SET and PSE_GET_REPLY, 37 in the 6.1 headers), and the hash
+ * functions of ETH_RSS_HASH_* (include/linux/ethtool.h: not UAPI).
+ */
+#define PS_ETHTOOL_MSG_RSS_GET	     38
+#define PS_ETHTOOL_MSG_RSS_GET_REPLY 38
+#define PS_ETHTOOL_A_RSS_HEADER	     1	       /* nest */
+#define PS_ETHTOOL_A_RSS_CONTEXT     2	       /* u32 */
+#define PS_ETHTOOL_A_RSS_HFUNC	     3	       /* u32, ETH_RSS_HASH_* bits */
+#define PS_ETHTOOL_A_RSS_INDIR	     4	       /* binary: u32 per entry */
+#define PS_ETHTOOL_A_RSS_HKEY	     5	       /* binary */
+#define PS_ETHTOOL_A_RSS_INPUT_XFRM  6	       /* u32, RXH_XFRM_* (Linux 6.8) */
+#define PS_ETH_RSS_HASH_TOP	     (1U << 0) /* Toeplitz */
+#define PS_ETH_RSS_HASH_XOR	     (1U << 1)
+#define PS_ETH_RSS_HASH_CRC32	     (1U << 2)
+
 #endif /* PATHSCOPE_COMPAT_H */

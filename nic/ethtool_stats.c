@@ -177,7 +177,7 @@ int ps_nic_parse_estats(const char *names, size_t nnames, const __u64 *vals, siz
 /* Far more than any driver has (mlx5 at 128 channels: ~20,000). */
 #define MAX_STATS (1u << 20)
 
-static int eioctl(int fd, const char *ifname, void *cmd)
+int ps_nic_eioctl(int fd, const char *ifname, void *cmd)
 {
 	struct ifreq ifr;
 
@@ -197,7 +197,7 @@ static int stats_count(int fd, const char *ifname, size_t *n)
 	memset(buf, 0, sizeof(buf));
 	ss->cmd = ETHTOOL_GSSET_INFO;
 	ss->sset_mask = 1ULL << ETH_SS_STATS;
-	err = eioctl(fd, ifname, ss);
+	err = ps_nic_eioctl(fd, ifname, ss);
 	if (err)
 		return err;
 	if (!(ss->sset_mask & (1ULL << ETH_SS_STATS)))
@@ -236,12 +236,12 @@ static int read_once(int fd, const char *ifname, struct ps_nic_estats *e)
 	gs->cmd = ETHTOOL_GSTRINGS;
 	gs->string_set = ETH_SS_STATS;
 	gs->len = (uint32_t)n;
-	err = eioctl(fd, ifname, gs);
+	err = ps_nic_eioctl(fd, ifname, gs);
 	if (err)
 		goto out;
 	st->cmd = ETHTOOL_GSTATS;
 	st->n_stats = (uint32_t)n;
-	err = eioctl(fd, ifname, st);
+	err = ps_nic_eioctl(fd, ifname, st);
 	if (err)
 		goto out;
 	if (gs->len > cap || st->n_stats > cap) {
@@ -267,7 +267,7 @@ static void driver_name(int fd, const char *ifname, char *name, size_t len)
 	memset(&info, 0, sizeof(info));
 	info.cmd = ETHTOOL_GDRVINFO;
 	*name = '\0';
-	if (eioctl(fd, ifname, &info) == 0)
+	if (ps_nic_eioctl(fd, ifname, &info) == 0)
 		snprintf(name, len, "%.*s", (int)strnlen(info.driver, sizeof(info.driver)),
 			 info.driver);
 }

@@ -47,6 +47,9 @@ void ps_nic_read_netdev(struct ps_nl *gn, struct ps_nic_facts *f);
 /* ethtool -S of f->ifname over the SIOCETHTOOL ioctl (f->estats). */
 void ps_nic_read_estats(struct ps_nic_facts *f);
 
+/* SIOCETHTOOL cmd (a struct ethtool_*) on ifname through socket fd: 0 or -errno. */
+int ps_nic_eioctl(int fd, const char *ifname, void *cmd);
+
 /* "not supported by the driver (EOPNOTSUPP)", "malformed reply", strerror... */
 void ps_nic_why(char *why, size_t len, const char *what, int err);
 

@@ -10,7 +10,8 @@
 # program on vB, N frames sent to RX queue 2 move pathscope's XDP count of
 # queue 2 and the driver's by exactly N (stats --json, the table), and
 # /metrics has the driver's series with ethtool -S's values (promtool check);
-# a tap's driver (tun) has none, and nic says so naming it.
+# a tap's driver (tun) has none, and nic says so naming it. RSS: veth has
+# none, and nic says so in one line (JSON: available false, why).
 . "$(dirname "$0")/lib.sh"
 ps_require_root nic
 ps_require_cmd nic ip ethtool jq ping nsenter getconf curl
@@ -129,6 +130,16 @@ ps_check_eq "table: channels line" \
 ps_check_eq "table: rings n/a with the reason" "$(grep -c '^rings:    n/a (EOPNOTSUPP' <<<"$table")" 1
 ps_check_eq "table: 8 queue rows" "$(sed '/^ethtool:/,$d' <<<"$table" | grep -cE '^  (rx|tx)-[0-3] ')" 8
 ps_check_eq "table: one softnet row per CPU" "$(grep -cE '^ +[0-9]+ +[0-9]+ ' <<<"$table")" "$ncpu"
+
+# ---- RSS: veth has none: one line in the table, available false in JSON ---------------
+ps_check_eq "table: RSS not available in one line, naming veth" \
+	"$(grep -c '^RSS' <<<"$table") $(grep -A1 '^RSS' <<<"$table" | grep -c '^  ')" "1 0"
+ps_check_eq "table: the RSS line" "$(grep '^RSS' <<<"$table")" \
+	"RSS:      not available (veth has no RSS: ETHTOOL_MSG_RSS_GET, ETHTOOL_GRSSH: Operation not supported)"
+ps_check_eq "json: rss available false, why" "$(jn '.rss | [.available, (.why | test("^veth has no RSS"))]')" \
+	"[false,true]"
+ps_check_eq "json: rss has only available and why" "$(jn '.rss | keys')" '["available","why"]'
+ps_check_eq "ethtool -x vA agrees: no RSS" "$(ps_in_a ethtool -x vA >/dev/null 2>&1; echo $?)" 1
 
 # ---- the driver's per-queue counters (ethtool -S) ------------------------------------
 # veth counts, per RX queue, the frames of its NAPI poll (rx_queue_N_xdp_packets);
