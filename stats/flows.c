@@ -233,7 +233,8 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		if (delta(c->packets, p ? p->packets : 0) == 0)
 			continue;
 		if (!(qs[q].nflows & 63)) {
-			struct ps_flow_row *r = realloc(qs[q].flows, (qs[q].nflows + 64) * sizeof(*r));
+			struct ps_flow_row *r =
+			    realloc(qs[q].flows, (qs[q].nflows + 64) * sizeof(*r));
 
 			if (!r) {
 				ps_flows_free(qs, cur->nslots);

@@ -32,12 +32,12 @@ struct ps_flow_row {
 };
 
 struct ps_flows_q {
-	__u32 queue;	       /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
-	__u64 packets, bytes;  /* of the queue (the XDP hook's counts: exact) */
-	__u64 sampled;	       /* frames sampled (not scaled) */
-	double distinct;       /* distinct flows since attach (HyperLogLog) */
-	double distinct_err;   /* its relative standard error */
-	__u32 nflows;	       /* flows with frames in the interval */
+	__u32 queue;		   /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
+	__u64 packets, bytes;	   /* of the queue (the XDP hook's counts: exact) */
+	__u64 sampled;		   /* frames sampled (not scaled) */
+	double distinct;	   /* distinct flows since attach (HyperLogLog) */
+	double distinct_err;	   /* its relative standard error */
+	__u32 nflows;		   /* flows with frames in the interval */
 	struct ps_flow_row *flows; /* this queue's, sorted by packets, descending */
 };
 

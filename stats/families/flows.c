@@ -158,8 +158,8 @@ void ps_flows_table(FILE *out, const struct ps_report *r)
 		"ACTIVE in the window,\n     TOP = the top flow and its share of the queue's "
 		"packets\n",
 		ps_flows_sample(s), 100 * PS_HLL_ERR);
-	fprintf(out, "%-6s %10s %8s %7s %7s  %s\n", "QUEUE", "PACKETS", "DISTINCT", "ACTIVE",
-		"TOP", "TOP_FLOW");
+	fprintf(out, "%-6s %10s %8s %7s %7s  %s\n", "QUEUE", "PACKETS", "DISTINCT", "ACTIVE", "TOP",
+		"TOP_FLOW");
 	for (q = 0; q < s->nslots; q++) {
 		if (!ps_flows_slot_active(s, q))
 			continue;
@@ -221,9 +221,9 @@ static const void *flows_base(const struct ps_snapshot *s)
 	return s->flows_q;
 }
 
-static const struct ps_prom_slots flows_slots = {
-	ps_flows_on, flows_base, sizeof(struct ps_flows_qstate), true, PS_F_FLOWS
-};
+static const struct ps_prom_slots flows_slots = { ps_flows_on, flows_base,
+						  sizeof(struct ps_flows_qstate), true,
+						  PS_F_FLOWS };
 
 static void distinct_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 			    unsigned int q)
@@ -235,16 +235,16 @@ static void distinct_sample(struct ps_prom *p, const struct ps_lbl *l, const str
 }
 
 /* The top flow's share of slot q's packets since attach (scaled by N). */
-static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l,
-			     const struct ps_snapshot *s, unsigned int q)
+static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			     unsigned int q)
 {
 	__u64 top = 0, whole = s->hook[PS_HOOK_XDP] ? s->hook[PS_HOOK_XDP][q].packets : 0;
 	unsigned int i;
 	char v[32];
 
 	for (i = 0; i < s->nflows; i++) {
-		unsigned int fq = s->flows[i].key.queue < s->nslots ? s->flows[i].key.queue
-								     : s->nslots - 1;
+		unsigned int fq =
+		    s->flows[i].key.queue < s->nslots ? s->flows[i].key.queue : s->nslots - 1;
 
 		if (fq == q && s->flows[i].packets > top)
 			top = s->flows[i].packets;
