@@ -18,12 +18,12 @@
 /* clang-format off */
 const char ps_attach_options_help[] =
     "  -q, --queues LIST      measure only these queues, e.g. 0-3,7 (default: all)\n"
-    "  -f, --features LIST    class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel |\n"
-    "                         default | all | none (default: all but tcp, for its\n"
-    "                         cost per TCP segment, and sock, txlat and kernel,\n"
-    "                         which run on tracepoints of every packet or socket\n"
-    "                         read of the host); none: packets and bytes only,\n"
-    "                         which are always counted\n"
+    "  -f, --features LIST    class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel,\n"
+    "                         flows | default | all | none (default: all but tcp\n"
+    "                         and flows, for their cost per packet and their maps,\n"
+    "                         and sock, txlat and kernel, which run on tracepoints\n"
+    "                         of every packet or socket read of the host); none:\n"
+    "                         packets and bytes only, which are always counted\n"
     "  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
     "  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
     "  --tc-prio N            clsact filter priority, 1..65535 (default " PS_STR(PS_TC_DEFAULT_PRIO) ")\n"
@@ -34,6 +34,9 @@ const char ps_attach_options_help[] =
     "  --tcp-rx tc|xdp        tcp: match arriving segments at tc ingress after GRO,\n"
     "                         once per skb (default), or at XDP, every frame: the\n"
     "                         driver's arrival time, at a higher cost per packet\n"
+    "  --flow-sample N        flows: sample 1 in N frames at XDP, 1..65536; counts\n"
+    "                         are scaled by N (default " PS_STR(PS_FLOW_SAMPLE_DEFAULT) "; 1: every frame, exact\n"
+    "                         while the flows fit the table of 16384)\n"
     "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat, kernel and sock\n"
     "                         (default: tp_btf where the kernel has it, else\n"
     "                         classic tracepoints)\n"
@@ -103,6 +106,12 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 		else
 			return ps_error("bad --tcp-rx '%s' (tc or xdp)", arg), 2;
 		return 0;
+	case 'F':
+		if (!ps_parse_u64(arg, PS_FLOW_SAMPLE_MAX, &num) || num == 0)
+			return ps_error("bad --flow-sample '%s' (1..%u)", arg, PS_FLOW_SAMPLE_MAX),
+			       2;
+		o->flow_sample = (unsigned int)num;
+		return 0;
 	case 'R':
 		if (!ps_parse_prefixes(arg, &o->peer_prefix4, &o->peer_prefix6))
 			return ps_error("bad --peer-prefix '%s' (V4,V6: 0..32,0..128, e.g. 24,48)",
@@ -133,6 +142,10 @@ int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o)
 		return ps_error("%s: feature tcp samples at tc egress: not with --no-tc", cmd), 2;
 	if (o->tcp_rx_xdp && (o->no_xdp || !(o->features & PS_F_TCP)))
 		return ps_error("%s: --tcp-rx xdp needs feature tcp and the XDP program", cmd), 2;
+	if (o->flow_sample && !(o->features & PS_F_FLOWS))
+		return ps_error("%s: --flow-sample needs feature flows", cmd), 2;
+	if ((o->features & PS_F_FLOWS) && o->no_xdp)
+		return ps_error("%s: feature flows counts at XDP: not with --no-xdp", cmd), 2;
 	if ((o->xdp_chain || o->xdp_join) && (o->no_xdp || o->xdp_mode != PS_XDP_REQ_AUTO))
 		return ps_error("%s: --xdp-chain and --xdp-join take the XDP mode of the program "
 				"they chain to; no --no-xdp or --xdp-mode with them",

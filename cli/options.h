@@ -60,7 +60,8 @@ int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out);
 	{ "xdp-chain", no_argument, NULL, 'C' }, \
 	{ "xdp-join", required_argument, NULL, 'J' }, \
 	{ "peer-prefix", required_argument, NULL, 'R' }, \
-	{ "tcp-rx", required_argument, NULL, 'H' }
+	{ "tcp-rx", required_argument, NULL, 'H' }, \
+	{ "flow-sample", required_argument, NULL, 'F' }
 /* clang-format on */
 extern const char ps_attach_options_help[];
 

@@ -54,7 +54,7 @@ int ps_prog_id_of(int fd)
 /* The per-queue maps of the objects: nqueues + 1 slots each. */
 static const char *const per_queue_maps[] = {
 	"xdp_stats", "tci_stats",  "tce_stats", "echo_stats",  "d2s_stats",  "tcp_stats",
-	"tcp_hist",  "sock_stats", "sock_hist", "txlat_stats", "kern_stats",
+	"tcp_hist",  "sock_stats", "sock_hist", "txlat_stats", "kern_stats", "flows_q",
 };
 
 /* The maps a feature alone uses. The XDP and tc objects declare them all;
@@ -71,7 +71,8 @@ static const struct {
 	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },    { "sock_tick", PS_F_SOCK },
 	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },  { "sock_hist", PS_F_SOCK },
 	{ "tcp_seen", PS_F_TCP },      { "sock_ports", PS_F_SOCK },  { "sock_armed", PS_F_SOCK },
-	{ "sock_addr", PS_F_SOCK },
+	{ "sock_addr", PS_F_SOCK },    { "flows", PS_F_FLOWS },	     { "flows_q", PS_F_FLOWS },
+	{ "flow_tick", PS_F_FLOWS },
 };
 
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
@@ -269,6 +270,7 @@ int ps_attach(const struct ps_attach_opts *o)
 	m->tx_sample_every = o->tx_sample_every > 1 ? o->tx_sample_every : 1;
 	m->tcp_prefix4 = (__u8)(o->peer_prefix_set ? o->peer_prefix4 : PS_TCP_PREFIX4);
 	m->tcp_prefix6 = (__u8)(o->peer_prefix_set ? o->peer_prefix6 : PS_TCP_PREFIX6);
+	m->flow_sample = o->flow_sample ? o->flow_sample : PS_FLOW_SAMPLE_DEFAULT;
 	if (o->tcp_rx_xdp)
 		m->flags |= PS_META_TCP_RX_XDP;
 	if (o->by_serve)

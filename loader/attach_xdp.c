@@ -10,6 +10,7 @@
 #include <string.h>
 #include <xdp/libxdp.h>
 
+#include "pathscope/flow_sample.h"
 #include "lib/liblog.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
@@ -111,6 +112,10 @@ static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)
 		err = ps_pin_rx_maps(st->dir, st->xdp->obj);
 	if (!err)
 		err = ps_pin_fd(st->dir, "d2s_stats", bpf_map__fd(st->xdp->maps.d2s_stats));
+	if (!err && (st->meta.features & PS_F_FLOWS))
+		err = ps_pin_fd(st->dir, "flows", bpf_map__fd(st->xdp->maps.flows));
+	if (!err && (st->meta.features & PS_F_FLOWS))
+		err = ps_pin_fd(st->dir, "flows_q", bpf_map__fd(st->xdp->maps.flows_q));
 	if (!err)
 		err = ps_pin_fd(st->dir, "xdp_prog", prog_fd);
 	if (err)
@@ -165,6 +170,8 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	PS_SET_HOOK_RODATA(st->xdp->rodata, m);
 	ps_size_queue_maps(st->xdp->obj, m);
 	st->xdp->rodata->ps_tcp_rx_at_xdp = !!(m->flags & PS_META_TCP_RX_XDP);
+	st->xdp->rodata->ps_flow_sample = m->flow_sample;
+	st->xdp->rodata->ps_flow_skip_k = ps_flow_skip_k(m->flow_sample);
 	if (!(m->flags & PS_META_TCP_RX_XDP)) /* only the RX matching uses XDP's copy */
 		bpf_map__set_max_entries(st->xdp->maps.tcp_seen, 1);
 

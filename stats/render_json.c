@@ -19,6 +19,7 @@ static const struct queue_part {
 } queue_parts[] = {
 	{ "icmp_echo", ps_echo_on, ps_echo_json, ps_echo_slot_active },
 	{ "tcp", ps_tcp_on, ps_tcp_json, ps_tcp_slot_active },
+	{ "flows", ps_flows_on, ps_flows_json, ps_flows_slot_active },
 	{ "tx_latency", ps_txlat_on, ps_txlat_json, ps_txlat_slot_active },
 	{ "driver_to_stack", ps_d2s_on, ps_d2s_json, ps_d2s_slot_active },
 	{ "socket", ps_sock_on, ps_sock_json, ps_sock_slot_active },

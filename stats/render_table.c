@@ -10,8 +10,9 @@ typedef void (*section_fn)(FILE *out, const struct ps_report *r);
 
 /* In this order, each prints nothing when its family has no data. */
 static const section_fn sections[] = {
-	ps_counters_table, ps_echo_table,   ps_tcp_table, ps_d2s_table,	    ps_sock_table,
-	ps_txlat_table,	   ps_kernel_table, ps_nic_table, ps_nic_cpu_table, ps_counters_other_note,
+	ps_counters_table, ps_echo_table,    ps_tcp_table,	     ps_flows_table,
+	ps_d2s_table,	   ps_sock_table,    ps_txlat_table,	     ps_kernel_table,
+	ps_nic_table,	   ps_nic_cpu_table, ps_counters_other_note,
 };
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n)

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "stats/flows.h"
 #include "stats/kern_snapshot.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
@@ -285,6 +286,8 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 				   offsetof(struct ps_sock_port_entry, stats),
 				   PS_SOCK_PORTS_MAX + 1, sizeof(struct ps_sock_port_entry),
 				   (void **)&s->sock_ports, &s->nsock_ports);
+	if (!err && (s->meta.features & PS_F_FLOWS))
+		err = ps_flows_snapshot_read(dir, s, ncpus);
 	if (!err)
 		err = read_kern(dir, s);
 	if (!err)
@@ -327,6 +330,11 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	free(s->sock_ports);
 	s->sock_ports = NULL;
 	s->nsock_ports = 0;
+	free(s->flows_q);
+	s->flows_q = NULL;
+	free(s->flows);
+	s->flows = NULL;
+	s->nflows = 0;
 	if (s->kern)
 		ps_kern_free(s->kern);
 	free(s->kern);

@@ -14,6 +14,7 @@ struct ps_kern_snapshot; /* kern_reader.h */
 struct ps_nic_facts;	 /* nic.h */
 struct ps_softnet_cpu;	 /* softnet.h */
 struct ps_qdiscs;	 /* qdisc.h */
+struct ps_flow_row;	 /* flows.h */
 
 struct ps_snapshot {
 	struct ps_meta meta;
@@ -36,6 +37,9 @@ struct ps_snapshot {
 	struct ps_sock_pend *sock_pend;	       /* nslots: samples still waiting for a read */
 	struct ps_sock_port_entry *sock_ports; /* per local port */
 	unsigned int nsock_ports;
+	struct ps_flows_qstate *flows_q; /* nslots, CPUs merged; NULL: flows not pinned */
+	struct ps_flow_row *flows;	 /* the flow table as sampled (stats/flows.h) */
+	unsigned int nflows;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */
 	struct ps_nic_facts *nic;	/* NULL: the interface is gone */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */

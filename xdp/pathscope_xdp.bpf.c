@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Driver ingress: count and classify every frame per RX queue, match ICMP
  * echo replies and requests and TCP timestamp echoes and handshakes, sample
- * for driver-to-stack latency, then pass
+ * for driver-to-stack latency and for the flows of each queue, then pass
  * the frame on: XDP_PASS, or in chain mode a tail call to the program that
  * decides its fate (the one attached before, or the next slot of someone's
  * root program array), so that program's verdict is the frame's. */
@@ -11,6 +11,7 @@
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
 #include "pathscope/feature.bpf.h"
+#include "pathscope/flows.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
 PS_QSTATS_MAP(xdp_stats);
@@ -30,6 +31,7 @@ struct {
 PS_FEATURE(ps_xdp_echo, struct xdp_md, ctx, ps_echo_rx(data, data_end, p, slot))
 PS_FEATURE(ps_xdp_d2s, struct xdp_md, ctx, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
 PS_FEATURE(ps_xdp_tcp, struct xdp_md, ctx, ps_tcp_rx(data, data_end, p, slot, 1))
+PS_FEATURE(ps_xdp_flows, struct xdp_md, ctx, ps_flows_xdp(data, data_end, p, data_end - data, slot))
 
 /* Arriving TCP segments are matched here only with attach --tcp-rx xdp:
  * every frame then pays for the timestamp option's read and the tcp_seen
@@ -58,6 +60,8 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx)
 		PS_FEATURE_CALL(ps_xdp_d2s, ctx, &pkt, key);
 	if (ps_tcp_rx_at_xdp && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		PS_FEATURE_CALL(ps_xdp_tcp, ctx, &pkt, key);
+	if ((features & PS_F_FLOWS) && ps_flow_sampled())
+		PS_FEATURE_CALL(ps_xdp_flows, ctx, &pkt, key);
 }
 
 /* Alone on the interface, or one program of libxdp's dispatcher, which goes

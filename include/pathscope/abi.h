@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 7
+#define PS_ABI_VERSION 8
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -36,17 +36,20 @@ enum ps_feature {
 	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
 	PS_F_TCP = 1U << 8,    /* passive TCP RTT, handshake RTT, host response (tcp.bpf.h) */
 	PS_F_SOCK = 1U << 9,   /* stack to socket read latency (sock.bpf.h, probes/) */
+	PS_F_FLOWS = 1U << 10, /* flows per RX queue, sampled, and distinct flows (flows.bpf.h) */
 };
 #define PS_F_ALL                                                                             \
 	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
-	 PS_F_KERNEL | PS_F_TCP | PS_F_SOCK)
+	 PS_F_KERNEL | PS_F_TCP | PS_F_SOCK | PS_F_FLOWS)
 /* txlat, kernel and sock are opt-in: they run on tracepoints of every packet
  * (or socket read) of the host, not only this interface's. tcp is opt-in for
  * its maps (3.5 MiB per attachment) and because a balancer forwarding at XDP
  * sees only the flows its host terminates; per packet it costs 44 ns per skb
  * at tc for a flow without state, next to nothing for one with state
  * (bench/README.md, "Why tcp is opt-in"). */
-#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK | PS_F_TCP))
+/* flows is opt-in for its table (16,384 flows) and its cost per sampled
+ * frame (bench/README.md, "flows"). */
+#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK | PS_F_TCP | PS_F_FLOWS))
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
 enum ps_l3 {
@@ -517,6 +520,59 @@ struct ps_softirq_cpu {
 	__u64 count[PS_SIRQ_COUNT];    /* runs entered */
 	__u64 time_ns[PS_SIRQ_COUNT];  /* estimate: timed runs' time x PS_SIRQ_EVERY */
 	__u64 timed[PS_SIRQ_COUNT];    /* runs timed */
+};
+
+/*
+ * Flows per RX queue (feature flows, include/pathscope/flows.bpf.h), at XDP.
+ * Each frame is sampled with probability 1/N (attach --flow-sample N; a
+ * per-CPU geometric skip counter, so an unsampled frame costs a decrement).
+ * A sampled frame adds to its flow's entry in an LRU hash of PS_FLOWS_MAX
+ * flows over all queues, to its queue's sampled totals, and to its queue's
+ * HyperLogLog of distinct flows. User space scales sampled counts by N.
+ *
+ * The key: TCP and UDP over IPv4 and IPv6: addresses, ports, protocol (a
+ * first fragment has its ports, as the parser reads them; later fragments
+ * carry none and are keyed as a 3-tuple, ports 0). Other IP protocols:
+ * addresses and protocol. VLAN-tagged frames: by their inner IP header.
+ * Frames without an IP header that parsed (non-IP, or malformed): one flow
+ * per ethertype after the VLAN tags (family 0, addresses and ports 0).
+ */
+#define PS_FLOWS_MAX	       16384 /* LRU hash entries, over all queues */
+#define PS_FLOW_SAMPLE_DEFAULT 16    /* N: chosen from make bench (bench/README.md) */
+#define PS_FLOW_SAMPLE_MAX     65536
+#define PS_HLL_BITS	       8 /* 2^8 = 256 registers per queue: error 1.04/16 = 6.5% */
+#define PS_HLL_REGS	       (1U << PS_HLL_BITS)
+
+struct ps_flow_key {
+	__u32 queue;	  /* RX queue slot */
+	__u8 family;	  /* 4 or 6; 0: no IP header (non-IP or malformed) */
+	__u8 proto;	  /* IP protocol (see flows.bpf.h for IPv6) */
+	__be16 ethertype; /* family 0: the ethertype after the VLAN tags */
+	__be16 sport;	  /* TCP and UDP; 0 otherwise and in later fragments */
+	__be16 dport;
+	__u32 pad;
+	__u8 saddr[16]; /* IPv4 in the first 4 bytes */
+	__u8 daddr[16];
+};
+
+/* Per flow, shared by the CPUs (atomic adds), sampled frames only. */
+struct ps_flow_count {
+	__u64 packets;
+	__u64 bytes;
+};
+
+/* Per RX queue, per CPU: the sampled frames and the HyperLogLog registers
+ * (each the largest rank seen; CPUs merge by max, not by sum). */
+struct ps_flows_qstate {
+	__u64 packets; /* sampled frames */
+	__u64 bytes;
+	__u8 hll[PS_HLL_REGS];
+};
+
+/* Per CPU: frames still to skip before the next sample. */
+struct ps_flow_tick {
+	__u32 left;
+	__u32 pad;
 };
 
 /* xdp:xdp_exception per action (XDP_ABORTED .. XDP_REDIRECT, then others). */

@@ -64,10 +64,13 @@ static __always_inline __u32 ps_features_now(void)
 	return ps_features;
 }
 
-/* Does a feature of features need the packet's headers parsed? */
+/* Does a feature of features need the packet's headers parsed? (flows
+ * needs them at XDP only; with every other such feature off, tc parses in
+ * vain.) */
 static __always_inline int ps_wants_parse(__u32 features)
 {
-	return !!(features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP | PS_F_SOCK));
+	return !!(features & (PS_F_CLASS | PS_F_ECN | PS_F_ICMP | PS_F_D2S | PS_F_TCP | PS_F_SOCK |
+			      PS_F_FLOWS));
 }
 
 /* Did the parse stop at the end of the bytes it was given? */

@@ -57,6 +57,9 @@ struct ps_meta {
 	__u8 tcp_prefix4;
 	__u8 tcp_prefix6;
 	__u16 pad;
+	/* flows: 1 in flow_sample frames sampled (1: all); counts scale by it. */
+	__u32 flow_sample;
+	__u32 pad2;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "stats/flows.h"
 #include "stats/format/prom.h"
 #include "stats/report.h"
 
@@ -71,6 +72,15 @@ json_object *ps_sock_json(const struct ps_report *r, unsigned int q);
 json_object *ps_sock_ports_json(const struct ps_snapshot *s);
 bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
+
+/* ---- flows (flows.c): per RX queue the distinct flows (HyperLogLog) and
+ * the top flows, sampled at XDP; born in flows.bpf.h, stored in
+ * ps_flows_qstate and the flow table; read by stats/flows.c (whose API
+ * `pathscope flows` uses too). ps_flows_on() is in stats/flows.h. */
+void ps_flows_table(FILE *out, const struct ps_report *r);
+json_object *ps_flows_json(const struct ps_report *r, unsigned int q);
+bool ps_flows_slot_active(const struct ps_snapshot *s, unsigned int q);
+void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
 /* ---- driver to stack (d2s.c): XDP -> tc ingress latency per RX queue,
  * sampled; born in d2s.bpf.h, stored in struct ps_d2s_qstats. */

@@ -65,6 +65,7 @@
 #include "tests/lib/check.h"
 #include "lib/names.h"
 #include "loader/features.h"
+#include "pathscope/flow_sample.h"
 
 #define ETH_LEN		 14
 #define XDP_PASS_VERDICT 2	     /* XDP_PASS */
@@ -205,6 +206,9 @@ static int env_load(struct env *e, const struct cfg *c)
 		e->x->rodata->ps_nqueues = c->nqueues;
 		e->x->rodata->ps_all_queues = c->all_queues;
 		e->x->rodata->ps_queue_mask[0] = c->mask0;
+		/* flows at attach's default N: the verifier sees the skip draw */
+		e->x->rodata->ps_flow_sample = PS_FLOW_SAMPLE_DEFAULT;
+		e->x->rodata->ps_flow_skip_k = ps_flow_skip_k(PS_FLOW_SAMPLE_DEFAULT);
 		bpf_map__set_max_entries(e->x->maps.xdp_stats, c->nqueues + 1);
 		if (c->parts)
 			bpf_program__set_autoload(e->x->progs.pathscope_xdp_chain, false);
@@ -1132,10 +1136,10 @@ static void test_features(void)
 		__u32 f;
 		const char *name;
 	} sets[] = {
-		{ 0, "none" },	     { PS_F_CLASS, "class" },
-		{ PS_F_ECN, "ecn" }, { PS_F_SIZES, "sizes" },
-		{ PS_F_GRO, "gro" }, { PS_F_CLASS | PS_F_ECN, "class,ecn" },
-		{ PS_F_ALL, "all" },
+		{ 0, "none" },		 { PS_F_CLASS, "class" },
+		{ PS_F_ECN, "ecn" },	 { PS_F_SIZES, "sizes" },
+		{ PS_F_GRO, "gro" },	 { PS_F_CLASS | PS_F_ECN, "class,ecn" },
+		{ PS_F_FLOWS, "flows" }, { PS_F_ALL, "all" },
 	};
 	struct cfg c = default_cfg;
 	struct env e;

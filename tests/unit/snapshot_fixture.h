@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "stats/flows.h"
 #include "stats/kern_snapshot.h"
 #include "stats/render.h"
 #include "nic/nic.h"
@@ -28,6 +29,8 @@ struct fx_iface {
 	struct ps_tcp_qstats tcp[FX_NQ + 1];
 	struct ps_tcp_qhist tcp_hist[FX_NQ + 1];
 	struct ps_tcp_peer_entry tcp_peers[3];
+	struct ps_flows_qstate flows_q[FX_NQ + 1];
+	struct ps_flow_row flows[4];
 	struct ps_sock_qstats sock[FX_NQ + 1];
 	struct ps_sock_qhist sock_hist[FX_NQ + 1];
 	struct ps_sock_pend sock_pend[FX_NQ + 1];
@@ -177,6 +180,47 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->tcp_peers[1].stats.resp_ack_sum_ns = 7 * 40000 * k;
 	s->tcp_peers = d->tcp_peers;
 	s->ntcp_peers = 3;
+
+	/* flows, 1 in 2 frames sampled; rows in key order, as the reader keeps them */
+	s->meta.flow_sample = 2;
+	s->flows_q = d->flows_q;
+	d->flows_q[0].packets = 51 * k;
+	d->flows_q[0].bytes = (50 * 64 + 1514) * k;
+	d->flows_q[0].hll[3] = d->flows_q[0].hll[77] = 1;
+	d->flows_q[0].hll[200] = 2;
+	d->flows_q[1].packets = 2 * k;
+	d->flows_q[1].bytes = 2 * 42 * k;
+	d->flows_q[1].hll[9] = 1;
+	for (h = 0; h < 2; h++) {
+		struct ps_flow_row *f = &d->flows[h];
+
+		f->key.family = 4;
+		f->key.proto = 17;
+		f->key.sport = htons(40000 + h);
+		f->key.dport = htons(4789);
+		memcpy(f->key.saddr, (const __u8[]){ 198, 18, 0, 2 }, 4);
+		memcpy(f->key.daddr, (const __u8[]){ 198, 18, 0, 1 }, 4);
+	}
+	d->flows[0].packets = 40 * k;
+	d->flows[0].bytes = 40 * 64 * k;
+	d->flows[1].packets = 10 * k;
+	d->flows[1].bytes = 10 * 64 * k;
+	d->flows[2].key.family = 6;
+	d->flows[2].key.proto = 6;
+	d->flows[2].key.sport = htons(443);
+	d->flows[2].key.dport = htons(50000);
+	memcpy(d->flows[2].key.saddr,
+	       (const __u8[]){ 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2 }, 16);
+	memcpy(d->flows[2].key.daddr,
+	       (const __u8[]){ 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 }, 16);
+	d->flows[2].packets = 1 * k;
+	d->flows[2].bytes = 1514 * k;
+	d->flows[3].key.queue = 1;
+	d->flows[3].key.ethertype = htons(0x0806);
+	d->flows[3].packets = 2 * k;
+	d->flows[3].bytes = 2 * 42 * k;
+	s->flows = d->flows;
+	s->nflows = 4;
 	s->meta.tcp_prefix4 = 24;
 	s->meta.tcp_prefix6 = 48;
 

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Flows per RX queue (include/pathscope/flows.bpf.h; the reader is
+ * stats/flows.c): per queue the distinct flows since attach (HyperLogLog),
+ * the flows active in the window and the top flows with their share of the
+ * queue's packets. Prometheus has no per-flow labels: per queue the distinct
+ * estimate and the top flow's share only.
+ */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/families/families.h"
+#include "stats/flows.h"
+#include "stats/format/json.h"
+#include "stats/format/table.h"
+
+#define PS_FLOWS_TOP_JSON 10 /* top flows per queue in stats --json */
+
+/* The window's flows of slot q (q == nslots: every queue's, merged), sorted
+ * by packets; *qo the slot's queue figures (for q == nslots: summed, and the
+ * union's distinct estimate). NULL rows when there are none. */
+static struct ps_flow_row *window_flows(const struct ps_report *r, unsigned int q,
+					struct ps_flows_q *qo, unsigned int *nrows)
+{
+	struct ps_flows_q *qs;
+	struct ps_flow_row *rows = NULL;
+	unsigned int nq, i, n = 0;
+
+	memset(qo, 0, sizeof(*qo));
+	*nrows = 0;
+	if (ps_flows_read(r->cur, r->prev, &qs, &nq))
+		return NULL;
+	if (q < nq) {
+		*qo = qs[q];
+		rows = qs[q].flows;
+		n = qs[q].nflows;
+		qs[q].flows = NULL;
+	} else {
+		for (i = 0; i < nq; i++)
+			n += qs[i].nflows;
+		rows = n ? calloc(n, sizeof(*rows)) : NULL;
+		n = 0;
+		for (i = 0; i < nq; i++) {
+			qo->packets += qs[i].packets;
+			qo->bytes += qs[i].bytes;
+			qo->sampled += qs[i].sampled;
+			if (rows && qs[i].nflows)
+				memcpy(rows + n, qs[i].flows, qs[i].nflows * sizeof(*rows));
+			n += rows ? qs[i].nflows : 0;
+		}
+		qo->queue = PS_QUEUE_UNKNOWN;
+		qo->distinct = ps_flows_distinct(r->cur, r->cur->nslots);
+		qo->distinct_err = PS_HLL_ERR;
+		/* sorted by packets, descending */
+		for (i = 1; i < n; i++) {
+			struct ps_flow_row t = rows[i];
+			unsigned int j = i;
+
+			while (j > 0 && rows[j - 1].packets < t.packets) {
+				rows[j] = rows[j - 1];
+				j--;
+			}
+			rows[j] = t;
+		}
+	}
+	qo->flows = NULL;
+	qo->nflows = n;
+	ps_flows_free(qs, nq);
+	*nrows = n;
+	return rows;
+}
+
+bool ps_flows_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	return ps_flows_on(s) && q < s->nslots && s->flows_q[q].packets;
+}
+
+static double share(__u64 part, __u64 whole)
+{
+	if (!whole)
+		return 0;
+	return part >= whole ? 1.0 : (double)part / (double)whole;
+}
+
+static const char *proto_name(__u8 proto, char *buf, size_t len)
+{
+	switch (proto) {
+	case 6:
+		return "tcp";
+	case 17:
+		return "udp";
+	case 1:
+		return "icmp";
+	case 58:
+		return "icmpv6";
+	case 44:
+		return "frag";
+	}
+	snprintf(buf, len, "ip%u", proto);
+	return buf;
+}
+
+static void addr_str(const struct ps_flow_key *k, const __u8 *a, char *buf, size_t len)
+{
+	inet_ntop(k->family == 4 ? AF_INET : AF_INET6, a, buf, (socklen_t)len);
+}
+
+/* "udp 10.0.0.2:40000 > 10.0.0.1:4789", "ip47 10.0.0.2 > 10.0.0.1",
+ * "ethertype 0x88b5". */
+static void flow_name(const struct ps_flow_key *k, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], p[8];
+	const char *pn;
+
+	if (k->family != 4 && k->family != 6) {
+		snprintf(buf, len, "ethertype 0x%04x", ntohs(k->ethertype));
+		return;
+	}
+	addr_str(k, k->saddr, s, sizeof(s));
+	addr_str(k, k->daddr, d, sizeof(d));
+	pn = proto_name(k->proto, p, sizeof(p));
+	if ((k->proto == 6 || k->proto == 17) && (k->sport || k->dport))
+		snprintf(buf, len, k->family == 6 ? "%s [%s]:%u > [%s]:%u" : "%s %s:%u > %s:%u", pn,
+			 s, ntohs(k->sport), d, ntohs(k->dport));
+	else
+		snprintf(buf, len, "%s %s > %s", pn, s, d);
+}
+
+/* ---- table --------------------------------------------------------------- */
+
+static void flows_row(FILE *out, const struct ps_report *r, unsigned int q, const char *qname)
+{
+	struct ps_flows_q qo;
+	unsigned int n;
+	struct ps_flow_row *rows = window_flows(r, q, &qo, &n);
+	char top[128] = "-", sh[16] = "-";
+
+	if (n) {
+		flow_name(&rows[0].key, top, sizeof(top));
+		snprintf(sh, sizeof(sh), "%.1f%%", 100 * share(rows[0].packets, qo.packets));
+	}
+	fprintf(out, "%-6s %10llu %8.0f %7u %7s  %s\n", qname, (unsigned long long)qo.packets,
+		qo.distinct, n, sh, top);
+	free(rows);
+}
+
+void ps_flows_table(FILE *out, const struct ps_report *r)
+{
+	const struct ps_snapshot *s = r->cur;
+	unsigned int q;
+	char qname[16];
+
+	if (!ps_flows_on(s))
+		return;
+	fprintf(out,
+		"FLOWS (XDP, 1 in %u frames sampled): DISTINCT since attach (+-%.1f%%), "
+		"ACTIVE in the window,\n     TOP = the top flow and its share of the queue's "
+		"packets\n",
+		ps_flows_sample(s), 100 * PS_HLL_ERR);
+	fprintf(out, "%-6s %10s %8s %7s %7s  %s\n", "QUEUE", "PACKETS", "DISTINCT", "ACTIVE", "TOP",
+		"TOP_FLOW");
+	for (q = 0; q < s->nslots; q++) {
+		if (!ps_flows_slot_active(s, q))
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		flows_row(out, r, q, qname);
+	}
+	flows_row(out, r, s->nslots, "all");
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static json_object *flow_json(const struct ps_flow_row *f)
+{
+	json_object *o = json_object_new_object();
+	char a[INET6_ADDRSTRLEN], et[8];
+
+	if (f->key.family == 4 || f->key.family == 6) {
+		addr_str(&f->key, f->key.saddr, a, sizeof(a));
+		json_object_object_add(o, "src", json_object_new_string(a));
+		addr_str(&f->key, f->key.daddr, a, sizeof(a));
+		json_object_object_add(o, "dst", json_object_new_string(a));
+	} else {
+		json_object_object_add(o, "src", NULL);
+		json_object_object_add(o, "dst", NULL);
+		snprintf(et, sizeof(et), "0x%04x", ntohs(f->key.ethertype));
+		json_object_object_add(o, "ethertype", json_object_new_string(et));
+	}
+	json_object_object_add(o, "proto", json_object_new_int(f->key.proto));
+	json_object_object_add(o, "sport", json_object_new_int(ntohs(f->key.sport)));
+	json_object_object_add(o, "dport", json_object_new_int(ntohs(f->key.dport)));
+	ps_json_add_u64(o, "packets", f->packets);
+	ps_json_add_u64(o, "bytes", f->bytes);
+	return o;
+}
+
+json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
+{
+	json_object *o = json_object_new_object(), *top = json_object_new_array();
+	struct ps_flows_q qo;
+	unsigned int n, i;
+	struct ps_flow_row *rows = window_flows(r, q, &qo, &n);
+
+	json_object_object_add(o, "sample", json_object_new_int64(ps_flows_sample(r->cur)));
+	json_object_object_add(o, "distinct", json_object_new_double(qo.distinct));
+	json_object_object_add(o, "distinct_err", json_object_new_double(qo.distinct_err));
+	json_object_object_add(o, "active", json_object_new_int64(n));
+	ps_json_add_u64(o, "sampled", qo.sampled);
+	for (i = 0; i < n && i < PS_FLOWS_TOP_JSON; i++)
+		json_object_array_add(top, flow_json(&rows[i]));
+	json_object_object_add(o, "top", top);
+	free(rows);
+	return o;
+}
+
+/* ---- Prometheus ---------------------------------------------------------- */
+
+static const void *flows_base(const struct ps_snapshot *s)
+{
+	return s->flows_q;
+}
+
+static const struct ps_prom_slots flows_slots = { ps_flows_on, flows_base,
+						  sizeof(struct ps_flows_qstate), true,
+						  PS_F_FLOWS };
+
+static void distinct_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			    unsigned int q)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%.1f", ps_flows_distinct(s, q));
+	ps_prom_sample(p, "", l, v);
+}
+
+/* The top flow's share of slot q's packets since attach (scaled by N). */
+static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			     unsigned int q)
+{
+	__u64 top = 0, whole = s->hook[PS_HOOK_XDP] ? s->hook[PS_HOOK_XDP][q].packets : 0;
+	unsigned int i;
+	char v[32];
+
+	for (i = 0; i < s->nflows; i++) {
+		unsigned int fq =
+		    s->flows[i].key.queue < s->nslots ? s->flows[i].key.queue : s->nslots - 1;
+
+		if (fq == q && s->flows[i].packets > top)
+			top = s->flows[i].packets;
+	}
+	snprintf(v, sizeof(v), "%.4f", share(top * ps_flows_sample(s), whole));
+	ps_prom_sample(p, "", l, v);
+}
+
+void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+{
+	ps_prom_family(p, "pathscope_flows_distinct", "gauge",
+		       "Distinct flows per RX queue since attach (XDP, sampled frames; "
+		       "HyperLogLog, relative standard error 6.5%).");
+	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, distinct_sample);
+	ps_prom_family(p, "pathscope_flows_top_share", "gauge",
+		       "The top flow's share of its RX queue's packets since attach, 0..1 (its "
+		       "sampled packets times N over the queue's XDP packets).");
+	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, top_share_sample);
+}
