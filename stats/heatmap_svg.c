@@ -333,6 +333,13 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 #define BG_ROW	20
 #define BG_TOP	64
 #define BG_QGAP 14
+/* The time axis is logarithmic, in whole decades of ns: 1 us to 100 ms at
+ * least, wider when a figure falls outside. On a linear axis one slow stage
+ * (an ACK delay of 44 ms, from one sample) flattened the others, of tens of
+ * microseconds, to a line. */
+#define BG_DEC_LO  3  /* 1 us */
+#define BG_DEC_HI  8  /* 100 ms */
+#define BG_DEC_MAX 20 /* 10^20 ns is past any __u64 */
 
 /* One colour per stage, in ps_stages' order (Tableau 10). */
 static const char *const stage_colour[] = {
@@ -418,32 +425,59 @@ static size_t row_segments(const struct ps_heat *heats, const struct budget_row 
 	return n;
 }
 
-/* The end of a row's bars: the p50s end to end, and the furthest p99 mark;
- * 0 and *any untouched for a row without samples. */
-static double row_extent(const struct ps_heat *heats, const struct budget_row *r, const char *q,
-			 bool *any)
+/* The time axis: decades lo to hi (of ns) over BG_W. */
+struct budget_axis {
+	int lo, hi;
+};
+
+/* x of a time of t ns; times at or below the axis' origin sit on it. */
+static double budget_x(const struct budget_axis *a, double t)
+{
+	double d = t > 0 ? log10(t) : a->lo;
+
+	if (d < a->lo)
+		d = a->lo;
+	return BG_LEFT + BG_W * (d - a->lo) / (a->hi - a->lo);
+}
+
+/* Widen the axis to whole decades holding t ns (t > 0). */
+static void budget_axis_take(struct budget_axis *a, double t)
+{
+	int d;
+
+	if (t <= 0)
+		return;
+	d = (int)floor(log10(t));
+	if (d < a->lo)
+		a->lo = d < 0 ? 0 : d;
+	d = (int)ceil(log10(t));
+	if (d > a->hi)
+		a->hi = d > BG_DEC_MAX ? BG_DEC_MAX : d;
+}
+
+/* Whether a row has bars on queue q (then *any is set); a, if not NULL,
+ * widened to hold the ends of its p50s and its p99 marks. */
+static bool row_extent(const struct ps_heat *heats, const struct budget_row *r, const char *q,
+		       struct budget_axis *a, bool *any)
 {
 	struct segment seg[2];
-	double end = 0;
 	size_t i, n = row_segments(heats, r, q, seg);
 
-	for (i = 0; i < n; i++) {
-		if (seg[i].at + seg[i].f.p99 > end)
-			end = seg[i].at + seg[i].f.p99;
-		if (seg[i].at + seg[i].f.p50 > end)
-			end = seg[i].at + seg[i].f.p50;
+	for (i = 0; a && i < n; i++) {
+		budget_axis_take(a, seg[i].at + (double)seg[i].f.p50);
+		budget_axis_take(a, seg[i].at + (double)seg[i].f.p99);
 	}
 	*any |= n > 0;
-	return end;
+	return n > 0;
 }
 
 static void budget_row(FILE *out, const struct ps_heat *heats, const struct budget_row *r,
-		       const char *q, double scale, double y)
+		       const char *q, const struct budget_axis *a, double y)
 {
 	char p50[24], p99[24], tip[160];
 	struct segment seg[2];
 	size_t i, k, n = row_segments(heats, r, q, seg);
-	double at, x, w;
+	double at, x, w, x99;
 
 	text_at(out, BG_LEFT - 8, y + 14, "end", r->label);
 	for (i = 0; i < n; i++) {
@@ -451,8 +485,11 @@ static void budget_row(FILE *out, const struct ps_heat *heats, const struct budg
 
 		k = seg[i].stage;
 		at = seg[i].at;
-		x = BG_LEFT + at * scale;
-		w = f.p50 * scale;
+		/* A stage after another spans from where that one ends to their
+		 * sum: the row ends at the path's total. */
+		x = budget_x(a, at);
+		w = budget_x(a, at + (double)f.p50) - x;
+		x99 = budget_x(a, at + (double)f.p99);
 		ps_fmt_duration(p50, sizeof(p50), f.p50, true);
 		ps_fmt_duration(p99, sizeof(p99), f.p99, true);
 		snprintf(tip, sizeof(tip), "%s, queue %s: p50 %s, p99 %s, %llu samples",
@@ -474,8 +511,7 @@ static void budget_row(FILE *out, const struct ps_heat *heats, const struct budg
 			"<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#222\"/>\n"
 			"<line class=\"p99\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
 			"stroke=\"#222\" stroke-width=\"2\"/>\n",
-			x + w, y + BG_ROW / 2.0, BG_LEFT + (at + f.p99) * scale, y + BG_ROW / 2.0,
-			BG_LEFT + (at + f.p99) * scale, y + 4.0, BG_LEFT + (at + f.p99) * scale,
+			x + w, y + BG_ROW / 2.0, x99, y + BG_ROW / 2.0, x99, y + 4.0, x99,
 			y + BG_ROW - 4.0);
 	}
 }
@@ -483,27 +519,21 @@ static void budget_row(FILE *out, const struct ps_heat *heats, const struct budg
 void ps_budget_svg(FILE *out, const struct ps_heat *heats)
 {
 	const struct ps_heat *h0 = &heats[0];
-	double max = 0, scale, y, height, step, t;
+	struct budget_axis a = { BG_DEC_LO, BG_DEC_HI };
+	double y, height, x;
 	unsigned int p, shown = 0, rows = 0;
 	bool any;
 	char v[32], line[256];
 	size_t r, k;
+	int d, m;
 
-	/* The scale: the furthest extent of any row of any queue. */
+	/* The axis: every row of every queue within it. */
 	for (p = 0; p < h0->npanels; p++) {
 		any = false;
-		for (r = 0; r < NBUDGET_ROWS; r++) {
-			bool row_any = false;
-			double e = row_extent(heats, &budget_rows[r], h0->panel[p], &row_any);
-
-			if (e > max)
-				max = e;
-			rows += row_any;
-			any |= row_any;
-		}
+		for (r = 0; r < NBUDGET_ROWS; r++)
+			rows += row_extent(heats, &budget_rows[r], h0->panel[p], &a, &any);
 		shown += any;
 	}
-	scale = max > 0 ? BG_W / max : 0;
 	height = BG_TOP + rows * BG_ROW + shown * (BG_ROW + BG_QGAP) + 70;
 	svg_open(out, BG_LEFT + BG_W + 60, height);
 	snprintf(line, sizeof(line),
@@ -517,12 +547,22 @@ void ps_budget_svg(FILE *out, const struct ps_heat *heats)
 		 "%.1f s, %s to %s; RX and host stages by RX queue, TX stages by TX queue",
 		 h0->nt ? h0->iv[h0->nt - 1].t1 : 0, h0->first_time, h0->last_time);
 	text_at(out, 12, 38, "start", line);
+	/* The axis' line, below the last row, is known now: a grid line at
+	 * each decade behind the bars. */
+	y = BG_TOP + rows * BG_ROW + shown * (BG_ROW + BG_QGAP);
+	for (d = a.lo; shown && d <= a.hi; d++) {
+		x = budget_x(&a, pow(10, d));
+		fprintf(out,
+			"<line class=\"grid\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.1f\" "
+			"stroke=\"#e4e4e4\"/>\n",
+			x, BG_TOP, x, y);
+	}
 	y = BG_TOP;
 	for (p = 0; p < h0->npanels; p++) {
 		bool qany = false;
 
 		for (r = 0; r < NBUDGET_ROWS; r++)
-			row_extent(heats, &budget_rows[r], h0->panel[p], &qany);
+			row_extent(heats, &budget_rows[r], h0->panel[p], NULL, &qany);
 		if (!qany)
 			continue;
 		snprintf(line, sizeof(line), "queue %s", h0->panel[p]);
@@ -534,27 +574,38 @@ void ps_budget_svg(FILE *out, const struct ps_heat *heats)
 		for (r = 0; r < NBUDGET_ROWS; r++) {
 			bool row_any = false;
 
-			row_extent(heats, &budget_rows[r], h0->panel[p], &row_any);
-			if (!row_any)
+			if (!row_extent(heats, &budget_rows[r], h0->panel[p], NULL, &row_any))
 				continue;
-			budget_row(out, heats, &budget_rows[r], h0->panel[p], scale, y);
+			budget_row(out, heats, &budget_rows[r], h0->panel[p], &a, y);
 			y += BG_ROW;
 		}
 		y += BG_QGAP;
 	}
 	if (!shown)
 		text_at(out, 12, y + 14, "start", "no samples in any stage");
-	/* The shared axis. */
-	fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#444\"/>\n",
-		BG_LEFT, y, BG_LEFT + BG_W, y);
-	step = nice_step(max, 6);
-	for (t = 0; max > 0 && t <= max * (1 + 1e-9); t += step) {
+	/* The shared axis: a labelled tick at each decade, a short one at 2 to
+	 * 9 times it. */
+	fprintf(out,
+		"<line class=\"axis\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+		"stroke=\"#444\" data-decade-low=\"%d\" data-decade-high=\"%d\"/>\n",
+		BG_LEFT, y, BG_LEFT + BG_W, y, a.lo, a.hi);
+	for (d = a.lo; shown && d <= a.hi; d++) {
+		x = budget_x(&a, pow(10, d));
 		fprintf(out,
 			"<line x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
-			BG_LEFT + t * scale, y, BG_LEFT + t * scale, y + 4);
-		ps_fmt_duration(v, sizeof(v), (__u64)llround(t), true);
-		text_at(out, BG_LEFT + t * scale, y + 16, "middle", v);
+			x, y, x, y + 4);
+		ps_fmt_duration(v, sizeof(v), (__u64)llround(pow(10, d)), true);
+		text_at(out, x, y + 16, "middle", v);
+		if (d == a.hi)
+			continue;
+		fputs("<path stroke=\"#888\" d=\"", out);
+		for (m = 2; m <= 9; m++)
+			fprintf(out, "%sM%.2f %.1fv2", m > 2 ? " " : "",
+				budget_x(&a, m * pow(10, d)), y);
+		fputs("\"/>\n", out);
 	}
+	if (shown)
+		text_at(out, 12, y + 16, "start", "time (log scale)");
 	/* The stages' colours. */
 	for (k = 0; k < ps_nstages; k++) {
 		double lx = 12 + (k % 5) * 150, ly = y + 30 + (k / 5) * 16;

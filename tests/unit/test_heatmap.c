@@ -11,7 +11,10 @@
  *   - the SVG's cells carry the same counts, and nothing else is drawn;
  *   - a count going down (attached anew) gives that interval the new counts;
  *   - socket reads sum TCP and UDP; --whole reads the totals;
- *   - goldens of the heatmap and of the budget.
+ *   - goldens of the heatmap and of the budget;
+ *   - the budget's time axis is logarithmic: beside one ACK delay of 44 ms,
+ *     stages of 20 and 50 us keep a readable share of the chart (on the
+ *     linear axis of before, the 20 us bar was under 0.1% of it).
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -203,6 +206,71 @@ static void svg_cells(const char *svg, unsigned long long *sum, int *n, const ch
 	}
 }
 
+/* A recording of one interval on queue 0: driver to stack at 20 us and
+ * socket reads at 50 us, 100 samples each, and one ACK delay of 44 ms. */
+static FILE *outlier_recording(void)
+{
+	FILE *f = tmpfile();
+	int r;
+
+	for (r = 0; r <= 1; r++) {
+		json_object *doc = json_object_new_object(), *ifs = json_object_new_array();
+		json_object *ifc = json_object_new_object(), *qs = json_object_new_array();
+		json_object *q = json_object_new_object(), *o;
+		unsigned long long l[1];
+		unsigned int c[1];
+
+		json_object_object_add(doc, "schema", json_object_new_int(1));
+		json_object_object_add(
+		    doc, "time",
+		    json_object_new_string(r ? "2026-11-27T10:00:01Z" : "2026-11-27T10:00:00Z"));
+		json_object_object_add(ifc, "ifname", json_object_new_string("veth0"));
+		json_object_object_add(ifc, "attached_for_s", json_object_new_double(5.0 + r));
+		json_object_object_add(ifc, "nqueues", json_object_new_int(1));
+		json_object_object_add(q, "queue", json_object_new_int(0));
+		l[0] = 20000;
+		c[0] = 100u * (unsigned int)r;
+		o = json_object_new_object();
+		json_object_object_add(o, "latency_ns", dist(l, c, 1));
+		json_object_object_add(q, "driver_to_stack", o);
+		l[0] = 50000;
+		o = json_object_new_object();
+		json_object_object_add(o, "latency_ns", dist(l, c, 1));
+		json_object_object_add(q, "socket", json_object_new_object());
+		json_object_object_add(json_object_object_get(q, "socket"), "tcp", o);
+		l[0] = 44 * MS;
+		c[0] = (unsigned int)r;
+		o = json_object_new_object();
+		json_object_object_add(o, "ack_delay_ns", dist(l, c, 1));
+		json_object_object_add(q, "tcp", o);
+		json_object_array_add(qs, q);
+		json_object_object_add(ifc, "queues", qs);
+		json_object_array_add(ifs, ifc);
+		json_object_object_add(doc, "interfaces", ifs);
+		fprintf(f, "%s\n", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+		json_object_put(doc);
+	}
+	rewind(f);
+	return f;
+}
+
+/* The number in attribute attr of the SVG element holding text key; -1 if
+ * there is none. */
+static double svg_attr(const char *svg, const char *key, const char *attr)
+{
+	const char *at = strstr(svg, key), *open, *end, *a;
+	char want[32];
+
+	if (!at)
+		return -1;
+	for (open = at; open > svg && *open != '<'; open--)
+		;
+	end = strchr(at, '>');
+	snprintf(want, sizeof(want), " %s=\"", attr);
+	a = strstr(open, want);
+	return a && a < end ? strtod(a + strlen(want), NULL) : -1;
+}
+
 int main(void)
 {
 	struct ps_heat *h, *whole, *sock, *heats;
@@ -369,6 +437,55 @@ int main(void)
 	CHECK_TRUE("budget: queue other (no samples) has no bars",
 		   !strstr(svg, "data-queue=\"other\""));
 	golden("heatmap-budget.svg", svg, len);
+	free(svg);
+	for (k = 0; k < ps_nstages; k++)
+		ps_heat_free(&heats[k]);
+
+	/* The budget's log axis: 20 us and 50 us beside one ACK delay of 44 ms. */
+	memset(heats, 0, ps_nstages * sizeof(*heats));
+	{
+		char err[256] = "";
+		FILE *f = outlier_recording();
+
+		for (k = 0; k < ps_nstages; k++)
+			heats[k].stage = &ps_stages[k];
+		CHECK_TRUE("budget, outlier: the recording read for every stage",
+			   ps_heat_read(heats, ps_nstages, f, "outlier", err, sizeof(err)) == 0);
+		fclose(f);
+	}
+	svg = render(ps_budget_svg, heats, &len);
+	{
+		double x1 = svg_attr(svg, "class=\"axis\"", "x1"),
+		       x2 = svg_attr(svg, "class=\"axis\"", "x2"), span = x2 - x1,
+		       d2s_x = svg_attr(svg, "data-stage=\"driver_to_stack\"", "x"),
+		       d2s_w = svg_attr(svg, "data-stage=\"driver_to_stack\"", "width"),
+		       sock_x = svg_attr(svg, "data-stage=\"socket_read\"", "x"),
+		       sock_w = svg_attr(svg, "data-stage=\"socket_read\"", "width"),
+		       ack_x = svg_attr(svg, "data-stage=\"tcp_ack_delay\"", "x"),
+		       ack_w = svg_attr(svg, "data-stage=\"tcp_ack_delay\"", "width");
+
+		CHECK_TRUE("budget, outlier: the three bars and the axis are drawn",
+			   span > 0 && d2s_w > 0 && sock_w > 0 && ack_w > 0 &&
+			       strstr(svg, "data-count=\"1\" data-p50=\"44") &&
+			       strstr(svg, "data-decade-low=\"3\" data-decade-high=\"8\""));
+		check_report(span > 0 && d2s_w >= 0.2 * span,
+			     "budget, outlier: the 20 us bar is >= 20% of the axis",
+			     "%.2f of %.2f px (a linear axis gives < 0.1%%)", d2s_w, span);
+		check_report(span > 0 && sock_w >= 0.08 * span,
+			     "budget, outlier: the 50 us bar after it is >= 8% of the axis",
+			     "%.2f of %.2f px", sock_w, span);
+		CHECK_TRUE("budget, outlier: socket read starts where driver to stack ends",
+			   d2s_x == x1 && sock_x > d2s_x + d2s_w - 0.011 &&
+			       sock_x < d2s_x + d2s_w + 0.011);
+		check_report(ack_x == x1 && ack_x + ack_w > x1 + 0.8 * span && ack_x + ack_w <= x2,
+			     "budget, outlier: the 44 ms bar ends between 10 ms and 100 ms, "
+			     "within the axis",
+			     "ends at %.2f, axis %.2f to %.2f", ack_x + ack_w, x1, x2);
+		CHECK_TRUE("budget, outlier: decades labelled 1us to 100ms",
+			   strstr(svg, ">1us</text>") && strstr(svg, ">10us</text>") &&
+			       strstr(svg, ">100us</text>") && strstr(svg, ">1ms</text>") &&
+			       strstr(svg, ">10ms</text>") && strstr(svg, ">100ms</text>"));
+	}
 	free(svg);
 	for (k = 0; k < ps_nstages; k++)
 		ps_heat_free(&heats[k]);
