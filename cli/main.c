@@ -19,6 +19,7 @@ static const struct {
 	{ "attach", ps_cmd_attach }, { "detach", ps_cmd_detach },     { "status", ps_cmd_status },
 	{ "stats", ps_cmd_stats },   { "features", ps_cmd_features }, { "check", ps_cmd_check },
 	{ "nic", ps_cmd_nic },	     { "serve", ps_cmd_serve },	      { "heatmap", ps_cmd_heatmap },
+	{ "flows", ps_cmd_flows },
 };
 
 static void usage(FILE *out)
@@ -38,6 +39,7 @@ static void usage(FILE *out)
 	    "  stats [IFACE] [options]  per-queue report: table, --hist, --json\n"
 	    "  check IFACE [options]    compare what each layer counted over an interval\n"
 	    "  nic IFACE [--json]       NIC, queue and CPU facts from netlink and softnet_stat\n"
+	    "  flows IFACE [options]    the flows behind each RX queue, RSS, why a queue is hot\n"
 	    "  serve IFACE... [options] attach and export: Prometheus /metrics, JSON lines\n"
 	    "  heatmap STAGE [IFACE]    a latency stage per queue over time as SVG, from a\n"
 	    "                           recording (--from FILE) or live\n"
@@ -92,7 +94,8 @@ static int help(int argc, char **argv)
 }
 
 /* The commands that print JSON with --json: what global -j and -p apply to. */
-static const char *const json_commands[] = { "status", "stats", "check", "nic", "features" };
+static const char *const json_commands[] = { "status", "stats", "check", "nic", "features",
+					     "flows" };
 #define N_JSON_COMMANDS (sizeof(json_commands) / sizeof(json_commands[0]))
 
 static bool has_json(const char *cmd)

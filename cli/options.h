@@ -81,6 +81,7 @@ int ps_cmd_stats(int argc, char **argv);
 int ps_cmd_check(int argc, char **argv);
 int ps_cmd_heatmap(int argc, char **argv);
 int ps_cmd_nic(int argc, char **argv);
+int ps_cmd_flows(int argc, char **argv);
 int ps_cmd_serve(int argc, char **argv);
 int ps_cmd_features(int argc, char **argv);
 
