@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define PS_AUTH_POOL_WORKERS 2 /* bcrypt is CPU: more than the cores buys nothing */
+#define PS_AUTH_POOL_WORKERS 2	/* bcrypt is CPU: more than the cores buys nothing */
 #define PS_AUTH_POOL_QUEUE   32 /* waiting jobs; more are refused (503) at once */
 
 struct ps_auth_pool;

@@ -53,18 +53,20 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 		v->holds[PS_HOT_TABLE] = true;
 		snprintf(v->why[PS_HOT_TABLE], sizeof(v->why[0]),
 			 "the indirection table gives it %u of %u entries (%.0f%%; even: %.0f%%)",
-			 q->entries, q->table_entries,
-			 100.0 * q->entries / q->table_entries, 100.0 / nq);
+			 q->entries, q->table_entries, 100.0 * q->entries / q->table_entries,
+			 100.0 / nq);
 	}
 	if (q->l3_only == 1) {
 		v->holds[PS_HOT_FIELDS] = true;
 		snprintf(v->why[PS_HOT_FIELDS], sizeof(v->why[0]),
-			 "the NIC hashes %s on addresses only, not ports", q->proto ? q->proto : "it");
+			 "the NIC hashes %s on addresses only, not ports",
+			 q->proto ? q->proto : "it");
 	}
 	if (distinct < 4.0 * nq) {
 		v->holds[PS_HOT_FEW] = true;
 		snprintf(v->why[PS_HOT_FEW], sizeof(v->why[0]),
-			 "%.0f distinct flows for %u queues (fewer than 4 per queue)", distinct, nq);
+			 "%.0f distinct flows for %u queues (fewer than 4 per queue)", distinct,
+			 nq);
 	}
 	v->holds[PS_HOT_BYTES] = true;
 	snprintf(v->why[PS_HOT_BYTES], sizeof(v->why[0]),

@@ -47,8 +47,8 @@ struct ps_hot_queue {
 
 struct ps_hot_verdict {
 	uint32_t queue;
-	double share;	    /* of the interface's packets */
-	double byte_share;  /* of its bytes */
+	double share;	   /* of the interface's packets */
+	double byte_share; /* of its bytes */
 	enum ps_hot_cause cause;
 	bool holds[PS_HOT_NCAUSES];
 	char why[PS_HOT_NCAUSES][160]; /* the figures behind each that holds */

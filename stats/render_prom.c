@@ -135,6 +135,7 @@ int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 	ps_echo_prom(&p, snaps, n);
 	ps_tcp_prom(&p, snaps, n);
 	ps_flows_prom(&p, snaps, n);
+	ps_rss_prom(&p, snaps, n);
 	ps_d2s_prom(&p, snaps, n);
 	ps_sock_prom(&p, snaps, n);
 	ps_txlat_prom(&p, snaps, n);

@@ -15,6 +15,7 @@
 #include "stats/kern_snapshot.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
+#include "nic/rss.h"
 #include "nic/softnet.h"
 #include "loader/iface.h"
 #include "loader/pins.h"
@@ -213,6 +214,15 @@ static void read_nic(struct ps_snapshot *s)
 			free(s->nic);
 			s->nic = NULL;
 		}
+		/* RSS only beside the flows it explains (a netlink request and
+		 * a few ioctls more per read). */
+		if (s->nic && (s->meta.features & PS_F_FLOWS)) {
+			s->rss = malloc(sizeof(*s->rss));
+			if (s->rss && ps_rss_read(s->nic->ifname, s->rss)) {
+				free(s->rss);
+				s->rss = NULL;
+			}
+		}
 		s->qdiscs = calloc(1, sizeof(*s->qdiscs));
 		if (s->qdiscs && ps_qdisc_read((int)s->meta.ifindex, s->qdiscs)) {
 			free(s->qdiscs);
@@ -343,6 +353,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 		ps_nic_free(s->nic);
 	free(s->nic);
 	s->nic = NULL;
+	free(s->rss);
+	s->rss = NULL;
 	if (s->qdiscs)
 		ps_qdisc_free(s->qdiscs);
 	free(s->qdiscs);

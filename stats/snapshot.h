@@ -12,6 +12,7 @@
 
 struct ps_kern_snapshot; /* kern_reader.h */
 struct ps_nic_facts;	 /* nic.h */
+struct ps_rss;		 /* nic/rss.h */
 struct ps_softnet_cpu;	 /* softnet.h */
 struct ps_qdiscs;	 /* qdisc.h */
 struct ps_flow_row;	 /* flows.h */
@@ -42,6 +43,7 @@ struct ps_snapshot {
 	unsigned int nflows;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */
 	struct ps_nic_facts *nic;	/* NULL: the interface is gone */
+	struct ps_rss *rss;		/* NULL: no flows feature, or another namespace */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */
 	struct ps_softnet_cpu *softnet; /* /proc/net/softnet_stat; NULL: unreadable */
 	int nsoftnet;

@@ -122,6 +122,11 @@ void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s);
 /* The driver's per-queue packets and XDP packets (qstats, ethtool -S). */
 void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
+/* ---- RSS (rss.c): the indirection table per RX queue and the hashed
+ * fields per flow type, beside feature flows; born in nic/rss.c, stored in
+ * struct ps_rss (ps_snapshot.rss). */
+void ps_rss_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
+
 /* ---- the latency budget (stats/render_latency.c): each family's latency
  * histograms of queue slot q (q == nslots: all), PS_LAT_BUCKETS buckets. */
 typedef void (*ps_latency_fn)(const struct ps_snapshot *s, unsigned int q, __u64 *out);

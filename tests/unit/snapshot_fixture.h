@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "stats/flows.h"
+#include "nic/rss.h"
+#include <linux/ethtool.h>
 #include "stats/kern_snapshot.h"
 #include "stats/render.h"
 #include "nic/nic.h"
@@ -31,6 +33,7 @@ struct fx_iface {
 	struct ps_tcp_peer_entry tcp_peers[3];
 	struct ps_flows_qstate flows_q[FX_NQ + 1];
 	struct ps_flow_row flows[4];
+	struct ps_rss rss;
 	struct ps_sock_qstats sock[FX_NQ + 1];
 	struct ps_sock_qhist sock_hist[FX_NQ + 1];
 	struct ps_sock_pend sock_pend[FX_NQ + 1];
@@ -221,6 +224,18 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->flows[3].bytes = 2 * 42 * k;
 	s->flows = d->flows;
 	s->nflows = 4;
+	/* RSS beside the flows: a Toeplitz table of 128 entries 0 1 2 0 1 2 ...
+	 * (43, 43, 42), udp4 hashed on addresses only, tcp4 on ports too */
+	ps_rss_init(&d->rss);
+	d->rss.have_table = true;
+	d->rss.table_size = 128;
+	for (unsigned int e = 0; e < 128; e++)
+		d->rss.table[e] = e % FX_NQ;
+	d->rss.hfunc = PS_RSS_HFUNC_TOEPLITZ;
+	d->rss.have_fields = true;
+	d->rss.fields[PS_RSS_TCP4] = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
+	d->rss.fields[PS_RSS_UDP4] = RXH_IP_SRC | RXH_IP_DST;
+	s->rss = &d->rss;
 	s->meta.tcp_prefix4 = 24;
 	s->meta.tcp_prefix6 = 48;
 

@@ -15,9 +15,15 @@ static void even(struct ps_hot_queue q[4])
 	unsigned int i;
 
 	for (i = 0; i < 4; i++)
-		q[i] = (struct ps_hot_queue){ .queue = i, .packets = 1000, .bytes = 1000 * 100,
-					      .top_packets = 20, .distinct = 100, .l3_only = 0,
-					      .proto = "udp4", .entries = 32, .table_entries = 128 };
+		q[i] = (struct ps_hot_queue){ .queue = i,
+					      .packets = 1000,
+					      .bytes = 1000 * 100,
+					      .top_packets = 20,
+					      .distinct = 100,
+					      .l3_only = 0,
+					      .proto = "udp4",
+					      .entries = 32,
+					      .table_entries = 128 };
 }
 
 static void verdict(struct ps_hot_queue q[4], unsigned int i, const char *want, const char *name)
@@ -54,7 +60,8 @@ int main(void)
 	verdict(q, 0, "elephant", "its top flow over half of it: elephant");
 	ps_hot_verdict(q, 4, 0, &v);
 	check_report(strstr(v.why[PS_HOT_ELEPHANT], "50%") != NULL,
-		     "... the figure behind it: the top flow's share", "%s", v.why[PS_HOT_ELEPHANT]);
+		     "... the figure behind it: the top flow's share", "%s",
+		     v.why[PS_HOT_ELEPHANT]);
 	q[0].top_packets = 1000; /* half exactly: not an elephant */
 	verdict(q, 0, "bytes", "its top flow just under half, nothing else: the bytes");
 
@@ -92,10 +99,11 @@ int main(void)
 	q[0].distinct = 4;
 	verdict(q, 0, "bytes", "16 distinct flows on 4 queues: not few");
 	ps_hot_verdict(q, 4, 0, &v);
-	check_report(strstr(v.why[PS_HOT_BYTES], "50%") != NULL, "bytes: the shares behind it", "%s",
-		     v.why[PS_HOT_BYTES]);
-	check_report(!strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
-			     "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
-		     "advice for the table", "%s", ps_hot_cause_advice(PS_HOT_TABLE));
+	check_report(strstr(v.why[PS_HOT_BYTES], "50%") != NULL, "bytes: the shares behind it",
+		     "%s", v.why[PS_HOT_BYTES]);
+	check_report(
+	    !strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
+		    "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
+	    "advice for the table", "%s", ps_hot_cause_advice(PS_HOT_TABLE));
 	return check_exit_code();
 }
