@@ -32,6 +32,7 @@ static const char flows_help[] =
     "  fields    the NIC hashes its protocol on addresses only, not ports\n"
     "  few       fewer distinct flows than 4 x the queues\n"
     "  bytes     none of these: the flows spread and their bytes do not\n"
+    "and a queue the indirection table gives no entry is named: RSS sends it nothing.\n"
     "Per queue: packets and bytes (exact) and their share, the distinct flows it\n"
     "saw since attach (HyperLogLog, +-6.5%), the flows of the interval and the\n"
     "top K with their share of the queue (sampled 1 in N frames, scaled by N:\n"
@@ -213,9 +214,9 @@ static int parse_flow(char **a, struct flow_arg *f)
 	t->sport = (__u16)sp;
 	t->dport = (__u16)dp;
 	f->given = true;
-	snprintf(f->text, sizeof(f->text), "%s %s%s%s:%s > %s%s%s:%s", a[2], fam == AF_INET6 ? "[" : "",
-		 a[0], fam == AF_INET6 ? "]" : "", a[3], fam == AF_INET6 ? "[" : "", a[1],
-		 fam == AF_INET6 ? "]" : "", a[4]);
+	snprintf(f->text, sizeof(f->text), "%s %s%s%s:%s > %s%s%s:%s", a[2],
+		 fam == AF_INET6 ? "[" : "", a[0], fam == AF_INET6 ? "]" : "", a[3],
+		 fam == AF_INET6 ? "[" : "", a[1], fam == AF_INET6 ? "]" : "", a[4]);
 	return 0;
 }
 
@@ -262,8 +263,8 @@ static json_object *flow_json(const struct ps_flow_row *r, __u64 queue_packets)
 		addr_text(&r->key, r->key.daddr, d, sizeof(d));
 		json_object_object_add(o, "src", json_object_new_string(s));
 		json_object_object_add(o, "dst", json_object_new_string(d));
-		json_object_object_add(o, "proto",
-				       json_object_new_string(proto_name(r->key.proto, p, sizeof(p))));
+		json_object_object_add(
+		    o, "proto", json_object_new_string(proto_name(r->key.proto, p, sizeof(p))));
 	} else {
 		json_object_object_add(o, "src", NULL);
 		json_object_object_add(o, "dst", NULL);
@@ -279,15 +280,15 @@ static json_object *flow_json(const struct ps_flow_row *r, __u64 queue_packets)
 	return o;
 }
 
-static void report(const struct view *v, const struct ps_snapshot *cur,
-		   const struct ps_flows_q *qs, unsigned int nq)
+static void report(const struct view *v, const struct ps_snapshot *cur, const struct ps_flows_q *qs,
+		   unsigned int nq)
 {
 	unsigned int nrx = nq - 1, i, k, c, shown; /* the last slot: "other" queues */
 	struct ps_hot_queue *h = calloc(nrx, sizeof(*h));
 	__u32 *entries = calloc(nrx, sizeof(*entries));
 	__u64 all = 0, all_bytes = 0, sp = 0;
 	struct ps_hot_verdict hv;
-	json_object *o = NULL, *jq = NULL, *jhot = NULL, *x, *y;
+	json_object *o = NULL, *jq = NULL, *jhot = NULL, *jcold = NULL, *x, *y;
 	char text[200];
 	__u32 pq, hash;
 	const char *why;
@@ -306,18 +307,20 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 		o = json_object_new_object();
 		jq = json_object_new_array();
 		jhot = json_object_new_array();
+		jcold = json_object_new_array();
 		json_object_object_add(o, "iface", json_object_new_string(v->ifname));
 		json_object_object_add(o, "interval_s",
 				       v->interval ? ps_json_double(v->interval, 3) : NULL);
 		json_object_object_add(o, "sample", json_object_new_int64(ps_flows_sample(cur)));
 		json_object_object_add(o, "distinct_err", ps_json_double(PS_HLL_ERR, 3));
-		json_object_object_add(
-		    o, "distinct", ps_json_double(ps_flows_distinct(cur, cur->nslots), 1));
+		json_object_object_add(o, "distinct",
+				       ps_json_double(ps_flows_distinct(cur, cur->nslots), 1));
 	} else {
 		printf("%s: %u RX queues, %s%.1f s; 1 in %u frames sampled; distinct flows since "
 		       "attach, +-%.1f%%\n",
 		       v->ifname, nrx, v->interval ? "over " : "since attach: ",
-		       v->interval ? v->interval : (double)(cur->mono_ns - cur->meta.attach_monotonic_ns) / 1e9,
+		       v->interval ? v->interval
+				   : (double)(cur->mono_ns - cur->meta.attach_monotonic_ns) / 1e9,
 		       ps_flows_sample(cur), PS_HLL_ERR * 100);
 		printf("%5s %12s %6s %14s %6s %8s %6s  %s\n", "queue", "packets", "share", "bytes",
 		       "share", "distinct", "flows", "top flow (share of the queue)");
@@ -329,18 +332,21 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 			continue; /* "other" queues: only when it saw any */
 		if (v->json) {
 			x = json_object_new_object();
-			json_object_object_add(x, "queue", i == nrx ? json_object_new_string("other")
-								    : json_object_new_int(i));
+			json_object_object_add(x, "queue",
+					       i == nrx ? json_object_new_string("other")
+							: json_object_new_int(i));
 			json_object_object_add(x, "packets", json_object_new_uint64(q->packets));
 			json_object_object_add(x, "bytes", json_object_new_uint64(q->bytes));
-			json_object_object_add(x, "share", ps_json_double(share(q->packets, all), 4));
+			json_object_object_add(x, "share",
+					       ps_json_double(share(q->packets, all), 4));
 			json_object_object_add(x, "byte_share",
 					       ps_json_double(share(q->bytes, all_bytes), 4));
 			json_object_object_add(x, "distinct", ps_json_double(q->distinct, 1));
 			json_object_object_add(x, "flows_seen", json_object_new_int64(q->nflows));
 			json_object_object_add(
 			    x, "top_share",
-			    ps_json_double(q->nflows ? share(q->flows[0].packets, q->packets) : 0, 4));
+			    ps_json_double(q->nflows ? share(q->flows[0].packets, q->packets) : 0,
+					   4));
 			y = json_object_new_array();
 			for (k = 0; k < q->nflows && k < v->top; k++)
 				json_object_array_add(y, flow_json(&q->flows[k], q->packets));
@@ -356,9 +362,10 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 			printf("%5s", "other");
 		else
 			printf("%5u", i);
-		printf(" %12llu %5.1f%% %14llu %5.1f%% %8.0f %6u  %s", (unsigned long long)q->packets,
-		       100 * share(q->packets, all), (unsigned long long)q->bytes,
-		       100 * share(q->bytes, all_bytes), q->distinct, q->nflows, text);
+		printf(" %12llu %5.1f%% %14llu %5.1f%% %8.0f %6u  %s",
+		       (unsigned long long)q->packets, 100 * share(q->packets, all),
+		       (unsigned long long)q->bytes, 100 * share(q->bytes, all_bytes), q->distinct,
+		       q->nflows, text);
 		if (q->nflows)
 			printf(" (%.1f%%)", 100 * share(q->flows[0].packets, q->packets));
 		printf("\n");
@@ -404,13 +411,33 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 			json_object_array_add(jhot, x);
 			continue;
 		}
-		printf("hot: queue %u carries %.0f%% of the packets (%.0f%% of the bytes): %s: %s\n",
-		       i, hv.share * 100, hv.byte_share * 100, ps_hot_cause_name(hv.cause),
-		       hv.why[hv.cause]);
+		printf(
+		    "hot: queue %u carries %.0f%% of the packets (%.0f%% of the bytes): %s: %s\n",
+		    i, hv.share * 100, hv.byte_share * 100, ps_hot_cause_name(hv.cause),
+		    hv.why[hv.cause]);
 		for (c = hv.cause + 1; c < PS_HOT_NCAUSES - 1; c++)
 			if (hv.holds[c])
 				printf("  also %s: %s\n", ps_hot_cause_name(c), hv.why[c]);
 		printf("  %s\n", ps_hot_cause_advice(hv.cause));
+	}
+	/* A queue the table gives no entry: RSS never sends it a flow (ethtool -X
+	 * weight 1 1 1 0, or a table that predates ethtool -L). */
+	for (i = 0; v->rss->have_table && i < nrx; i++) {
+		if (entries[i])
+			continue;
+		snprintf(text, sizeof(text),
+			 "the indirection table gives it none of its %u entries: RSS sends it no "
+			 "flow",
+			 v->rss->table_size);
+		if (v->json) {
+			x = json_object_new_object();
+			json_object_object_add(x, "queue", json_object_new_int(i));
+			json_object_object_add(x, "cause", json_object_new_string("table"));
+			json_object_object_add(x, "why", json_object_new_string(text));
+			json_object_array_add(jcold, x);
+		} else {
+			printf("cold: queue %u: table: %s\n", i, text);
+		}
 	}
 	if (!v->json)
 		ps_rss_print(stdout, v->rss, nrx);
@@ -426,9 +453,10 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 			json_object_object_add(x, "hash", rc ? NULL : json_object_new_int64(hash));
 			json_object_object_add(x, "no_prediction",
 					       rc ? json_object_new_string(why) : NULL);
-			json_object_object_add(x, "seen", seen >= 0 ? json_object_new_int64(seen)
-							       : seen == -2 ? json_object_new_string("other")
-									    : NULL);
+			json_object_object_add(x, "seen",
+					       seen >= 0    ? json_object_new_int64(seen)
+					       : seen == -2 ? json_object_new_string("other")
+							    : NULL);
 			json_object_object_add(x, "seen_packets",
 					       seen != -1 ? json_object_new_uint64(sp) : NULL);
 			json_object_object_add(o, "flow", x);
@@ -447,12 +475,14 @@ static void report(const struct view *v, const struct ps_snapshot *cur,
 				       (unsigned long long)sp);
 			else
 				printf("; pathscope did not see it%s\n",
-				       ps_flows_sample(cur) > 1 ? " (sampled 1 in N: try N=1)" : "");
+				       ps_flows_sample(cur) > 1 ? " (sampled 1 in N: try N=1)"
+								: "");
 		}
 	}
 	if (v->json) {
 		json_object_object_add(o, "queues", jq);
 		json_object_object_add(o, "hot", jhot);
+		json_object_object_add(o, "cold", jcold);
 		json_object_object_add(o, "rss", ps_rss_json(v->rss, nrx));
 		ps_json_print(stdout, o);
 		json_object_put(o);

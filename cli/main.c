@@ -94,8 +94,9 @@ static int help(int argc, char **argv)
 }
 
 /* The commands that print JSON with --json: what global -j and -p apply to. */
-static const char *const json_commands[] = { "status", "stats", "check", "nic", "features",
-					     "flows" };
+static const char *const json_commands[] = {
+	"status", "stats", "check", "nic", "features", "flows"
+};
 #define N_JSON_COMMANDS (sizeof(json_commands) / sizeof(json_commands[0]))
 
 static bool has_json(const char *cmd)
