@@ -446,7 +446,7 @@ run_kernel() {
 	qemu_args "$ACCEL" "$rel" ""
 	# shellcheck disable=SC2054 # qemu's options are comma-separated
 	ARGS+=(-netdev tap,id=t0,ifname=qt0,script=no,downscript=no,queues=4,vhost=off
-		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,romfile=,"addr=3,mac=$GUEST_MAC"
+		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,rss=on,hash=on,romfile=,"addr=3,mac=$GUEST_MAC"
 		-netdev tap,id=t1,ifname=qt1,script=no,downscript=no
 		-device e1000,netdev=t1,romfile=,"addr=4,mac=$E1000_GUEST_MAC"
 		-virtfs "local,path=$ROOT,mount_tag=ps,security_model=none,readonly=on"
