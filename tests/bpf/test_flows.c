@@ -49,8 +49,8 @@
 #define XDP_PASS_V 2
 
 static int ncpus;
-static int ifindex;   /* the 4-queue device; 0: none */
-static bool ctx_ok;   /* the test run takes rx_queue_index */
+static int ifindex; /* the 4-queue device; 0: none */
+static bool ctx_ok; /* the test run takes rx_queue_index */
 static struct pathscope_xdp *x;
 
 static int load(__u32 n)
@@ -73,7 +73,8 @@ static int load(__u32 n)
 /* Run frame f repeat times as arriving on RX queue q (0 without a context). */
 static int run_q(const struct frame *f, __u32 q, __u32 repeat)
 {
-	struct xdp_md md = { .data_end = f->len, .ingress_ifindex = (__u32)ifindex,
+	struct xdp_md md = { .data_end = f->len,
+			     .ingress_ifindex = (__u32)ifindex,
 			     .rx_queue_index = q };
 	LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = f->b, .data_size_in = f->len,
 		    .repeat = (int)repeat);
@@ -259,7 +260,7 @@ static __u64 q_packets[NSLOTS], q_bytes[NSLOTS];
 /* Send f count times to queue q, expecting it under key k (added up when
  * the same key is expected again). */
 static void sendf(const char *what, const struct frame *f, __u32 q, __u32 count,
-		 struct ps_flow_key k)
+		  struct ps_flow_key k)
 {
 	unsigned int i;
 	int err = run_q(f, q, count);
@@ -311,15 +312,15 @@ static void test_exact(void)
 	sendf("ipv4 tcp, same tuple, queue 3", &f, 3, 2, key(3, 4, 6, 3, 1, 2000, 80));
 	b4(&f, 1, P_TCP, 3, 1, 2000, 80, 40, 0);
 	sendf("802.1Q ipv4 tcp keyed by its inner header, queue 3", &f, 3, 1,
-	     key(3, 4, 6, 3, 1, 2000, 80));
+	      key(3, 4, 6, 3, 1, 2000, 80));
 	b4(&f, 2, P_TCP, 3, 1, 2000, 80, 40, 0);
 	sendf("QinQ ipv4 tcp keyed by its inner header, queue 3", &f, 3, 4,
-	     key(3, 4, 6, 3, 1, 2000, 80));
+	      key(3, 4, 6, 3, 1, 2000, 80));
 	b6(&f, 0, P_UDP, 2, 1, 3000, 53, 0, 0);
 	sendf("ipv6 udp, queue 2", &f, 2, 2, key(2, 6, 17, 2, 1, 3000, 53));
 	b6(&f, 1, P_TCP, 4, 1, 3001, 443, 1, 0);
 	sendf("802.1Q ipv6 tcp behind a hop-by-hop header, queue 2", &f, 2, 3,
-	     key(2, 6, 6, 4, 1, 3001, 443));
+	      key(2, 6, 6, 4, 1, 3001, 443));
 	b4(&f, 0, P_GRE, 4, 1, 0, 0, 24, 0);
 	sendf("ipv4 gre: 3-tuple, queue 0", &f, 0, 2, key(0, 4, 47, 4, 1, 0, 0));
 	b4(&f, 0, P_ICMP, 5, 1, 0, 0, 56, 0);
@@ -328,7 +329,7 @@ static void test_exact(void)
 	sendf("ipv6 esp: 3-tuple, queue 1", &f, 1, 2, key(1, 6, 50, 5, 1, 0, 0));
 	b6(&f, 0, P_NONE, 5, 1, 0, 0, 1, 0);
 	sendf("ipv6 hop-by-hop then no next header: 3-tuple of the first next header", &f, 1, 1,
-	     key(1, 6, 0, 5, 1, 0, 0));
+	      key(1, 6, 0, 5, 1, 0, 0));
 	b4(&f, 0, P_UDP, 6, 1, 5000, 5001, 100, 1);
 	sendf("ipv4 udp first fragment: with its ports", &f, 2, 1, key(2, 4, 17, 6, 1, 5000, 5001));
 	b4(&f, 0, P_UDP, 6, 1, 5000, 5001, 100, 2);
@@ -339,7 +340,7 @@ static void test_exact(void)
 	sendf("ipv6 udp later fragment: 3-tuple, protocol 44", &f, 3, 3, key(3, 6, 44, 6, 1, 0, 0));
 	b6(&f, 0, P_UDP, 6, 1, 5002, 5003, 1, 2);
 	sendf("ipv6 later fragment behind a hop-by-hop header: the same 3-tuple", &f, 3, 1,
-	     key(3, 6, 44, 6, 1, 0, 0));
+	      key(3, 6, 44, 6, 1, 0, 0));
 	put_eth(&f, 0, ETH_ARP);
 	put_bytes(&f, 28);
 	sendf("arp: by ethertype", &f, 0, 2, key_ether(0, ETH_ARP));
@@ -377,8 +378,10 @@ static void test_exact(void)
 			     (unsigned long long)qs.bytes);
 	}
 	if (!ctx_ok)
-		check_report(1, "N=1: this kernel's test run takes no rx_queue_index: "
-				"every frame on queue 0", "");
+		check_report(1,
+			     "N=1: this kernel's test run takes no rx_queue_index: "
+			     "every frame on queue 0",
+			     "");
 }
 
 /* ---- distinct flows ----------------------------------------------------- */
@@ -488,8 +491,9 @@ static void test_sampling(__u32 nsample)
 			 "(+-%.0f)",
 			 nsample, (unsigned long long)sampled_total, 120000 * p, 4 * sd);
 		check_report(dev <= 4 * sd + 1, name, "%.1f sd off", dev / sd);
-		snprintf(name, sizeof(name), "N=%u: the queues' sampled totals are the flows' (%llu)",
-			 nsample, (unsigned long long)sampled_total);
+		snprintf(name, sizeof(name),
+			 "N=%u: the queues' sampled totals are the flows' (%llu)", nsample,
+			 (unsigned long long)sampled_total);
 		check_report(sum == sampled_total, name, "got %llu", (unsigned long long)sum);
 	}
 }
