@@ -42,6 +42,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "pathscope/abi.h"
+#include "pathscope/flow_sample.h"
 #include "pathscope_xdp.skel.h"
 #include "pathscope_tc.skel.h"
 
@@ -147,14 +148,17 @@ static void build_frames(struct frame *fr)
 static struct fset {
 	const char *name;
 	__u32 bits;
+	__u32 flow_sample; /* flows: N (0: attach's default) */
 } fsets[MAX_FSETS] = {
-	{ "none", 0 },
-	{ "default", PS_F_DEFAULT },
-	/* the default set and the opt-in tcp feature: its cost on a line of its own */
-	{ "default_tcp", PS_F_DEFAULT | PS_F_TCP },
-	{ "all", PS_F_ALL },
+	{ "none", 0, 0 },
+	{ "default", PS_F_DEFAULT, 0 },
+	/* the default set and an opt-in feature: its cost on a line of its own */
+	{ "default_tcp", PS_F_DEFAULT | PS_F_TCP, 0 },
+	{ "default_flows", PS_F_DEFAULT | PS_F_FLOWS, 0 },
+	{ "default_flows_n1", PS_F_DEFAULT | PS_F_FLOWS, 1 },
+	{ "all", PS_F_ALL, 0 },
 };
-static size_t nfsets = 4; /* the defaults above; --fset NAME=MASK replaces them */
+static size_t nfsets = 6; /* the defaults above; --fset NAME=MASK[:N] replaces them */
 #define NFSETS MAX_FSETS
 
 enum { P_XDP, P_TCI, P_TCE, NPROGS };
@@ -174,7 +178,7 @@ static void size_queue_maps(struct bpf_object *obj)
 {
 	static const char *const per_queue[] = { "xdp_stats", "tci_stats",  "tce_stats",
 						 "d2s_stats", "echo_stats", "tcp_stats",
-						 "tcp_hist",  "sock_stats" };
+						 "tcp_hist",  "sock_stats", "flows_q" };
 	struct bpf_map *m;
 	size_t i;
 
@@ -198,6 +202,9 @@ static int load_all(struct loaded *l, const char *empty_path)
 		l->x[i]->rodata->ps_features = l->t[i]->rodata->ps_features = fsets[i].bits;
 		l->x[i]->rodata->ps_nqueues = l->t[i]->rodata->ps_nqueues = NQUEUES;
 		l->x[i]->rodata->ps_all_queues = l->t[i]->rodata->ps_all_queues = 1;
+		l->x[i]->rodata->ps_flow_sample =
+		    fsets[i].flow_sample ? fsets[i].flow_sample : PS_FLOW_SAMPLE_DEFAULT;
+		l->x[i]->rodata->ps_flow_skip_k = ps_flow_skip_k(l->x[i]->rodata->ps_flow_sample);
 		l->t[i]->rodata->ps_rx_queue_base = 0; /* veth: queue_mapping 0 = queue 0 */
 		size_queue_maps(l->x[i]->obj);
 		size_queue_maps(l->t[i]->obj);
@@ -345,15 +352,21 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
 			runs = (__u32)arg_num(argv[++i], 1, MAX_RUNS);
 		else if (!strcmp(argv[i], "--fset") && i + 1 < argc) {
-			/* NAME=MASK: feature sets of one's own (the first replaces
-			 * the defaults), e.g. to cost one feature at a time */
-			char *eq = strchr(argv[++i], '=');
+			/* NAME=MASK[:N]: feature sets of one's own (the first
+			 * replaces the defaults), e.g. to cost one feature at a
+			 * time; N: flows' --flow-sample */
+			char *eq = strchr(argv[++i], '='), *colon;
 
 			if (!eq || nfsets_given == MAX_FSETS) {
 				fprintf(stderr, "micro: bad --fset '%s' (NAME=MASK)\n", argv[i]);
 				return 2;
 			}
 			*eq = '\0';
+			colon = strchr(eq + 1, ':');
+			fsets[nfsets_given].flow_sample =
+			    colon ? (__u32)arg_num(colon + 1, 1, PS_FLOW_SAMPLE_MAX) : 0;
+			if (colon)
+				*colon = '\0';
 			fsets[nfsets_given].name = argv[i];
 			fsets[nfsets_given++].bits = (__u32)strtoul(eq + 1, NULL, 0);
 			nfsets = nfsets_given;
@@ -382,8 +395,8 @@ int main(int argc, char **argv)
 	}
 
 	printf("{\"repeat\": %u, \"runs\": %u, \"d2s_sample_every\": %d, \"possible_cpus\": %d, "
-	       "\"nqueues\": %d,\n",
-	       repeat, runs, PS_D2S_EVERY, ncpus, NQUEUES);
+	       "\"nqueues\": %d, \"flow_sample_default\": %d,\n",
+	       repeat, runs, PS_D2S_EVERY, ncpus, NQUEUES, PS_FLOW_SAMPLE_DEFAULT);
 	printf("\"value_sizes\": {\"ps_qstats\": %zu, \"ps_echo_qstats\": %zu, "
 	       "\"ps_d2s_qstats\": %zu, \"ps_txlat_qstats\": %zu, \"ps_kern_qstats\": %zu},\n",
 	       sizeof(struct ps_qstats), sizeof(struct ps_echo_qstats),

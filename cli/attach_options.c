@@ -107,9 +107,9 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 			return ps_error("bad --tcp-rx '%s' (tc or xdp)", arg), 2;
 		return 0;
 	case 'F':
+		_Static_assert(PS_FLOW_SAMPLE_MAX == 65536, "the message says 65536");
 		if (!ps_parse_u64(arg, PS_FLOW_SAMPLE_MAX, &num) || num == 0)
-			return ps_error("bad --flow-sample '%s' (1..%u)", arg, PS_FLOW_SAMPLE_MAX),
-			       2;
+			return ps_error("bad --flow-sample '%s' (1..65536)", arg), 2;
 		o->flow_sample = (unsigned int)num;
 		return 0;
 	case 'R':

@@ -538,7 +538,7 @@ struct ps_softirq_cpu {
  * per ethertype after the VLAN tags (family 0, addresses and ports 0).
  */
 #define PS_FLOWS_MAX	       16384 /* LRU hash entries, over all queues */
-#define PS_FLOW_SAMPLE_DEFAULT 16    /* N: chosen from make bench (bench/README.md) */
+#define PS_FLOW_SAMPLE_DEFAULT 32    /* N: chosen from make bench (bench/README.md) */
 #define PS_FLOW_SAMPLE_MAX     65536
 #define PS_HLL_BITS	       8 /* 2^8 = 256 registers per queue: error 1.04/16 = 6.5% */
 #define PS_HLL_REGS	       (1U << PS_HLL_BITS)
