@@ -41,7 +41,7 @@ static const char flows_help[] =
     "  -c, --count N     N reports (default 1; with --count alone the interval is 1 s)\n"
     "  -t, --top K       flows shown per queue (default 5, at most 100)\n"
     "  -j, --json        one JSON object per report\n"
-    "      --flow SRC DST PROTO SPORT DPORT\n"
+    "  --flow SRC DST PROTO SPORT DPORT\n"
     "                    the queue this NIC's Toeplitz key and table predict for\n"
     "                    that flow (PROTO tcp or udp), and where pathscope saw it;\n"
     "                    no prediction where the hash is not Toeplitz or ntuple\n"

@@ -51,7 +51,7 @@ ps_check_eq "groff (man --warnings, as lintian runs it): no warnings" "$groff_ou
 
 # 2. Commands: a page each, an entry each in pathscope(8)'s COMMANDS.
 cmds=$(commands)
-ps_check_eq "pathscope help lists the 9 commands" "$(wc -w <<<"$cmds")" 9
+ps_check_eq "pathscope help lists the 10 commands" "$(wc -w <<<"$cmds")" 10
 pages=$(cd "$MAN" && ls pathscope-*.8 | sed 's/^pathscope-//; s/\.8$//' | sort -u)
 ps_check_eq "one page per command: man/pathscope-CMD.8" "$pages" "$cmds"
 listed=$(awk '/^\.Sh / { on = ($0 == ".Sh COMMANDS") } on && /^\.It Cm / { print $3 }' "$MAN/pathscope.8" |
