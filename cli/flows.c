@@ -178,7 +178,10 @@ static void hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struc
 			.queue = i,
 			.packets = qs[i].packets,
 			.bytes = qs[i].bytes,
-			.top_packets = qs[i].nflows ? qs[i].flows[0].packets : 0,
+			.top_packets = !qs[i].nflows ? 0
+				       : qs[i].flows[0].packets > qs[i].packets
+					   ? qs[i].packets
+					   : qs[i].flows[0].packets,
 			.distinct = qs[i].distinct,
 			.l3_only = l3_only(rss, type),
 			.proto = type >= 0 ? ps_rss_flow_names[type] : NULL,
@@ -247,9 +250,11 @@ static long seen_on(const struct ps_flows_q *qs, unsigned int nq, const struct p
 
 /* ---- one report ------------------------------------------------------------------------- */
 
+/* part of all, at most 1: a flow's count scaled by N is an estimate, which
+ * may pass its queue's exact count. */
 static double share(__u64 part, __u64 all)
 {
-	return all ? (double)part / (double)all : 0;
+	return !all ? 0 : part >= all ? 1 : (double)part / (double)all;
 }
 
 static json_object *flow_json(const struct ps_flow_row *r, __u64 queue_packets)

@@ -25,9 +25,9 @@ echo "== testbed: $PS_DEV_A ($PS_IP4_A) <-> $PS_DEV_B ($PS_IP4_B), 4 queues, GRO
 ps_testbed_create 4 "psdemoA-$$" "psdemoB-$$" || exit 1
 ps_at_exit 'ps_pathscope_a detach vA 2>/dev/null; ps_pathscope_b detach vB 2>/dev/null'
 
-echo "== pathscope attach vA (sender) and vB (receiver), default features and tcp"
+echo "== pathscope attach vA (sender) and vB (receiver), default features and tcp (vB: and flows)"
 ps_pathscope_a attach vA --features default,tcp || exit 1
-ps_pathscope_b attach vB --features default,tcp || exit 1
+ps_pathscope_b attach vB --features default,tcp,flows || exit 1
 "$PATHSCOPE" status
 
 mkdir -p "$OUT" || exit 1
@@ -92,6 +92,10 @@ ps_pathscope_a stats vA --heatmap tcp_rtt
 echo
 echo "== pathscope stats vB --hist   (receiver: XDP sees wire frames, tc ingress sees GRO'd skbs)"
 ps_pathscope_b stats vB --hist
+echo
+echo "== pathscope flows vB --top 3   (receiver: the flows behind each RX queue, 1 in 32"
+echo "   frames sampled; a verdict for a queue over 2/n of the packets; veth has no RSS)"
+ps_pathscope_b flows vB --top 3
 echo
 echo "== how to read it"
 echo "   - A one-shot stats gives rates since attach, idle time included; --interval S gives"

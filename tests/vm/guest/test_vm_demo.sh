@@ -34,6 +34,8 @@ ps_check_eq "demo: the sender's TCP table has RTT samples of the iperf3 flows" \
 	"$(report vA | awk '/^TCP: RTT/ { t = 1 } t && $1 == "all" { print ($2 > 0) ? "yes" : "no"; exit }')" yes
 ps_check_eq "demo: the latency budget shows the TCP RTT per RX queue (p50/p99; its row, a queue's column)" \
 	"$(sed -n '/--latency /,/^== /p' "$out" | awk '/^STAGE/ { for (i = 2; i <= NF; i++) q[i + 1] = $i } $1 == "NET" && $2 == "tcp" { for (i = 3; i <= NF; i++) if (q[i] ~ /^[0-9]+$/ && $i ~ /^[0-9.]+.?s\/([0-9.]+.?s|n<100)$/) n++ } END { print (n > 0) ? "yes" : "no" }')" yes
+ps_check_eq "demo: pathscope flows of the receiver shows the iperf3 data flows on its queues" \
+	"$(sed -n '/^== pathscope flows vB/,/^== how to read/p' "$out" | grep -cE '^ +[0-9]+ .* tcp 198\.18\.0\.1:[0-9]+ > 198\.18\.0\.2:5201 ' | awk '{ print ($1 >= 1) ? "yes" : "no: " $1 }')" yes
 # What a newcomer could misread, read right on the demo's own report.
 ps_check_eq "demo: every report line of pathscope fits 120 columns" \
 	"$(sed -n '/^== pathscope /,$p' "$out" | grep -v '^== \|^   \|^[-=]' | awk 'length($0) > 120' | wc -l)" 0
