@@ -31,7 +31,7 @@ netns_count() { ip netns list | wc -l; }
 pb() { timeout 10 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
 
 # ---- 1. help and version ------------------------------------------------------
-for cmd in attach detach status stats check nic serve features; do
+for cmd in attach detach status stats check nic serve features flows; do
 	want=$("$PATHSCOPE" "$cmd" --help)
 	got=$("$PATHSCOPE" help "$cmd") && rc=0 || rc=$?
 	ps_check_eq "help $cmd: exit 0, the command's own --help" \
@@ -127,7 +127,7 @@ OTHER=(
 	"serve --queue-detail unknown|unknown feature 'bogus'|serve vB --queue-detail bogus"
 	"serve: an interface twice|serve: interface 'vB' given twice|serve vB vB"
 	"every command: unknown option|stats: unknown option '--frob'|stats --frob"
-	"global -j: a command without JSON|-j/--json and -p/--pretty: 'attach' has no JSON output \\(they apply to status, stats, check, nic, features\\)|-j attach vB"
+	"global -j: a command without JSON|-j/--json and -p/--pretty: 'attach' has no JSON output \\(they apply to status, stats, check, nic, features, flows\\)|-j attach vB"
 	"global -p: a command without JSON|-j/--json and -p/--pretty: 'detach' has no JSON output|-p detach vB"
 	"global -j: help|-j/--json and -p/--pretty: 'help' has no JSON output|-j help"
 	"global -j: -V|-j/--json and -p/--pretty: '-V' has no JSON output|-j -V"
