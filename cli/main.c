@@ -57,7 +57,7 @@ static void usage(FILE *out)
 	    "\n"
 	    "global options (before COMMAND), as ip(8) and bpftool(8) have them:\n"
 	    "  -j, --json     JSON output: the command's own --json (status, stats,\n"
-	    "                 check, nic, features)\n"
+	    "                 check, nic, features, flows)\n"
 	    "  -p, --pretty   JSON indented for people to read (implies --json)\n"
 	    "\n"
 	    "'pathscope COMMAND --help' shows the options of a command.\n"

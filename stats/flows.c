@@ -228,7 +228,7 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		const struct ps_flow_row *c = &cur->flows[i], *p = NULL;
 
 		q = c->key.queue < cur->nslots ? c->key.queue : cur->nslots - 1;
-		if (use_prev)
+		if (use_prev && prev->nflows)
 			p = bsearch(c, prev->flows, prev->nflows, sizeof(*c), key_cmp);
 		if (delta(c->packets, p ? p->packets : 0) == 0)
 			continue;
@@ -248,7 +248,8 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		qs[q].nflows++;
 	}
 	for (q = 0; q < cur->nslots; q++)
-		qsort(qs[q].flows, qs[q].nflows, sizeof(*qs[q].flows), rows_by_packets);
+		if (qs[q].nflows > 1) /* a queue without flows has none to sort (flows NULL) */
+			qsort(qs[q].flows, qs[q].nflows, sizeof(*qs[q].flows), rows_by_packets);
 	*qs_out = qs;
 	*nq_out = cur->nslots;
 	return 0;

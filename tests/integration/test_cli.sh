@@ -31,7 +31,7 @@ netns_count() { ip netns list | wc -l; }
 pb() { timeout 10 nsenter --net="/var/run/netns/$NS_B" "$PATHSCOPE" "$@"; }
 
 # ---- 1. help and version ------------------------------------------------------
-for cmd in attach detach status stats check nic serve features; do
+for cmd in attach detach status stats check nic serve features flows; do
 	want=$("$PATHSCOPE" "$cmd" --help)
 	got=$("$PATHSCOPE" help "$cmd") && rc=0 || rc=$?
 	ps_check_eq "help $cmd: exit 0, the command's own --help" \

@@ -7,7 +7,7 @@
 # missing man entry fails test_manpages); the choices of --xdp-mode, --tc-mode
 # and --probe-mode; feature names, which must be those the binary accepts, and
 # lists of them; interface names; the attached interfaces of this namespace
-# only for detach, stats and check, and every interface when status cannot be
+# only for detach, stats, check and flows, and every interface when status cannot be
 # read (no privileges); file names for --jsonl, --web-config and --xdp-join.
 . "$(dirname "$0")/lib.sh"
 ps_require_root completion
@@ -118,6 +118,7 @@ is "$P nic " "lo vB"
 is "$P serve vB " "lo"
 is "$P detach " "" "nothing attached"
 is "$P stats " "" "nothing attached"
+is "$P flows " "" "nothing attached"
 
 # Attached: vB in B, vA in A. In B, only vB; every interface without privileges.
 ps_pathscope_b attach vB --features none >/dev/null || ps_fail "attach vB" "exit $?"
@@ -125,6 +126,8 @@ ps_pathscope_a attach vA --features none >/dev/null || ps_fail "attach vA" "exit
 is "$P detach " "vB" "vB attached here, vA in namespace A"
 is "$P stats " "vB" "vB attached here, vA in namespace A"
 is "$P check " "vB" "vB attached here, vA in namespace A"
+is "$P flows " "vB" "vB attached here, vA in namespace A"
+is "$P flows vB --flow 198.18.0.1 198.18.0.2 udp 1 2 --t" "--top" "after --flow's five arguments"
 is "$P heatmap tcp_rtt " "vB" "heatmap's IFACE after its STAGE: the attached ones"
 is "$P stats vB " ""
 is "$P detach v" "vB"
