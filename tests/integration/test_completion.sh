@@ -66,7 +66,7 @@ is "$P help st" "stats status"
 is "$P help stats " ""
 
 # Options: those of each command's page, OPTIONS section.
-for c in attach check detach features heatmap nic serve stats status; do
+for c in attach check detach features flows heatmap nic serve stats status; do
 	want=$(awk '/^\.Sh / { on = ($0 == ".Sh OPTIONS") }
 		on && /^\.It Fl / { s = $0; while (match(s, /Fl -[a-z][a-z0-9-]*/)) { print "-" substr(s, RSTART + 3, RLENGTH - 3); s = substr(s, RSTART + RLENGTH) } }' "$MAN/pathscope-$c.8" | words)
 	is "$P $c --" "$want"
