@@ -11,6 +11,7 @@
 #   virtio-net, 4 queues (PS_VM_DEV, e.g. ens3): PS_VM_GUEST4/24, PS_VM_GUEST6/64
 #                          host end qt0:          PS_VM_HOST4,    PS_VM_HOST6
 #   e1000 (PS_VM_E1000_DEV, e.g. ens4):          PS_VM_E1000_GUEST4/24
+#   virtio-net with RSS (PS_VM_RSS_DEV, e.g. ens5): PS_VM_RSS_GUEST4/24
 #                          host end qt1:          PS_VM_E1000_HOST4
 # On the host: iperf3 -s on PS_VM_IPERF_PORT and sockperf server --tcp on
 # PS_VM_HOST4:PS_VM_SOCKPERF_PORT; ping is answered by the host's kernel.
@@ -58,6 +59,26 @@ nic_by_driver() {
 	return 1
 }
 
+# The NIC whose MAC address is MAC.
+nic_by_mac() {
+	local d
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && echo "${d##*/}" && return 0
+	done
+	return 1
+}
+
+# Wait (at most 10 s) for the NIC of MAC to appear; prints its name.
+wait_mac() {
+	local _
+	for _ in $(seq 100); do
+		nic_by_mac "$1" && return 0
+		sleep 0.1
+	done
+	say "no network interface of MAC address $1"
+	return 1
+}
+
 # Wait (at most 10 s) for the NIC of DRIVER to appear; prints its name.
 wait_nic() {
 	local _
@@ -78,7 +99,10 @@ setup_network() {
 	ip link set lo up
 	PS_VM_DEV=$(wait_nic virtio_net)
 	PS_VM_E1000_DEV=$(wait_nic e1000)
-	export PS_VM_DEV PS_VM_E1000_DEV
+	# Two virtio-net NICs: told apart by their MAC addresses.
+	PS_VM_DEV=$(wait_mac "$PS_VM_GUEST_MAC")
+	PS_VM_RSS_DEV=$(wait_mac "$PS_VM_RSS_GUEST_MAC")
+	export PS_VM_DEV PS_VM_E1000_DEV PS_VM_RSS_DEV
 	if [ -n "$PS_VM_DEV" ]; then
 		# virtio_net starts with one queue pair per CPU (2): use all 4.
 		ethtool -L "$PS_VM_DEV" combined 4 || say "ethtool -L $PS_VM_DEV combined 4 failed"
@@ -89,6 +113,12 @@ setup_network() {
 		# neighbour probe in the tests' exact counts.
 		ip neigh replace "$PS_VM_HOST4" lladdr "$PS_VM_HOST_MAC" dev "$PS_VM_DEV" nud permanent
 		ip neigh replace "$PS_VM_HOST6" lladdr "$PS_VM_HOST_MAC" dev "$PS_VM_DEV" nud permanent
+	fi
+	if [ -n "$PS_VM_RSS_DEV" ]; then
+		ethtool -L "$PS_VM_RSS_DEV" combined 4 || say "ethtool -L $PS_VM_RSS_DEV combined 4 failed"
+		ip addr add "$PS_VM_RSS_GUEST4/24" dev "$PS_VM_RSS_DEV"
+		ip link set "$PS_VM_RSS_DEV" up
+		ip neigh replace "$PS_VM_RSS_HOST4" lladdr "$PS_VM_RSS_HOST_MAC" dev "$PS_VM_RSS_DEV" nud permanent
 	fi
 	if [ -n "$PS_VM_E1000_DEV" ]; then
 		ip addr add "$PS_VM_E1000_GUEST4/24" dev "$PS_VM_E1000_DEV"

@@ -75,7 +75,7 @@ check_kernel_clean() {
 	ps_fail "vm_kernel_clean" "dmesg: $(echo "$bad" | tr '\n' '|')"
 }
 
-echo "# guest: $(uname -r), ${PS_VM_DEV:-?} and ${PS_VM_E1000_DEV:-?}, tests:" $PS_VM_TESTS $PS_VM_GUEST_TESTS
+echo "# guest: $(uname -r), ${PS_VM_DEV:-?}, ${PS_VM_E1000_DEV:-?} and ${PS_VM_RSS_DEV:-?} (RSS), tests:" $PS_VM_TESTS $PS_VM_GUEST_TESTS
 check_nic_queues
 check_ping vm_nic_ping "${PS_VM_DEV:-}" "$PS_VM_HOST4"
 check_ping vm_nic_ping6 "${PS_VM_DEV:-}" "$PS_VM_HOST6"

@@ -28,6 +28,9 @@
 #         qt0 198.18.100.1/24 2001:db8:100::1/64 <-> virtio-net, 4 queues,
 #                                                   198.18.100.2 2001:db8:100::2
 #         qt1 198.18.101.1/24                    <-> e1000, 198.18.101.2
+#         qt2 198.18.102.1/24                    <-> virtio-net with RSS (rss=on: qemu
+#                                                    hashes and steers), 4 queues,
+#                                                    198.18.102.2
 #     and the guest's peers: iperf3 -s (port 5201) and sockperf server --tcp
 #     (198.18.100.1:11111), both bounded in time; the host kernel answers ping;
 #   - the repository is shared read-only (9p) and build/vm/KERNEL/ writable
@@ -85,6 +88,8 @@ E1000_HOST4=198.18.101.1 E1000_GUEST4=198.18.101.2
 # three other guests: one probe and its reply between two reads).
 HOST_MAC=02:00:c6:12:64:01 GUEST_MAC=52:54:00:12:64:02
 E1000_HOST_MAC=02:00:c6:12:65:01 E1000_GUEST_MAC=52:54:00:12:65:02
+RSS_HOST4=198.18.102.1 RSS_GUEST4=198.18.102.2
+RSS_HOST_MAC=02:00:c6:12:66:01 RSS_GUEST_MAC=52:54:00:12:66:02
 IPERF_PORT=5201 SOCKPERF_PORT=11111
 END_MARKER='pathscope-vm: end rc='
 # sed: the serial console's text as lines: no carriage returns, no escape
@@ -206,7 +211,8 @@ ns_destroy() {
 wait_taps() {
 	local i
 	for ((i = 0; i < 300; i++)); do
-		ip -n "$NS" link show qt0 >/dev/null 2>&1 && ip -n "$NS" link show qt1 >/dev/null 2>&1 && return 0
+		ip -n "$NS" link show qt0 >/dev/null 2>&1 && ip -n "$NS" link show qt1 >/dev/null 2>&1 &&
+			ip -n "$NS" link show qt2 >/dev/null 2>&1 && return 0
 		kill -0 "$QEMU_PID" 2>/dev/null || return 1
 		sleep 0.1
 	done
@@ -223,7 +229,11 @@ setup_taps() {
 		ip -n "$NS" link set qt1 address "$E1000_HOST_MAC" &&
 		ip -n "$NS" addr add "$E1000_HOST4/24" dev qt1 &&
 		ip -n "$NS" link set qt1 up &&
-		ip -n "$NS" neigh replace "$E1000_GUEST4" lladdr "$E1000_GUEST_MAC" dev qt1 nud permanent
+		ip -n "$NS" neigh replace "$E1000_GUEST4" lladdr "$E1000_GUEST_MAC" dev qt1 nud permanent &&
+		ip -n "$NS" link set qt2 address "$RSS_HOST_MAC" &&
+		ip -n "$NS" addr add "$RSS_HOST4/24" dev qt2 &&
+		ip -n "$NS" link set qt2 up &&
+		ip -n "$NS" neigh replace "$RSS_GUEST4" lladdr "$RSS_GUEST_MAC" dev qt2 nud permanent
 }
 
 # The guest's peers, in the namespace, each ended by `timeout` at the latest
@@ -421,6 +431,11 @@ write_env() {
 	q PS_VM_E1000_GUEST4 "$E1000_GUEST4"
 	q PS_VM_HOST_MAC "$HOST_MAC"
 	q PS_VM_E1000_HOST_MAC "$E1000_HOST_MAC"
+	q PS_VM_GUEST_MAC "$GUEST_MAC"
+	q PS_VM_RSS_HOST4 "$RSS_HOST4"
+	q PS_VM_RSS_GUEST4 "$RSS_GUEST4"
+	q PS_VM_RSS_HOST_MAC "$RSS_HOST_MAC"
+	q PS_VM_RSS_GUEST_MAC "$RSS_GUEST_MAC"
 	q PS_VM_IPERF_PORT "$IPERF_PORT"
 	q PS_VM_SOCKPERF_PORT "$SOCKPERF_PORT"
 	for v in CI PS_VM_TESTS PS_VM_GUEST_TESTS PS_TEST_TIMEOUT; do
@@ -446,9 +461,11 @@ run_kernel() {
 	qemu_args "$ACCEL" "$rel" ""
 	# shellcheck disable=SC2054 # qemu's options are comma-separated
 	ARGS+=(-netdev tap,id=t0,ifname=qt0,script=no,downscript=no,queues=4,vhost=off
-		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,rss=on,hash=on,romfile=,"addr=3,mac=$GUEST_MAC"
+		-device virtio-net-pci,netdev=t0,mq=on,vectors=10,romfile=,"addr=3,mac=$GUEST_MAC"
 		-netdev tap,id=t1,ifname=qt1,script=no,downscript=no
 		-device e1000,netdev=t1,romfile=,"addr=4,mac=$E1000_GUEST_MAC"
+		-netdev tap,id=t2,ifname=qt2,script=no,downscript=no,queues=4,vhost=off
+		-device virtio-net-pci,netdev=t2,mq=on,vectors=10,rss=on,romfile=,"addr=5,mac=$RSS_GUEST_MAC"
 		-virtfs "local,path=$ROOT,mount_tag=ps,security_model=none,readonly=on"
 		-virtfs "local,path=$res,mount_tag=out,security_model=none")
 	if ! ns_create; then
@@ -457,7 +474,7 @@ run_kernel() {
 		start_qemu "$log" "$NS" "${ARGS[@]}"
 		start_stream "$log" "[$k] "
 		if ! wait_taps; then
-			boot_err="qemu did not start (no taps qt0/qt1)"
+			boot_err="qemu did not start (no taps qt0/qt1/qt2)"
 			stop_pid "$QEMU_PID"
 			QEMU_PID=
 		elif ! setup_taps; then
