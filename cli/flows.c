@@ -391,21 +391,24 @@ static void report(const struct view *v, const struct ps_snapshot *cur, const st
 			printf(" (%.1f%%)", 100 * share(q->flows[0].packets, q->packets));
 		printf("\n");
 	}
+	/* One line: each queue's RX hash types, where measured. */
 	for (i = 0, k = 0; !v->json && i < nq; i++) {
 		const struct ps_flows_q *q = &qs[i];
 
 		if (!q->rx_hash || !(q->rx_hash_l4 + q->rx_hash_l3 + q->rx_hash_none))
 			continue;
 		if (!k++)
-			printf("RX hash type of the sampled frames (the driver's: L4 = ports "
-			       "hashed, L3 = addresses only):\n");
+			printf("RX hash types of the sampled frames (L4 = ports hashed, L3 = "
+			       "addresses only, none), by queue:");
 		if (i == nrx)
-			printf("%5s", "other");
+			printf(" other");
 		else
-			printf("%5u", i);
-		printf(" l4 %llu, l3 %llu, none %llu\n", (unsigned long long)q->rx_hash_l4,
+			printf(" %u", i);
+		printf(" %llu/%llu/%llu", (unsigned long long)q->rx_hash_l4,
 		       (unsigned long long)q->rx_hash_l3, (unsigned long long)q->rx_hash_none);
 	}
+	if (k)
+		printf("\n");
 	if (!v->json && v->top > 1)
 		for (i = 0; i < nq; i++) {
 			const struct ps_flows_q *q = &qs[i];

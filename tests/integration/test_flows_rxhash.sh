@@ -97,6 +97,10 @@ else
 		'($b[0] | add) - ($a[0] | add)')" 500
 fi
 
+ps_check_eq "text: one line of the queues' RX hash types (L4/L3/none), 500/0/0 in all" \
+	"$(ps_pathscope_b flows vB | grep '^RX hash types' | grep -o ' [0-3] [0-9]*/[0-9]*/[0-9]*' |
+		awk -F'[ /]' '{ a += $3; b += $4; c += $5 } END { print (NR > 0), a "/" b "/" c }')" "1 500/0/0"
+
 # ---- 3. ICMP: no ports hashed, no type -----------------------------------------------
 Q0=$(xq)
 ps_in_a ping -c 5 -i 0.2 -q "$PS_IP4_B" >/dev/null || ps_fail ping "exit $?"
