@@ -15,7 +15,8 @@
 #   3. 5 pings: 5 more frames without a type (ICMP: no ports hashed), no L4.
 #   4. Not measured (rx_hash null, the plain program): --xdp-mode skb
 #      (generic XDP refuses device-bound programs), PATHSCOPE_FORCE_FALLBACK
-#      =rx_hash; stats --json's flows object carries the same field.
+#      =rx_hash, --xdp-chain (a device-bound program cannot tail-call an
+#      unbound one); stats --json's flows object carries the same field.
 . "$(dirname "$0")/lib.sh"
 ps_require_root flows_rxhash
 ps_require_cmd flows_rxhash ip ethtool jq ping nsenter python3 bpftool
@@ -129,5 +130,18 @@ PATHSCOPE_FORCE_FALLBACK=rx_hash ps_pathscope_b attach vB --features default,flo
 	ps_fail "attach, PATHSCOPE_FORCE_FALLBACK=rx_hash" "exit $?"
 ps_check_eq "PATHSCOPE_FORCE_FALLBACK=rx_hash: rx_hash null" "$(rxh)" null
 ps_pathscope_b detach vB >/dev/null || ps_fail detach "exit $?"
+# --xdp-chain: in front of another program, which the device-bound program
+# could not tail-call: the plain chain program.
+if ps_in_b ip link set dev vB xdpdrv obj "$PS_BIN/tests/standin_xdp.bpf.o" sec xdp; then
+	ps_pathscope_b attach vB --xdp-chain --features default,flows >/dev/null ||
+		ps_fail "attach --xdp-chain --features default,flows" "exit $?"
+	ps_check_eq "--xdp-chain: rx_hash null, the chain program attached" "$(rxh) $(bpftool prog show id \
+		"$(ps_in_b ip -j link show vB | jq '.[0].xdp.prog.id')" --json | jq -r .name)" \
+		"null pathscope_xdp_chain"
+	ps_pathscope_b detach vB >/dev/null || ps_fail "detach --xdp-chain" "exit $?"
+	ps_in_b ip link set dev vB xdpdrv off
+else
+	ps_fail "--xdp-chain" "cannot attach the stand-in XDP program"
+fi
 ps_sink_stop >/dev/null
 ps_done
