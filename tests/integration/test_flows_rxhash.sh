@@ -77,6 +77,10 @@ ps_pathscope_b attach vB --features default,flows --flow-sample 1 >/dev/null ||
 ps_check_eq "the device-bound program is attached" \
 	"$(bpftool prog show id "$(ps_in_b ip -j link show vB | jq '.[0].xdp.prog.id')" --json |
 		jq -r .name)" pathscope_xdp_rxhash
+ps_check_eq "status: native, ok (the bound program is the one recorded)" \
+	"$(ps_pathscope_b status --json | jq -r 'map(select(.current_netns)) | .[0] | "\(.xdp_mode) \(.state)"')" \
+	"native ok"
+ps_check_eq "check: exit 0" "$(ps_pathscope_b check vB >/dev/null 2>&1; echo $?)" 0
 ps_wait_quiet 5 || ps_fail "quiet link after attach" "vA<->vB still busy"
 R0=$(rxh)
 Q0=$(xq)
