@@ -33,6 +33,7 @@ static void print_json(const struct ps_features *f)
 	add_bool(o, "dispatcher", f->dispatcher);
 	add_bool(o, "kprobes", f->kprobes);
 	add_bool(o, "xdp_metadata_kfuncs", f->xdp_metadata_kfuncs);
+	add_bool(o, "xdp_rx_hash", f->xdp_rx_hash);
 	add_bool(o, "kern_ctx", f->kern_ctx);
 	add_bool(o, "sock_tracepoints", f->sock_tracepoints);
 	add_bool(o, "drop_reason", f->drop_reason);
@@ -43,6 +44,8 @@ static void print_json(const struct ps_features *f)
 	add_str(uses, "tracepoints", f->tp_btf ? "tp_btf" : "tracepoint");
 	add_str(uses, "tx_queue", f->kern_ctx ? "kern-ctx" : "probe-read");
 	add_bool(uses, "sock", f->kern_ctx && f->sock_tracepoints);
+	/* flows: the RX hash type, with XDP alone on the interface */
+	add_bool(uses, "rx_hash", f->xdp_rx_hash && !f->dispatcher);
 	json_object_object_add(o, "uses", uses);
 	ps_json_print(stdout, o);
 	json_object_put(o);
@@ -101,7 +104,11 @@ int ps_cmd_features(int argc, char **argv)
 	    f.drop_reason ? "drops by reason" : "drops without a reason");
 	row("fentry/fexit", f.fentry, "not needed");
 	row("kprobes", f.kprobes, "never used");
-	row("XDP metadata kfuncs", f.xdp_metadata_kfuncs, "not used yet (per driver)");
+	row("XDP metadata kfuncs", f.xdp_metadata_kfuncs, "see the RX hash");
+	row("bpf_xdp_metadata_rx_hash (6.3)", f.xdp_rx_hash,
+	    !f.xdp_rx_hash ? "flows without the RX hash type"
+	    : f.dispatcher ? "not used: XDP goes through libxdp's dispatcher"
+			   : "flows: the RX hash type (device-bound XDP, alone)");
 	row("bpf_stats", f.bpf_stats_available,
 	    f.bpf_stats_enabled ? "enabled: program run time is reported"
 				: "off (sysctl kernel.bpf_stats_enabled=1 to measure cost)");

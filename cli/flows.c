@@ -16,6 +16,7 @@
 #include "lib/toeplitz.h"
 #include "lib/util.h"
 #include "nic/rss.h"
+#include "stats/families/families.h"
 #include "stats/flows.h"
 #include "stats/flows_verdict.h"
 #include "stats/format/json.h"
@@ -150,8 +151,9 @@ static int main_type(const struct ps_flows_q *q)
 	return main;
 }
 
-/* 1: fields hold addresses and no port; 0: ports too; -1: unknown. */
-static int l3_only(const struct ps_rss *rss, int type)
+/* From the NIC's hashed fields: 1: addresses and no port; 0: ports too;
+ * -1: unknown. */
+static int fields_l3_only(const struct ps_rss *rss, int type)
 {
 	__u32 f;
 
@@ -163,6 +165,19 @@ static int l3_only(const struct ps_rss *rss, int type)
 	if (f & (RXH_L4_B_0_1 | RXH_L4_B_2_3))
 		return 0;
 	return (f & (RXH_IP_SRC | RXH_IP_DST)) ? 1 : -1;
+}
+
+/* 1: the queue's main protocol (type, TCP or UDP) is hashed on addresses
+ * only; 0: ports too; -1: unknown. The NIC's hashed fields where known,
+ * else the RX hash types the device-bound XDP program saw on the queue's
+ * sampled frames: any L4 type says ports, L3 types and no L4 addresses. */
+static int l3_only(const struct ps_rss *rss, int type, const struct ps_flows_q *q)
+{
+	int r = fields_l3_only(rss, type);
+
+	if (r >= 0 || type < 0 || !q->rx_hash)
+		return r;
+	return ps_hot_l3_only_rx_hash(q->rx_hash_l4, q->rx_hash_l3);
 }
 
 /* The RX queues: the attachment's (its slots but "other"). */
@@ -183,7 +198,7 @@ static void hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struc
 					   ? qs[i].packets
 					   : qs[i].flows[0].packets,
 			.distinct = qs[i].distinct,
-			.l3_only = l3_only(rss, type),
+			.l3_only = l3_only(rss, type, &qs[i]),
 			.proto = type >= 0 ? ps_rss_flow_names[type] : NULL,
 			.entries = rss->have_table ? entries[i] : 0,
 			.table_entries = rss->have_table ? rss->table_size : 0,
@@ -356,6 +371,7 @@ static void report(const struct view *v, const struct ps_snapshot *cur, const st
 			for (k = 0; k < q->nflows && k < v->top; k++)
 				json_object_array_add(y, flow_json(&q->flows[k], q->packets));
 			json_object_object_add(x, "flows", y);
+			json_object_object_add(x, "rx_hash", ps_flows_rx_hash_json(q));
 			json_object_array_add(jq, x);
 			continue;
 		}
@@ -375,6 +391,24 @@ static void report(const struct view *v, const struct ps_snapshot *cur, const st
 			printf(" (%.1f%%)", 100 * share(q->flows[0].packets, q->packets));
 		printf("\n");
 	}
+	/* One line: each queue's RX hash types, where measured. */
+	for (i = 0, k = 0; !v->json && i < nq; i++) {
+		const struct ps_flows_q *q = &qs[i];
+
+		if (!q->rx_hash || !(q->rx_hash_l4 + q->rx_hash_l3 + q->rx_hash_none))
+			continue;
+		if (!k++)
+			printf("RX hash types of the sampled frames (L4 = ports hashed, L3 = "
+			       "addresses only, none), by queue:");
+		if (i == nrx)
+			printf(" other");
+		else
+			printf(" %u", i);
+		printf(" %llu/%llu/%llu", (unsigned long long)q->rx_hash_l4,
+		       (unsigned long long)q->rx_hash_l3, (unsigned long long)q->rx_hash_none);
+	}
+	if (k)
+		printf("\n");
 	if (!v->json && v->top > 1)
 		for (i = 0; i < nq; i++) {
 			const struct ps_flows_q *q = &qs[i];

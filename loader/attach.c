@@ -53,8 +53,9 @@ int ps_prog_id_of(int fd)
 
 /* The per-queue maps of the objects: nqueues + 1 slots each. */
 static const char *const per_queue_maps[] = {
-	"xdp_stats", "tci_stats",  "tce_stats", "echo_stats",  "d2s_stats",  "tcp_stats",
-	"tcp_hist",  "sock_stats", "sock_hist", "txlat_stats", "kern_stats", "flows_q",
+	"xdp_stats",  "tci_stats", "tce_stats",	   "echo_stats", "d2s_stats",
+	"tcp_stats",  "tcp_hist",  "sock_stats",   "sock_hist",	 "txlat_stats",
+	"kern_stats", "flows_q",   "flows_rxhash",
 };
 
 /* The maps a feature alone uses. The XDP and tc objects declare them all;
@@ -65,14 +66,18 @@ static const struct {
 	const char *name;
 	__u32 feature;
 } feature_maps[] = {
-	{ "echo_pending", PS_F_ICMP }, { "echo_stats", PS_F_ICMP },  { "echo_waiting", PS_F_ICMP },
-	{ "echo_peers", PS_F_ICMP },   { "d2s_slot", PS_F_D2S },     { "d2s_stats", PS_F_D2S },
-	{ "tcp_flows", PS_F_TCP },     { "tcp_halfopen", PS_F_TCP }, { "tcp_stats", PS_F_TCP },
-	{ "tcp_hist", PS_F_TCP },      { "tcp_peers", PS_F_TCP },    { "sock_tick", PS_F_SOCK },
-	{ "sock_pending", PS_F_SOCK }, { "sock_stats", PS_F_SOCK },  { "sock_hist", PS_F_SOCK },
-	{ "tcp_seen", PS_F_TCP },      { "sock_ports", PS_F_SOCK },  { "sock_armed", PS_F_SOCK },
-	{ "sock_addr", PS_F_SOCK },    { "flows", PS_F_FLOWS },	     { "flows_q", PS_F_FLOWS },
-	{ "flow_tick", PS_F_FLOWS },
+	{ "echo_pending", PS_F_ICMP },	{ "echo_stats", PS_F_ICMP },
+	{ "echo_waiting", PS_F_ICMP },	{ "echo_peers", PS_F_ICMP },
+	{ "d2s_slot", PS_F_D2S },	{ "d2s_stats", PS_F_D2S },
+	{ "tcp_flows", PS_F_TCP },	{ "tcp_halfopen", PS_F_TCP },
+	{ "tcp_stats", PS_F_TCP },	{ "tcp_hist", PS_F_TCP },
+	{ "tcp_peers", PS_F_TCP },	{ "sock_tick", PS_F_SOCK },
+	{ "sock_pending", PS_F_SOCK },	{ "sock_stats", PS_F_SOCK },
+	{ "sock_hist", PS_F_SOCK },	{ "tcp_seen", PS_F_TCP },
+	{ "sock_ports", PS_F_SOCK },	{ "sock_armed", PS_F_SOCK },
+	{ "sock_addr", PS_F_SOCK },	{ "flows", PS_F_FLOWS },
+	{ "flows_q", PS_F_FLOWS },	{ "flow_tick", PS_F_FLOWS },
+	{ "flows_rxhash", PS_F_FLOWS },
 };
 
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)

@@ -5,12 +5,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stdio.h>
 #include <linux/if_link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xdp/libxdp.h>
 
 #include "pathscope/flow_sample.h"
+#include "lib/compat.h"
 #include "lib/liblog.h"
 #include "lib/util.h"
 #include "loader/attach_steps.h"
@@ -116,6 +118,8 @@ static int pin_xdp_state(struct ps_attach_state *st, int prog_fd)
 		err = ps_pin_fd(st->dir, "flows", bpf_map__fd(st->xdp->maps.flows));
 	if (!err && (st->meta.features & PS_F_FLOWS))
 		err = ps_pin_fd(st->dir, "flows_q", bpf_map__fd(st->xdp->maps.flows_q));
+	if (!err && (st->meta.flags & PS_META_RX_HASH))
+		err = ps_pin_fd(st->dir, "flows_rxhash", bpf_map__fd(st->xdp->maps.flows_rxhash));
 	if (!err)
 		err = ps_pin_fd(st->dir, "xdp_prog", prog_fd);
 	if (err)
@@ -153,16 +157,10 @@ static int attach_xdp_chained(struct ps_attach_state *st)
 	return pin_xdp_state(st, bpf_program__fd(x->progs.pathscope_xdp_chain));
 }
 
-int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
+/* Open the XDP object and set what the loader decides before the load. */
+static int open_xdp(struct ps_attach_state *st)
 {
-	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	DECLARE_LIBXDP_OPTS(xdp_program_opts, popts, .prog_name = "pathscope_xdp");
-	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE
-				    : req == PS_XDP_REQ_SKB  ? XDP_MODE_SKB
-							     : XDP_MODE_UNSPEC;
 	struct ps_meta *m = &st->meta;
-	bool absent;
-	int err;
 
 	st->xdp = pathscope_xdp__open();
 	if (!st->xdp)
@@ -174,20 +172,52 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	st->xdp->rodata->ps_flow_skip_k = ps_flow_skip_k(m->flow_sample);
 	if (!(m->flags & PS_META_TCP_RX_XDP)) /* only the RX matching uses XDP's copy */
 		bpf_map__set_max_entries(st->xdp->maps.tcp_seen, 1);
+	/* Device-bound: only where attach_xdp_alone picks it. */
+	bpf_program__set_autoload(st->xdp->progs.pathscope_xdp_rxhash, false);
+	return 0;
+}
 
-	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
-		return attach_xdp_chained(st);
+/* The RX hash type (feature flows) needs the device-bound program, which
+ * must run alone: not in chain or join mode (callers), not in libxdp's
+ * dispatcher, not in generic (skb) mode, which refuses device-bound
+ * programs; and the kfunc (Linux 6.3). */
+static bool want_rx_hash(const struct ps_meta *m, enum ps_xdp_request req)
+{
+	return (m->features & PS_F_FLOWS) && req != PS_XDP_REQ_SKB &&
+	       !ps_dispatcher_takes_pathscope() && ps_xdp_rx_hash_supported();
+}
+
+/* Alone on the interface through libxdp (or in its dispatcher): 0 or
+ * -errno; with rx_hash, pathscope_xdp_rxhash, device-bound to the
+ * interface (its ifindex resolved in this network namespace, the
+ * interface's). */
+static int attach_xdp_alone(struct ps_attach_state *st, enum xdp_attach_mode mode, bool rx_hash)
+{
+	DECLARE_LIBXDP_OPTS(xdp_program_opts, popts, .prog_name = "pathscope_xdp");
+	struct pathscope_xdp *x = st->xdp;
+	struct ps_meta *m = &st->meta;
+	bool absent;
+	int err;
 
 	/* libxdp loads the object: through its dispatcher where the kernel
 	 * supports freplace, as the single program otherwise. Only
-	 * pathscope_xdp, which has no tail call. */
-	bpf_program__set_autoload(st->xdp->progs.pathscope_xdp_chain, false);
-	popts.obj = st->xdp->obj;
+	 * pathscope_xdp (or its device-bound variant), which has no tail call. */
+	bpf_program__set_autoload(x->progs.pathscope_xdp_chain, false);
+	if (rx_hash) {
+		bpf_program__set_autoload(x->progs.pathscope_xdp, false);
+		bpf_program__set_autoload(x->progs.pathscope_xdp_rxhash, true);
+		bpf_program__set_ifindex(x->progs.pathscope_xdp_rxhash, m->ifindex);
+		bpf_program__set_flags(x->progs.pathscope_xdp_rxhash,
+				       bpf_program__flags(x->progs.pathscope_xdp_rxhash) |
+					   PS_BPF_F_XDP_DEV_BOUND_ONLY);
+		popts.prog_name = "pathscope_xdp_rxhash";
+	}
+	popts.obj = x->obj;
 	st->xdp_prog = xdp_program__create(&popts);
 	err = libxdp_get_error(st->xdp_prog);
 	if (err) {
 		st->xdp_prog = NULL;
-		return ps_error("cannot prepare the XDP program: %s", strerror(-err));
+		return err;
 	}
 	/* In a dispatcher, run before every other program (lowest priority
 	 * number) and go on to them after XDP_PASS, libxdp's default chain
@@ -206,7 +236,47 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 	 * directory again if this attach made it and it is empty then. */
 	if (absent && !ps_libxdp_dir_absent())
 		m->flags |= PS_META_MADE_LIBXDP_DIR;
+	if (!err && rx_hash)
+		m->flags |= PS_META_RX_HASH;
+	return err;
+}
+
+int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	enum xdp_attach_mode mode = req == PS_XDP_REQ_NATIVE ? XDP_MODE_NATIVE
+				    : req == PS_XDP_REQ_SKB  ? XDP_MODE_SKB
+							     : XDP_MODE_UNSPEC;
+	struct ps_meta *m = &st->meta;
+	bool rx_hash;
+	int err;
+
+	if (open_xdp(st))
+		return -1;
+	if (m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN)
+		return attach_xdp_chained(st);
+
+	rx_hash = want_rx_hash(m, req);
+	err = attach_xdp_alone(st, mode, rx_hash);
+	if (err && rx_hash) {
+		/* The device-bound program did not go (a driver without native
+		 * XDP, libxdp falling back to generic mode): the plain one. */
+		fprintf(stderr,
+			"pathscope: '%s': the device-bound XDP program (flows' RX hash type) "
+			"could not be attached (%s): attaching the plain one\n",
+			m->ifname, strerror(-err));
+		if (st->xdp_prog)
+			xdp_program__close(st->xdp_prog);
+		st->xdp_prog = NULL;
+		pathscope_xdp__destroy(st->xdp);
+		st->xdp = NULL;
+		if (open_xdp(st))
+			return -1;
+		err = attach_xdp_alone(st, mode, false);
+	}
 	if (err) {
+		if (!st->xdp_prog)
+			return ps_error("cannot prepare the XDP program: %s", strerror(-err));
 		if (req == PS_XDP_REQ_NATIVE && (err == -EOPNOTSUPP || err == -EINVAL))
 			return ps_error("'%s': the driver does not support native XDP (try "
 					"--xdp-mode skb)",

@@ -149,6 +149,18 @@ static bool btf_has_member(const struct btf *vmlinux, const char *name, const ch
 	return false;
 }
 
+/* The kfunc bpf_xdp_metadata_rx_hash with three arguments (context, hash,
+ * hash type): Linux 6.3 (6.3's release candidates had two). A kfunc is in
+ * the kernel's BTF as a function. */
+static bool rx_hash_kfunc(const struct btf *vmlinux)
+{
+	int id = btf__find_by_name_kind(vmlinux, "bpf_xdp_metadata_rx_hash", BTF_KIND_FUNC);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(vmlinux, id) : NULL;
+
+	t = t ? btf__type_by_id(vmlinux, t->type) : NULL;
+	return t && btf_is_func_proto(t) && btf_vlen(t) == 3;
+}
+
 /* The capabilities read from the kernel's BTF. */
 static void probe_btf(struct ps_features *f, const struct btf *vmlinux)
 {
@@ -164,6 +176,19 @@ static void probe_btf(struct ps_features *f, const struct btf *vmlinux)
 	f->drop_reason = btf_has_member(vmlinux, "trace_event_raw_kfree_skb", "reason");
 	f->xdp_metadata_kfuncs =
 	    btf__find_by_name_kind(vmlinux, "bpf_xdp_metadata_rx_timestamp", BTF_KIND_FUNC) > 0;
+	f->xdp_rx_hash = !ps_fallback_forced("rx_hash") && rx_hash_kfunc(vmlinux);
+}
+
+bool ps_xdp_rx_hash_supported(void)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	struct ps_features f = {};
+
+	if (libbpf_get_error(vmlinux) || !vmlinux)
+		return false;
+	probe_btf(&f, vmlinux);
+	btf__free(vmlinux);
+	return f.xdp_rx_hash;
 }
 
 bool ps_kern_ctx_supported(void)

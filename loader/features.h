@@ -16,6 +16,7 @@ struct ps_features {
 	bool dispatcher; /* freplace takes pathscope's XDP program (6.1: yes, 5.10: no) */
 	bool kprobes;
 	bool xdp_metadata_kfuncs;
+	bool xdp_rx_hash; /* bpf_xdp_metadata_rx_hash(ctx, hash, type) (6.3) */
 	bool bpf_stats_available;
 	bool bpf_stats_enabled;
 	bool bpffs;
@@ -42,6 +43,11 @@ bool ps_dispatcher_takes_pathscope(void);
  * programs read the TX queue without it, more slowly. PATHSCOPE_FORCE_FALLBACK
  * =kern_ctx says no, to test that way on a new kernel. */
 bool ps_kern_ctx_supported(void);
+
+/* Does the kernel have bpf_xdp_metadata_rx_hash() with its hash type
+ * argument (Linux 6.3)? Then attach loads the XDP program device-bound with
+ * feature flows where it runs alone. PATHSCOPE_FORCE_FALLBACK=rx_hash says no. */
+bool ps_xdp_rx_hash_supported(void);
 
 /* The features of the set that this kernel can run. Each one it cannot is
  * left out with one line on stderr naming what is missing and the first

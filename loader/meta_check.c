@@ -7,9 +7,10 @@
 
 #include "pathscope/abi.h"
 
-#define PS_META_FLAGS_KNOWN                                                     \
-	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS | \
-	 PS_META_ATTACHING | PS_META_TCP_RX_XDP | PS_META_MADE_LIBXDP_DIR | PS_META_BY_SERVE)
+#define PS_META_FLAGS_KNOWN                                                                    \
+	(PS_META_CREATED_CLSACT | PS_META_NO_COMPLETION | PS_META_TRACEPOINTS |                \
+	 PS_META_ATTACHING | PS_META_TCP_RX_XDP | PS_META_MADE_LIBXDP_DIR | PS_META_BY_SERVE | \
+	 PS_META_RX_HASH)
 
 static int terminated(const char *s, size_t size)
 {

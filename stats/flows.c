@@ -88,6 +88,53 @@ static int read_flows_q(int fd, struct ps_snapshot *s, int ncpus)
 	return err;
 }
 
+/* Per queue: the CPUs' RX hash type counts summed; nothing (rx_hash NULL)
+ * when the map is not pinned or not of this layout. */
+static int read_rx_hash(const char *dir, struct ps_snapshot *s, int ncpus)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info), q;
+	struct ps_rx_hash_q *percpu;
+	int fd, cpu, err = 0;
+
+	fd = ps_pin_open(dir, "flows_rxhash");
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) || info.max_entries < s->nslots ||
+	    info.value_size != sizeof(struct ps_rx_hash_q)) {
+		close(fd);
+		return 0;
+	}
+	percpu = calloc(ncpus, sizeof(*percpu));
+	s->rx_hash = calloc(s->nslots, sizeof(*s->rx_hash));
+	if (!percpu || !s->rx_hash) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (q = 0; q < s->nslots; q++) {
+		if (bpf_map_lookup_elem(fd, &q, percpu)) {
+			err = -errno;
+			break;
+		}
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			s->rx_hash[q].l4 += percpu[cpu].l4;
+			s->rx_hash[q].l3 += percpu[cpu].l3;
+			s->rx_hash[q].none += percpu[cpu].none;
+		}
+	}
+out:
+	if (err) {
+		free(s->rx_hash);
+		s->rx_hash = NULL;
+	}
+	free(percpu);
+	close(fd);
+	return err;
+}
+
 static int key_cmp(const void *a, const void *b)
 {
 	return memcmp(&((const struct ps_flow_row *)a)->key, &((const struct ps_flow_row *)b)->key,
@@ -143,6 +190,8 @@ int ps_flows_snapshot_read(const char *dir, struct ps_snapshot *s, int ncpus)
 	}
 	err = read_flows_q(fd, s, ncpus);
 	close(fd);
+	if (!err)
+		err = read_rx_hash(dir, s, ncpus);
 	if (!err) {
 		fd = ps_pin_open(dir, "flows");
 		if (fd >= 0) {
@@ -155,6 +204,8 @@ int ps_flows_snapshot_read(const char *dir, struct ps_snapshot *s, int ncpus)
 	if (err) {
 		free(s->flows_q);
 		s->flows_q = NULL;
+		free(s->rx_hash);
+		s->rx_hash = NULL;
 		free(s->flows);
 		s->flows = NULL;
 		s->nflows = 0;
@@ -220,6 +271,16 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 			     (use_prev && prev->flows_q[q].packets <= cur->flows_q[q].packets
 				  ? prev->flows_q[q].packets
 				  : 0);
+		if (cur->rx_hash) {
+			const struct ps_rx_hash_q *c = &cur->rx_hash[q];
+			const struct ps_rx_hash_q *p =
+			    use_prev && prev->rx_hash ? &prev->rx_hash[q] : NULL;
+
+			o->rx_hash = true;
+			o->rx_hash_l4 = delta(c->l4, p ? p->l4 : 0);
+			o->rx_hash_l3 = delta(c->l3, p ? p->l3 : 0);
+			o->rx_hash_none = delta(c->none, p ? p->none : 0);
+		}
 		o->distinct = ps_hll_estimate(cur->flows_q[q].hll, PS_HLL_REGS);
 		o->distinct_err = PS_HLL_ERR;
 	}

@@ -15,6 +15,10 @@
  * error 1.04 / sqrt(PS_HLL_REGS) (6.5%), and linear counting below 2.5 x
  * PS_HLL_REGS, so that 10 flows read as about 10. Over an interval it cannot
  * be split: nflows (the flows whose counts moved) is what the interval gives.
+ *
+ * RX hash types: where attach loaded the device-bound XDP program (flags
+ * PS_META_RX_HASH, map flows_rxhash), per queue the sampled frames whose RX
+ * hash the driver typed L4, L3 only, or gave none (abi.h, ps_rx_hash_q).
  */
 #ifndef PATHSCOPE_STATS_FLOWS_H
 #define PATHSCOPE_STATS_FLOWS_H
@@ -32,12 +36,16 @@ struct ps_flow_row {
 };
 
 struct ps_flows_q {
-	__u32 queue;		   /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
-	__u64 packets, bytes;	   /* of the queue (the XDP hook's counts: exact) */
-	__u64 sampled;		   /* frames sampled (not scaled) */
-	double distinct;	   /* distinct flows since attach (HyperLogLog) */
-	double distinct_err;	   /* its relative standard error */
-	__u32 nflows;		   /* flows with frames in the interval */
+	__u32 queue;	      /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
+	__u64 packets, bytes; /* of the queue (the XDP hook's counts: exact) */
+	__u64 sampled;	      /* frames sampled (not scaled) */
+	double distinct;      /* distinct flows since attach (HyperLogLog) */
+	double distinct_err;  /* its relative standard error */
+	__u32 nflows;	      /* flows with frames in the interval */
+	/* The RX hash's type of the sampled frames (not scaled): with
+	 * rx_hash false, not measured (not the device-bound XDP program). */
+	bool rx_hash;
+	__u64 rx_hash_l4, rx_hash_l3, rx_hash_none;
 	struct ps_flow_row *flows; /* this queue's, sorted by packets, descending */
 };
 

@@ -103,3 +103,10 @@ const char *ps_hot_cause_advice(enum ps_hot_cause c)
 		return "the flows spread by hash and their bytes do not: some flows are heavier";
 	}
 }
+
+int ps_hot_l3_only_rx_hash(uint64_t l4, uint64_t l3)
+{
+	if (l4)
+		return 0;
+	return l3 ? 1 : -1;
+}

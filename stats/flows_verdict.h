@@ -54,6 +54,13 @@ struct ps_hot_verdict {
 	char why[PS_HOT_NCAUSES][160]; /* the figures behind each that holds */
 };
 
+/* l3_only from the RX hash types the device-bound XDP program saw on a
+ * queue's sampled frames (bpf_xdp_metadata_rx_hash), for a queue whose main
+ * protocol is TCP or UDP and whose NIC's hashed fields are unknown: any L4
+ * type says ports are hashed (0); L3 types and no L4 one, addresses only
+ * (1); neither, unknown (-1). */
+int ps_hot_l3_only_rx_hash(uint64_t l4, uint64_t l3);
+
 /* Is the queue hot: more than 2/n of the interface's packets? */
 bool ps_hot(const struct ps_hot_queue *qs, unsigned int nq, unsigned int i);
 

@@ -342,6 +342,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	s->nsock_ports = 0;
 	free(s->flows_q);
 	s->flows_q = NULL;
+	free(s->rx_hash);
+	s->rx_hash = NULL;
 	free(s->flows);
 	s->flows = NULL;
 	s->nflows = 0;

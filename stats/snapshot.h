@@ -39,6 +39,7 @@ struct ps_snapshot {
 	struct ps_sock_port_entry *sock_ports; /* per local port */
 	unsigned int nsock_ports;
 	struct ps_flows_qstate *flows_q; /* nslots, CPUs merged; NULL: flows not pinned */
+	struct ps_rx_hash_q *rx_hash;	 /* nslots, CPUs summed; NULL: RX hash not measured */
 	struct ps_flow_row *flows;	 /* the flow table as sampled (stats/flows.h) */
 	unsigned int nflows;
 	struct ps_kern_snapshot *kern;	/* NULL: kernel probes not attached */

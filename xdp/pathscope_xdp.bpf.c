@@ -38,8 +38,10 @@ PS_FEATURE(ps_xdp_flows, struct xdp_md, ctx, ps_flows_xdp(data, data_end, p, dat
  * check. By default tc ingress matches them after GRO, once per skb. */
 const volatile __u32 ps_tcp_rx_at_xdp = 0;
 
-/* Count and classify the frame, and run the enabled features on it. */
-static __always_inline void ps_xdp_measure(struct xdp_md *ctx)
+/* Count and classify the frame, and run the enabled features on it; with
+ * rx_hash (the device-bound program only), the RX hash type of the frames
+ * sampled for flows too. */
+static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int rx_hash)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -60,8 +62,11 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx)
 		PS_FEATURE_CALL(ps_xdp_d2s, ctx, &pkt, key);
 	if (ps_tcp_rx_at_xdp && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		PS_FEATURE_CALL(ps_xdp_tcp, ctx, &pkt, key);
-	if ((features & PS_F_FLOWS) && ps_flow_sampled())
+	if ((features & PS_F_FLOWS) && ps_flow_sampled()) {
 		PS_FEATURE_CALL(ps_xdp_flows, ctx, &pkt, key);
+		if (rx_hash)
+			ps_flows_rx_hash(ctx, key);
+	}
 }
 
 /* Alone on the interface, or one program of libxdp's dispatcher, which goes
@@ -71,7 +76,7 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx)
 SEC("xdp")
 int pathscope_xdp(struct xdp_md *ctx)
 {
-	ps_xdp_measure(ctx);
+	ps_xdp_measure(ctx, 0);
 	return XDP_PASS;
 }
 
@@ -81,9 +86,22 @@ int pathscope_xdp_chain(struct xdp_md *ctx)
 {
 	__u32 i;
 
-	ps_xdp_measure(ctx);
+	ps_xdp_measure(ctx, 0);
 	for (i = 0; i < PS_XDP_CHAIN_SLOTS; i++)
 		bpf_tail_call(ctx, &xdp_chain, ps_chain_first + i); /* returns only if empty */
+	return XDP_PASS;
+}
+
+/* pathscope_xdp with feature flows and the RX hash type of each sampled
+ * frame: the loader loads it device-bound to the interface (the kfunc needs
+ * that), and only where it runs alone on the interface: a device-bound
+ * program can neither be tail-called from nor replace part of another that
+ * is not bound to the same device (chain, join, libxdp's dispatcher).
+ * "?": not loaded unless the loader asks for it. */
+SEC("?xdp")
+int pathscope_xdp_rxhash(struct xdp_md *ctx)
+{
+	ps_xdp_measure(ctx, 1);
 	return XDP_PASS;
 }
 

@@ -569,6 +569,17 @@ struct ps_flows_qstate {
 	__u8 hll[PS_HLL_REGS];
 };
 
+/* Per RX queue, per CPU: the RX hash's type of the sampled frames, where
+ * the XDP program is the device-bound variant (pathscope_xdp_rxhash, which
+ * calls bpf_xdp_metadata_rx_hash(), Linux 6.3): L4 (the NIC hashed ports
+ * too), L3 only (addresses), none (no hash: the driver gave none, or no
+ * type). Pinned as flows_rxhash only when that variant is attached. */
+struct ps_rx_hash_q {
+	__u64 l4;
+	__u64 l3;
+	__u64 none;
+};
+
 /* Per CPU: frames still to skip before the next sample. */
 struct ps_flow_tick {
 	__u32 left;

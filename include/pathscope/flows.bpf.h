@@ -38,6 +38,13 @@ struct {
 	__type(value, struct ps_flow_tick);
 } flow_tick SEC(".maps");
 
+PS_PER_QUEUE_MAP(flows_rxhash, struct ps_rx_hash_q);
+
+/* Linux 6.3. A program whose code calls it, even dead code, must be loaded
+ * device-bound: only pathscope_xdp_rxhash calls it (ps_flows_rx_hash). */
+extern int bpf_xdp_metadata_rx_hash(const struct xdp_md *ctx, __u32 *hash,
+				    enum xdp_rss_hash_type *rss_type) __ksym __weak;
+
 /* Frames to skip before the next sample: floor(-log2(U) * K). */
 static __always_inline __u32 ps_flow_skip_draw(void)
 {
@@ -235,6 +242,27 @@ static __always_inline void ps_flows_xdp(void *data, void *data_end, const struc
 	}
 	__sync_fetch_and_add(&v->packets, 1);
 	__sync_fetch_and_add(&v->bytes, len);
+}
+
+/* A sampled frame on queue slot slot: the type of its RX hash, counted.
+ * The device-bound program only (see bpf_xdp_metadata_rx_hash above). */
+static __always_inline void ps_flows_rx_hash(struct xdp_md *ctx, __u32 slot)
+{
+	enum xdp_rss_hash_type type = XDP_RSS_TYPE_NONE;
+	struct ps_rx_hash_q *q;
+	__u32 hash = 0;
+
+	q = bpf_map_lookup_elem(&flows_rxhash, &slot);
+	if (!q)
+		return;
+	if (bpf_xdp_metadata_rx_hash(ctx, &hash, &type))
+		q->none++; /* no hash: -ENODATA, -EOPNOTSUPP (the driver has none) */
+	else if (type & XDP_RSS_L4)
+		q->l4++;
+	else if (type & (XDP_RSS_L3_IPV4 | XDP_RSS_L3_IPV6))
+		q->l3++;
+	else
+		q->none++; /* a hash of no known headers (XDP_RSS_TYPE_NONE) */
 }
 
 #endif /* PATHSCOPE_FLOWS_BPF_H */

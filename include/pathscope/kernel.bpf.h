@@ -172,4 +172,21 @@ struct trace_event_raw_sock_msg_length { /* Linux 6.3 */
 
 #pragma clang attribute pop
 
+/* The RX hash's type that bpf_xdp_metadata_rx_hash() reports (Linux 6.3,
+ * include/net/xdp.h): which headers the NIC hashed. The L4 bit is set for
+ * every L4 type; a type with an L3 bit and no L4 bit is a hash of the
+ * addresses only. */
+enum xdp_rss_hash_type {
+	XDP_RSS_L3_IPV4 = 1U << 0,
+	XDP_RSS_L3_IPV6 = 1U << 1,
+	XDP_RSS_L3_DYNHDR = 1U << 2,
+	XDP_RSS_L4 = 1U << 3,
+	XDP_RSS_L4_TCP = 1U << 4,
+	XDP_RSS_L4_UDP = 1U << 5,
+	XDP_RSS_L4_SCTP = 1U << 6,
+	XDP_RSS_L4_IPSEC = 1U << 7,
+	XDP_RSS_L4_ICMP = 1U << 8,
+	XDP_RSS_TYPE_NONE = 0,
+};
+
 #endif /* PATHSCOPE_KERNEL_BPF_H */

@@ -79,6 +79,8 @@ void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
  * `pathscope flows` uses too). ps_flows_on() is in stats/flows.h. */
 void ps_flows_table(FILE *out, const struct ps_report *r);
 json_object *ps_flows_json(const struct ps_report *r, unsigned int q);
+/* A queue's RX hash types, {"l4", "l3", "none"}; NULL (null) when not measured. */
+json_object *ps_flows_rx_hash_json(const struct ps_flows_q *q);
 bool ps_flows_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 

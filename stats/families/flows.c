@@ -45,6 +45,10 @@ static struct ps_flow_row *window_flows(const struct ps_report *r, unsigned int 
 			qo->packets += qs[i].packets;
 			qo->bytes += qs[i].bytes;
 			qo->sampled += qs[i].sampled;
+			qo->rx_hash = qs[i].rx_hash;
+			qo->rx_hash_l4 += qs[i].rx_hash_l4;
+			qo->rx_hash_l3 += qs[i].rx_hash_l3;
+			qo->rx_hash_none += qs[i].rx_hash_none;
 			if (rows && qs[i].nflows)
 				memcpy(rows + n, qs[i].flows, qs[i].nflows * sizeof(*rows));
 			n += rows ? qs[i].nflows : 0;
@@ -195,6 +199,21 @@ static json_object *flow_json(const struct ps_flow_row *f)
 	return o;
 }
 
+/* {"l4": n, "l3": n, "none": n}: the RX hash types of the sampled frames;
+ * null when not measured (no device-bound XDP program). */
+json_object *ps_flows_rx_hash_json(const struct ps_flows_q *q)
+{
+	json_object *o;
+
+	if (!q->rx_hash)
+		return NULL;
+	o = json_object_new_object();
+	ps_json_add_u64(o, "l4", q->rx_hash_l4);
+	ps_json_add_u64(o, "l3", q->rx_hash_l3);
+	ps_json_add_u64(o, "none", q->rx_hash_none);
+	return o;
+}
+
 json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
 {
 	json_object *o = json_object_new_object(), *top = json_object_new_array();
@@ -207,6 +226,7 @@ json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
 	json_object_object_add(o, "distinct_err", json_object_new_double(qo.distinct_err));
 	json_object_object_add(o, "active", json_object_new_int64(n));
 	ps_json_add_u64(o, "sampled", qo.sampled);
+	json_object_object_add(o, "rx_hash", ps_flows_rx_hash_json(&qo));
 	for (i = 0; i < n && i < PS_FLOWS_TOP_JSON; i++)
 		json_object_array_add(top, flow_json(&rows[i]));
 	json_object_object_add(o, "top", top);

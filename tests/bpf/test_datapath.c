@@ -1765,6 +1765,76 @@ out:
 	env_free(&e);
 }
 
+/* Feature flows' RX hash types (pathscope_xdp_rxhash, device-bound):
+ * loaded only where the probe finds bpf_xdp_metadata_rx_hash (Linux 6.3;
+ * never on 5.10 or 6.1, where the plain program alone is loaded). Bound to
+ * pstB and attached there (BPF_PROG_TEST_RUN refuses a device-bound
+ * program: EINVAL on 6.18); IPv4 UDP frames sent from pstA's AF_PACKET
+ * socket are typed L4 by veth (the skb's hash covers the ports). */
+static void test_xdp_rx_hash(int ifa, int ifb)
+{
+	const int nframes = 20;
+	struct pathscope_xdp *x;
+	struct ps_rx_hash_q *pc = NULL, sum = { 0, 0, 0 };
+	struct frame f;
+	int err, fd, i, ncpus = libbpf_num_possible_cpus(), sent = 0;
+	__u32 q;
+
+	if (!ps_xdp_rx_hash_supported()) {
+		check_skip("xdp rx hash", "no bpf_xdp_metadata_rx_hash (Linux 6.3)");
+		return;
+	}
+	x = pathscope_xdp__open();
+	if (!x) {
+		check_report(0, "xdp rx hash: open", "%s", strerror(errno));
+		return;
+	}
+	x->rodata->ps_features = PS_F_DEFAULT | PS_F_FLOWS;
+	x->rodata->ps_nqueues = 4;
+	x->rodata->ps_all_queues = 1;
+	x->rodata->ps_flow_sample = 1;
+	bpf_map__set_max_entries(x->maps.xdp_stats, 5);
+	bpf_map__set_max_entries(x->maps.flows_q, 5);
+	bpf_map__set_max_entries(x->maps.flows_rxhash, 5);
+	bpf_program__set_autoload(x->progs.pathscope_xdp, false);
+	bpf_program__set_autoload(x->progs.pathscope_xdp_chain, false);
+	bpf_program__set_autoload(x->progs.pathscope_xdp_rxhash, true);
+	bpf_program__set_ifindex(x->progs.pathscope_xdp_rxhash, (__u32)ifb);
+	bpf_program__set_flags(x->progs.pathscope_xdp_rxhash, 1U << 6 /* DEV_BOUND_ONLY */);
+	err = pathscope_xdp__load(x);
+	check_report(!err, "xdp rx hash: pathscope_xdp_rxhash loads device-bound", "%s",
+		     strerror(-err));
+	if (err)
+		goto out;
+	fd = bpf_program__fd(x->progs.pathscope_xdp_rxhash);
+	err = bpf_xdp_attach(ifb, fd, XDP_FLAGS_DRV_MODE, NULL);
+	check_report(!err, "xdp rx hash: attached to pstB (native)", "%s", strerror(errno));
+	if (err)
+		goto out;
+	b_v4_udp(&f, 0, 0);
+	for (i = 0; i < nframes; i++)
+		sent += !send_frame(ifa, &f);
+	sleep_ms(200);
+	pc = calloc(ncpus, sizeof(*pc));
+	for (q = 0; pc && q < 5; q++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(x->maps.flows_rxhash), &q, pc))
+			break;
+		for (i = 0; i < ncpus; i++) {
+			sum.l4 += pc[i].l4;
+			sum.l3 += pc[i].l3;
+			sum.none += pc[i].none;
+		}
+	}
+	check_report(sent == nframes && sum.l4 == (__u64)nframes && !sum.l3 && !sum.none,
+		     "xdp rx hash: 20 UDP frames on a veth: 20 typed L4, none L3 or untyped",
+		     "sent %d: l4 %llu, l3 %llu, none %llu", sent, (unsigned long long)sum.l4,
+		     (unsigned long long)sum.l3, (unsigned long long)sum.none);
+	bpf_xdp_detach(ifb, XDP_FLAGS_DRV_MODE, NULL);
+out:
+	free(pc);
+	pathscope_xdp__destroy(x);
+}
+
 static void test_queues(void)
 {
 	int ifa, ifb, fd;
@@ -1791,6 +1861,7 @@ static void test_queues(void)
 	test_tc_testrun_queues();
 	test_tc_queues_live(ifa, ifb);
 	test_tc_live_udp(ifa, ifb);
+	test_xdp_rx_hash(ifa, ifb);
 	if (tx_sock >= 0)
 		close(tx_sock);
 	sh("ip link del pstA");

@@ -32,6 +32,7 @@ struct fx_iface {
 	struct ps_tcp_qhist tcp_hist[FX_NQ + 1];
 	struct ps_tcp_peer_entry tcp_peers[3];
 	struct ps_flows_qstate flows_q[FX_NQ + 1];
+	struct ps_rx_hash_q rx_hash[FX_NQ + 1];
 	struct ps_flow_row flows[4];
 	struct ps_rss rss;
 	struct ps_sock_qstats sock[FX_NQ + 1];
@@ -194,6 +195,11 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->flows_q[1].packets = 2 * k;
 	d->flows_q[1].bytes = 2 * 42 * k;
 	d->flows_q[1].hll[9] = 1;
+	/* RX hash types of the sampled frames (the device-bound XDP program) */
+	s->rx_hash = d->rx_hash;
+	d->rx_hash[0].l4 = 50 * k;
+	d->rx_hash[0].none = 1 * k;
+	d->rx_hash[1].l3 = 2 * k;
 	for (h = 0; h < 2; h++) {
 		struct ps_flow_row *f = &d->flows[h];
 

@@ -101,6 +101,21 @@ int main(void)
 	ps_hot_verdict(q, 4, 0, &v);
 	check_report(strstr(v.why[PS_HOT_BYTES], "50%") != NULL, "bytes: the shares behind it",
 		     "%s", v.why[PS_HOT_BYTES]);
+	/* l3_only from the RX hash types seen: L4 seen says ports; L3 alone,
+	 * addresses only; neither (no hash, or none typed), unknown. */
+	check_report(ps_hot_l3_only_rx_hash(0, 500) == 1, "RX hash types all L3: l3_only 1", "%d",
+		     ps_hot_l3_only_rx_hash(0, 500));
+	check_report(ps_hot_l3_only_rx_hash(1, 500) == 0, "one L4 type among L3 ones: l3_only 0",
+		     "%d", ps_hot_l3_only_rx_hash(1, 500));
+	check_report(ps_hot_l3_only_rx_hash(500, 0) == 0, "RX hash types all L4: l3_only 0", "%d",
+		     ps_hot_l3_only_rx_hash(500, 0));
+	check_report(ps_hot_l3_only_rx_hash(0, 0) == -1, "no typed RX hash: l3_only unknown", "%d",
+		     ps_hot_l3_only_rx_hash(0, 0));
+	even(q);
+	q[0].packets = 2001;
+	q[1].packets = q[2].packets = 500;
+	q[0].l3_only = ps_hot_l3_only_rx_hash(0, 2001);
+	verdict(q, 0, "fields", "a hot queue whose RX hashes are all L3: fields");
 	check_report(
 	    !strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
 		    "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
