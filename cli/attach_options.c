@@ -11,6 +11,8 @@
 #include "lib/util.h"
 #include "loader/xdp_chain.h"
 
+_Static_assert(PS_FLOW_SAMPLE_MAX == 65536, "bad --flow-sample's message says 65536");
+
 #define PS_STR_(x) #x
 #define PS_STR(x)  PS_STR_(x)
 
@@ -107,7 +109,6 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 			return ps_error("bad --tcp-rx '%s' (tc or xdp)", arg), 2;
 		return 0;
 	case 'F':
-		_Static_assert(PS_FLOW_SAMPLE_MAX == 65536, "the message says 65536");
 		if (!ps_parse_u64(arg, PS_FLOW_SAMPLE_MAX, &num) || num == 0)
 			return ps_error("bad --flow-sample '%s' (1..65536)", arg), 2;
 		o->flow_sample = (unsigned int)num;
