@@ -391,24 +391,23 @@ static void report(const struct view *v, const struct ps_snapshot *cur, const st
 			printf(" (%.1f%%)", 100 * share(q->flows[0].packets, q->packets));
 		printf("\n");
 	}
-	/* One line: each queue's RX hash types, where measured. */
+	/* Each queue's RX hash types, where measured: a line each. */
 	for (i = 0, k = 0; !v->json && i < nq; i++) {
 		const struct ps_flows_q *q = &qs[i];
 
 		if (!q->rx_hash || !(q->rx_hash_l4 + q->rx_hash_l3 + q->rx_hash_none))
 			continue;
 		if (!k++)
-			printf("RX hash types of the sampled frames (L4 = ports hashed, L3 = "
-			       "addresses only, none), by queue:");
+			printf(
+			    "RX hash types of the sampled frames (L4: ports hashed, L3: addresses "
+			    "only, none: no type):\n");
 		if (i == nrx)
-			printf(" other");
+			printf("  other queues:");
 		else
-			printf(" %u", i);
-		printf(" %llu/%llu/%llu", (unsigned long long)q->rx_hash_l4,
+			printf("  queue %u:", i);
+		printf(" L4 %llu, L3 %llu, none %llu\n", (unsigned long long)q->rx_hash_l4,
 		       (unsigned long long)q->rx_hash_l3, (unsigned long long)q->rx_hash_none);
 	}
-	if (k)
-		printf("\n");
 	if (!v->json && v->top > 1)
 		for (i = 0; i < nq; i++) {
 			const struct ps_flows_q *q = &qs[i];
@@ -451,7 +450,7 @@ static void report(const struct view *v, const struct ps_snapshot *cur, const st
 			continue;
 		}
 		printf(
-		    "hot: queue %u carries %.0f%% of the packets (%.0f%% of the bytes): %s: %s\n",
+		    "hot: queue %u carries %.0f%% of the packets (%.0f%% of the bytes): %s\n  %s\n",
 		    i, hv.share * 100, hv.byte_share * 100, ps_hot_cause_name(hv.cause),
 		    hv.why[hv.cause]);
 		for (c = hv.cause + 1; c < PS_HOT_NCAUSES - 1; c++)

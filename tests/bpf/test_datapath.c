@@ -1790,8 +1790,10 @@ static void test_xdp_rx_hash(int ifa, int ifb)
 
 		btf__free(vm);
 		if (!has)
-			check_mark_unsupported("no bpf_xdp_metadata_rx_hash in its BTF (Linux 6.3)");
-		check_report(0, "xdp rx hash: the probe finds the kfunc where the kernel's BTF has it",
+			check_mark_unsupported(
+			    "no bpf_xdp_metadata_rx_hash in its BTF (Linux 6.3)");
+		check_report(0,
+			     "xdp rx hash: the probe finds the kfunc where the kernel's BTF has it",
 			     "%s", has ? "the BTF has it, the probe says no" : "none");
 		return;
 	}

@@ -273,9 +273,9 @@ ps_check_eq "elephant: queue $QE alone is hot, verdict elephant" \
 ps_check_eq "elephant: the figure behind it" \
 	"$(jqj ".hot[0].causes.elephant")" "\"its top flow carries $want_pct% of its packets\""
 ps_check_eq "elephant: not few (501 distinct flows)" "$(jqj '.hot[0].causes | has("few")')" false
-ps_check_eq "elephant: the text's verdict line" \
-	"$(ps_pathscope_b flows vB | grep '^hot:' | sed 's/ (.*)//')" \
-	"hot: queue $QE carries $(jqj ".hot[0].share * 100 | round")% of the packets: elephant: its top flow carries $want_pct% of its packets"
+ps_check_eq "elephant: the text's verdict, and the figure behind it on the next line" \
+	"$(ps_pathscope_b flows vB | grep -A1 '^hot:' | sed 's/ (.*)//' | paste -sd'|')" \
+	"hot: queue $QE carries $(jqj ".hot[0].share * 100 | round")% of the packets: elephant|  its top flow carries $want_pct% of its packets"
 
 # ---- 5. few ---------------------------------------------------------------------------
 attach 1

@@ -102,9 +102,9 @@ else
 		'($b[0] | add) - ($a[0] | add)')" 500
 fi
 
-ps_check_eq "text: one line of the queues' RX hash types (L4/L3/none), 500/0/0 in all" \
-	"$(ps_pathscope_b flows vB | grep '^RX hash types' | grep -o ' [0-3] [0-9]*/[0-9]*/[0-9]*' |
-		awk -F'[ /]' '{ a += $3; b += $4; c += $5 } END { print (NR > 0), a "/" b "/" c }')" "1 500/0/0"
+ps_check_eq "text: the queues' RX hash types, a line each under their heading, 500/0/0 in all" \
+	"$(ps_pathscope_b flows vB | sed -n '/^RX hash types/,/^[^ ]/p' | grep -E '^  queue [0-3]: L4 ' |
+		awk -F'[ ,]+' '{ a += $5; b += $7; c += $9 } END { print (NR > 0), a "/" b "/" c }')" "1 500/0/0"
 
 # ---- 3. ICMP: no ports hashed, no type -----------------------------------------------
 Q0=$(xq)
