@@ -1827,16 +1827,22 @@ static void test_xdp_rx_hash(int ifa, int ifb)
 	b_v4_udp(&f, 0, 0);
 	for (i = 0; i < nframes; i++)
 		sent += !send_frame(ifa, &f);
-	sleep_ms(200);
+	/* Until the frames are counted (each is typed once): 2 s at most. */
 	pc = calloc(ncpus, sizeof(*pc));
-	for (q = 0; pc && q < 5; q++) {
-		if (bpf_map_lookup_elem(bpf_map__fd(x->maps.flows_rxhash), &q, pc))
-			break;
-		for (i = 0; i < ncpus; i++) {
-			sum.l4 += pc[i].l4;
-			sum.l3 += pc[i].l3;
-			sum.none += pc[i].none;
+	for (int tries = 0; pc && tries < 200; tries++) {
+		sum = (struct ps_rx_hash_q){ 0, 0, 0 };
+		for (q = 0; q < 5; q++) {
+			if (bpf_map_lookup_elem(bpf_map__fd(x->maps.flows_rxhash), &q, pc))
+				break;
+			for (i = 0; i < ncpus; i++) {
+				sum.l4 += pc[i].l4;
+				sum.l3 += pc[i].l3;
+				sum.none += pc[i].none;
+			}
 		}
+		if (sum.l4 + sum.l3 + sum.none >= (__u64)sent)
+			break;
+		sleep_ms(10);
 	}
 	check_report(sent == nframes && sum.l4 == (__u64)nframes && !sum.l3 && !sum.none,
 		     "xdp rx hash: 20 UDP frames on a veth: 20 typed L4, none L3 or untyped",
