@@ -23,9 +23,12 @@
 #    and are these datagrams alone (checked below), so XDP takes sequence
 #    numbers 63, 127, ... (udpsend --every 64). Per queue, pathscope's
 #    exact mean of its 20 samples must lie between the sink's mean over the
-#    same 20 datagrams less D2S_SEND_US and that mean. A stall in the GRO
-#    timer (ms, at times, on this VM) is in both; one in the sender
-#    between its stamp and send() only in the sink's.
+#    same 20 datagrams less D2S_SEND_US and that mean plus D2S_LIST_US. A
+#    stall in the GRO timer (ms, at times, on this VM) is in both; one in the
+#    sender between its stamp and send() only in the sink's; one between
+#    the receive stamp and tc ingress only in pathscope's (the stack stamps
+#    a flushed list of skbs first, then runs each through tc: an interrupt,
+#    or the hypervisor taking the CPU, in between).
 # 2. iperf3 TCP with GRO (no timeout), 3 runs with the feature and 3 without,
 #    alternating: with it, the samples are every 64th packet of each RX
 #    queue on each CPU (per queue of n packets: floor(n / 64) - (CPUs - 1) ..
@@ -53,6 +56,10 @@ HOLD_NS=300000 N=1280
 # (6 queue runs, 2026-11-26). A 1 ms stall between one sampled datagram's
 # stamp and its send() would add 50 us.
 D2S_SEND_US=50
+# The receive stamp to tc ingress: under 1 us. Once in a landing CI run
+# (2026-11-28) pathscope's mean of 20 was 3.3 us over the sink's, one
+# sample some 66 us late: 20 us allows a 400 us stall in one of the 20.
+D2S_LIST_US=20
 declare -A ref
 ps_in_b sh -c "echo $HOLD_NS > /sys/class/net/vB/gro_flush_timeout" || ps_fail "gro_flush_timeout" "cannot set"
 ps_pathscope_b attach vB || ps_fail "attach" "exit $?"
@@ -88,9 +95,9 @@ for q in 1 2; do
 	got=$(j "$held" ".queues[$q].driver_to_stack.avg_ns") mean=$(sink every_kth mean_ns)
 	ps_check_eq "held: queue $q: the sink timed every datagram, and the $((N / 64)) XDP samples" \
 		"$(sink stamped n) $(sink every_kth n)" "$N $((N / 64))"
-	[ "$got" -le "$mean" ] && [ "$got" -ge $((mean - D2S_SEND_US * 1000)) ] &&
-		ps_ok "held: queue $q: exact mean $got ns = the same datagrams' send-to-receive-stamp mean $mean ns less $(((mean - got) / 1000)) us (window $D2S_SEND_US us; all $N: $(sink stamped mean_ns) ns)" ||
-		ps_fail "held: queue $q: exact mean within [sink - $D2S_SEND_US us, sink] over the same datagrams" "$got ns, sink $mean ns"
+	[ "$got" -le $((mean + D2S_LIST_US * 1000)) ] && [ "$got" -ge $((mean - D2S_SEND_US * 1000)) ] &&
+		ps_ok "held: queue $q: exact mean $got ns = the same datagrams' send-to-receive-stamp mean $mean ns less $(((mean - got) / 1000)) us (window -$D2S_SEND_US..+$D2S_LIST_US us; all $N: $(sink stamped mean_ns) ns)" ||
+		ps_fail "held: queue $q: exact mean within [sink - $D2S_SEND_US us, sink + $D2S_LIST_US us] over the same datagrams" "$got ns, sink $mean ns"
 done
 ps_check_eq "held: nothing on any other queue (sampled, matched, expired, latencies)" \
 	"$(j "$held" '[.queues[] | select(.queue != 1 and .queue != 2) | .driver_to_stack | .sampled + .matched + .expired + .latency_ns.count] | add')" 0

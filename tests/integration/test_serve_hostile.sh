@@ -23,6 +23,9 @@
 #      is the same, and every scrape around it is up;
 #   6. SIGTERM with bcrypts in flight (a cost-14 user, 40 wrong passwords):
 #      P exits 0 within 2 s and detaches what it attached.
+# The bounds in time (2 s, 2 scrapes a second) are the issue's, on a machine
+# of its own (make test); under ASan beside the guests (.ci/run sets
+# PS_SLOW) they stretch by PS_SLOW.
 . "$(dirname "$0")/lib.sh"
 ps_require_root serve_hostile
 ps_require_file serve_hostile "$PATHSCOPE"
@@ -175,13 +178,13 @@ for _ in $(seq $((100 * PS_SLOW))); do # the flood is on
 done
 codes=''
 for _ in $(seq 20); do
-	codes="$codes $(MAXT=2 req -u "prometheus:$PW" "$T/metrics") $(MAXT=2 req -u "prometheus:$PW" "$T/healthz")"
+	codes="$codes $(MAXT=$((2 * PS_SLOW)) req -u "prometheus:$PW" "$T/metrics") $(MAXT=$((2 * PS_SLOW)) req -u "prometheus:$PW" "$T/healthz")"
 done
 flood_busy=$(kill -0 "$ATK" 2>/dev/null && echo on)
 wait "$ATK"
 ATK=
 flood=$(cat "$TMP/flood.json")
-ps_check_eq "during 300 wrong passwords from 64 clients: 40 cached scrapes and health checks, each 200 within 2 s (the flood was still on: $flood_busy)" \
+ps_check_eq "during 300 wrong passwords from 64 clients: 40 cached scrapes and health checks, each 200 within $((2 * PS_SLOW)) s (the flood was still on: $flood_busy)" \
 	"$(tr ' ' '\n' <<<"$codes" | grep -c '^200$')" 40
 # Each answered 401 or 503 (busy), or, on a loaded machine, was closed for
 # late headers or refused at connect: none let in.
@@ -212,8 +215,8 @@ window=$(($(date +%s) - t_rot + 3))
 err=$(ps_in_b curl -s --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/targets" | jq -r '.data.activeTargets[0].lastError')
 ps_check_eq "Prometheus around the rotation: every scrape up (min of up over ${window}s; last error '$err')" \
 	"$(ps_promq "min_over_time(up{job=\"rot\"}[${window}s])")" 1
-ps_check_eq "... and at least 2 scrapes a second of it" \
-	"$(ps_promq "count_over_time(up{job=\"rot\"}[${window}s]) >= bool $((window * 2 - 4))")" 1
+ps_check_eq "... and at least 2 scrapes a second of it$([ "$PS_SLOW" -gt 1 ] && echo ", over PS_SLOW $PS_SLOW")" \
+	"$(ps_promq "count_over_time(up{job=\"rot\"}[${window}s]) >= bool $((window * 2 / PS_SLOW - 4))")" 1
 kill "$PROM_PID"
 _ps_reap "$PROM_PID"
 PROM_PID=
@@ -236,8 +239,8 @@ rc=0
 wait "$P_PID" || rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 P_PID=
-ps_check_eq "P: SIGTERM with cost-14 bcrypts in flight: exits 0 within 2 s (${ms} ms), stderr empty" \
-	"$rc $([ "$ms" -le 2000 ] && echo fast) $(cat "$TMP/serve-$PORT_P.err")" "0 fast "
+ps_check_eq "P: SIGTERM with cost-14 bcrypts in flight: exits 0 within $((2 * PS_SLOW)) s (${ms} ms), stderr empty" \
+	"$rc $([ "$ms" -le $((2000 * PS_SLOW)) ] && echo fast) $(cat "$TMP/serve-$PORT_P.err")" "0 fast "
 ps_check_eq "P detached what it attached: no pins, no XDP program" \
 	"$(find "$PIN_DIR" 2>/dev/null | wc -l) $(bpftool prog show id "$XDP_ID" >/dev/null 2>&1 && echo left)" "0 "
 wait "$ATK" 2>/dev/null

@@ -143,10 +143,13 @@ run_case() { # FEATURES
 	# Under TCG the guest's own send and receive path (socket to tc egress,
 	# XDP to socket), which ping's RTT holds and pathscope's does not, took
 	# 0.1-0.4 ms of ping's 0.6-3 ms here, and 0.51 ms of 1.13 ms (45%) in a
-	# CI run on 5.10 (2026-11-26): half of ping's mean, and at least 0.6 ms,
-	# bounds it. (On the host, test_icmp_rtt holds the RTT to ping within
-	# max(2%, 50 us); here the check is that the driver's path is timed.)
-	tol=$((pmean / 2 > 600000 ? pmean / 2 : 600000))
+	# CI run on 5.10 (2026-11-26), and 1.13 ms of 2.02 ms (56%) in one on
+	# 6.1 with three guests and ASan sharing 2 CPUs (2026-11-28): three
+	# quarters of ping's mean, and at least 0.6 ms, bound it. A pathscope that
+	# timed nothing of the wire (a few us) is still far outside. (On the
+	# host, test_icmp_rtt holds the RTT to ping within max(2%, 50 us); here
+	# the check is that the driver's path is timed.)
+	tol=$((pmean * 3 / 4 > 600000 ? pmean * 3 / 4 : 600000))
 	d=$((pmean - mean))
 	[ "$d" -ge -1000 ] && [ "$d" -le "$tol" ] &&
 		ps_ok "$name: mean RTT $mean ns within ping's $pmean ns (ping - pathscope = $d ns, at most $tol)" ||
