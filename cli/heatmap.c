@@ -167,17 +167,13 @@ static int parse_args(int argc, char **argv, struct heatmap_args *a)
 			a->from = optarg;
 			break;
 		case 'd':
-			if (!ps_parse_seconds(optarg, &a->duration))
-				return ps_error("bad --duration '%s' (seconds, 0 < S <= 86400)",
-						optarg),
-				       2;
+			if (ps_opt_seconds("duration", optarg, &a->duration))
+				return 2;
 			a->live_opts = true;
 			break;
 		case 'i':
-			if (!ps_parse_seconds(optarg, &a->interval))
-				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
-						optarg),
-				       2;
+			if (ps_opt_seconds("interval", optarg, &a->interval))
+				return 2;
 			a->live_opts = true;
 			break;
 		case 'r':

@@ -75,6 +75,20 @@ int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out)
 	return 0;
 }
 
+int ps_opt_seconds(const char *name, const char *arg, double *out)
+{
+	if (!ps_parse_seconds(arg, out))
+		return ps_error("bad --%s '%s' (seconds, 0 < S <= 86400)", name, arg), 2;
+	return 0;
+}
+
+int ps_opt_count(const char *arg, uint64_t *out)
+{
+	if (!ps_parse_u64(arg, UINT32_MAX, out) || !*out)
+		return ps_error("bad --count '%s' (a positive integer)", arg), 2;
+	return 0;
+}
+
 int ps_cmd_not_attached(const char *ifname)
 {
 	struct ps_iface ifc;

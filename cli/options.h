@@ -9,6 +9,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "loader/attach.h"
 
@@ -43,6 +44,12 @@ int ps_cmd_unknown_iface(const char *ifname);
 
 /* --probe-mode tp_btf|tracepoint: 0, or 2 after one line on stderr. */
 int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out);
+/* --NAME S, seconds (0 < S <= 86400), as --interval and --duration take
+ * them: 0, or 2 after one line on stderr. */
+int ps_opt_seconds(const char *name, const char *arg, double *out);
+/* --count N, a positive integer up to 2^32 - 1: 0, or 2 after one line on
+ * stderr. */
+int ps_opt_count(const char *arg, uint64_t *out);
 
 /* The options of attach, which serve takes too (cli/attach_options.c): one
  * table, one parser, one help text, so that the two cannot drift. */

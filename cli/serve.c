@@ -127,10 +127,8 @@ int ps_cmd_serve(int argc, char **argv)
 			o.jsonl = optarg;
 			break;
 		case 'i':
-			if (!ps_parse_seconds(optarg, &o.interval))
-				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
-						optarg),
-				       2;
+			if (ps_opt_seconds("interval", optarg, &o.interval))
+				return 2;
 			break;
 		case 'k':
 			o.keep = true;

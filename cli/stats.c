@@ -138,14 +138,12 @@ int ps_cmd_stats(int argc, char **argv)
 		case PS_OPT_EXIT:
 			return err;
 		case 'i':
-			if (!ps_parse_seconds(optarg, &interval))
-				return ps_error("bad --interval '%s' (seconds, 0 < S <= 86400)",
-						optarg),
-				       2;
+			if (ps_opt_seconds("interval", optarg, &interval))
+				return 2;
 			break;
 		case 'c':
-			if (!ps_parse_u64(optarg, UINT32_MAX, &count) || !count)
-				return ps_error("bad --count '%s' (a positive integer)", optarg), 2;
+			if (ps_opt_count(optarg, &count))
+				return 2;
 			break;
 		case 'j':
 			view.json = true;
