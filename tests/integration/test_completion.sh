@@ -51,7 +51,7 @@ candidates() {
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$BASH_COMPLETION" "$PS_COMPLETION" "$1" |
 		sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ $//'
 }
-P=$PATHSCOPE
+P=$PATHSCOPE saved_completion=$PS_COMPLETION
 is() { ps_check_eq "complete '${1/#$P/pathscope}'${3:+ ($3)}" "$(candidates "$1")" "$2"; }
 words() { tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ $//'; }
 
@@ -131,12 +131,18 @@ is "$P flows vB --flow 198.18.0.1 198.18.0.2 udp 1 2 --t" "--top" "after --flow'
 is "$P heatmap tcp_rtt " "vB" "heatmap's IFACE after its STAGE: the attached ones"
 is "$P stats vB " ""
 is "$P detach v" "vB"
+# As nobody: the clone may live in a private directory (root's home is
+# 0700), so nobody runs copies of the binary and the completion from $TMP
+# (0755), as it would the installed ones.
 WHO=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
+install -m 0755 "$PATHSCOPE" "$TMP/pathscope"
+install -m 0644 "$PS_COMPLETION" "$TMP/completion"
 ps_check_eq "as nobody, status cannot be read" \
-	"$(nsenter --net="/var/run/netns/$NS_B" "${WHO[@]}" "$PATHSCOPE" status --json >/dev/null 2>&1; echo $?)" 1
+	"$(nsenter --net="/var/run/netns/$NS_B" "${WHO[@]}" "$TMP/pathscope" status --json >/dev/null 2>&1; echo $?)" 1
+P=$TMP/pathscope PS_COMPLETION=$TMP/completion
 is "$P detach " "lo vB" "as nobody: every interface"
 is "$P attach --xdp-mode " "native skb" "as nobody"
-WHO=()
+WHO=() P=$PATHSCOPE PS_COMPLETION=$saved_completion
 ps_pathscope_a detach vA || ps_fail "detach vA" "exit $?"
 ps_pathscope_b detach vB || ps_fail "detach vB" "exit $?"
 is "$P detach " "" "after detach"
