@@ -10,7 +10,7 @@
 #include "lib/util.h"
 #include "loader/pins.h"
 #include "loader/tracepoints.h"
-#include "stats/check.h"
+#include "stats/analysis/check.h"
 
 static const char check_help[] =
     "usage: pathscope check IFACE [--duration S] [--json] [--probe-mode M]\n"

@@ -16,11 +16,12 @@
 #include "lib/toeplitz.h"
 #include "lib/util.h"
 #include "nic/rss.h"
+#include "stats/render/rss_report.h"
 #include "stats/families/families.h"
-#include "stats/flows.h"
-#include "stats/flows_verdict.h"
+#include "stats/read/flow_table.h"
+#include "stats/analysis/flows_verdict.h"
 #include "stats/format/json.h"
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 /* clang-format off */
 static const char flows_help[] =

@@ -14,9 +14,9 @@
 #include "cli/options.h"
 #include "lib/util.h"
 #include "loader/pins.h"
-#include "stats/heatmap.h"
-#include "stats/heatmap_svg.h"
-#include "stats/render.h"
+#include "stats/analysis/heatmap.h"
+#include "stats/render/heatmap_svg.h"
+#include "stats/render/render.h"
 
 static const char heatmap_help[] =
     "usage: pathscope heatmap STAGE [IFACE] --from FILE [options]\n"

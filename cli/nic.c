@@ -9,7 +9,9 @@
 
 #include "cli/options.h"
 #include "nic/nic.h"
+#include "stats/render/nic_report.h"
 #include "nic/rss.h"
+#include "stats/render/rss_report.h"
 #include "nic/softnet.h"
 #include "lib/util.h"
 #include "stats/format/json.h"

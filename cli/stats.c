@@ -8,8 +8,8 @@
 #include <time.h>
 
 #include "cli/options.h"
-#include "stats/render.h"
-#include "stats/stages.h"
+#include "stats/render/render.h"
+#include "stats/families/stages.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 

@@ -12,7 +12,7 @@
 #include "loader/map_memory.h"
 #include "loader/pins.h"
 #include "loader/status.h"
-#include "loader/status_format.h"
+#include "stats/render/status.h"
 #include "loader/xdp_peer.h"
 #include "stats/format/json.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 #include "loader/pins.h"
 #include "loader/status.h"
 

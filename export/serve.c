@@ -23,9 +23,9 @@
 
 #include "lib/names.h"
 #include "stats/format/prom_pb.h"
-#include "stats/prog_stats.h"
-#include "stats/render.h"
-#include "stats/report.h"
+#include "stats/read/prog_stats.h"
+#include "stats/render/render.h"
+#include "stats/read/report.h"
 #include "export/health.h"
 #include "export/http.h"
 #include "export/web_watch.h"

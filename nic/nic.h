@@ -240,7 +240,5 @@ int ps_nic_queues_in_use(int ifindex, unsigned int *rx, unsigned int *tx);
  *  "ethtool_stats", "<part>_na": reason or null}; n/a values and parts are
  *  JSON null. */
 json_object *ps_nic_json(const struct ps_nic_facts *f);
-/* A readable table, "n/a" where not available. */
-void ps_nic_print(FILE *out, const struct ps_nic_facts *f);
 
 #endif /* PATHSCOPE_NIC_H */

@@ -111,7 +111,5 @@ int ps_rss_parse_rxfh(const void *rxfh, size_t len, struct ps_rss *r);
  * (null if unknown), "ntuple_na"}; or {"available": false, "why"}.
  */
 json_object *ps_rss_json(const struct ps_rss *r, __u32 nqueues);
-/* The table's lines, or one line "RSS:      not available (why)". */
-void ps_rss_print(FILE *out, const struct ps_rss *r, __u32 nqueues);
 
 #endif /* PATHSCOPE_NIC_RSS_H */

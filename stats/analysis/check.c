@@ -6,7 +6,7 @@
  * and say for each pair whether they agree or by how much they differ. A
  * layer that misses a fast or slow path shows up as a difference.
  */
-#include "stats/check.h"
+#include "stats/analysis/check.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -20,7 +20,7 @@
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/report.h"
+#include "stats/read/report.h"
 
 int ps_check_read(const char *dir, const struct ps_kern_fds *fds, struct ps_check_layers *l)
 {

@@ -11,8 +11,8 @@
 
 #include "loader/kernel_probes.h"
 #include "nic/nic.h"
-#include "stats/kern_snapshot.h"
-#include "stats/snapshot.h"
+#include "stats/read/kern_snapshot.h"
+#include "stats/read/snapshot.h"
 
 /* What one read of every layer gives. */
 struct ps_check_layers {

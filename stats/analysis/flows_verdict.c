@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The hot-queue verdict (see flows_verdict.h). */
-#include "stats/flows_verdict.h"
+#include "stats/analysis/flows_verdict.h"
 
 #include <stdio.h>
 #include <string.h>

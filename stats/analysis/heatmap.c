@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* A heatmap's data from a recording of JSON reports (heatmap.h). */
-#include "stats/heatmap.h"
+#include "stats/analysis/heatmap.h"
 
 #include <stdlib.h>
 #include <string.h>

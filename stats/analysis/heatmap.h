@@ -19,7 +19,7 @@
 #include <linux/types.h>
 
 #include "pathscope/abi.h"
-#include "stats/stages.h"
+#include "stats/families/stages.h"
 
 #define PS_HEAT_MAX_PANELS    (PS_MAX_QUEUES + 1) /* every queue, and "other" */
 #define PS_HEAT_MAX_INTERVALS 1000000

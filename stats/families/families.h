@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stats/flows.h"
+#include "stats/read/flow_table.h"
 #include "stats/format/prom.h"
-#include "stats/report.h"
+#include "stats/read/report.h"
 
 /* ---- counters and classes (counters.c): packets, bytes, L3/L4 classes,
  * parse errors, VLAN tags and ECN codepoints per hook and queue; born in

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "stats/families/families.h"
-#include "stats/flows.h"
+#include "stats/read/flow_table.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 

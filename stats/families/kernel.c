@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "nic/qdisc.h"
-#include "stats/drop_reasons.h"
+#include "stats/read/drop_reasons.h"
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/kern_snapshot.h"
+#include "stats/read/kern_snapshot.h"
 
 static const char *const xdp_action_names[PS_XDP_ACTIONS] = { "aborted", "drop",     "pass",
 							      "tx",	 "redirect", "other" };

@@ -12,7 +12,7 @@
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/kern_snapshot.h"
+#include "stats/read/kern_snapshot.h"
 
 static const char *state_name(enum ps_nic_onoff s)
 {

@@ -9,7 +9,7 @@
 #include "nic/rss.h"
 #include "stats/families/families.h"
 #include "stats/format/prom.h"
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 static void table_samples(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {

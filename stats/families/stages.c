@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The latency stages (stages.h), in path order: rx, tx, network, host. */
-#include "stats/stages.h"
+#include "stats/families/stages.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 typedef unsigned __int128 ps_u128; /* cumulative counts of UINT64_MAX buckets */
 

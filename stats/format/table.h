@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <linux/types.h>
 
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 /* A latency in ns as a short human string (850ns, 45.3us, 12.1ms, 1.20s), or
  * "-" when count is 0. */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/drop_reasons.h"
+#include "stats/read/drop_reasons.h"
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>

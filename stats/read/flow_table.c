@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The flows of each RX queue: reading the pinned maps, scaling, intervals,
  * the HyperLogLog estimate (stats/flows.h). */
-#include "stats/flows.h"
+#include "stats/read/flow_table.h"
 
 #include <bpf/bpf.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "loader/pins.h"
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 bool ps_flows_on(const struct ps_snapshot *s)
 {

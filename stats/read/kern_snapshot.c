@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/kern_snapshot.h"
+#include "stats/read/kern_snapshot.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 static int read_queues(int fd, struct ps_kern_snapshot *k, void *percpu, int ncpus)
 {

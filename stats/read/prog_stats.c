@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/prog_stats.h"
+#include "stats/read/prog_stats.h"
 
 #include <bpf/bpf.h>
 #include <dirent.h>

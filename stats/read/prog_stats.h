@@ -3,7 +3,7 @@
 #ifndef PATHSCOPE_PROG_STATS_H
 #define PATHSCOPE_PROG_STATS_H
 
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 /* kernel.bpf_stats_enabled: 1, 0, or -1 when it cannot be read. */
 int ps_bpf_stats_enabled(void);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/report.h"
+#include "stats/read/report.h"
 
 #include <stdio.h>
 #include <string.h>

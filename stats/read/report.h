@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 /* What the tables show beyond their default, on request (stats --all, --ecn). */
 #define PS_SHOW_ALL 1U /* rows and queues without packets */

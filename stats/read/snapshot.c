@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/snapshot.h"
+#include "stats/read/snapshot.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stats/flows.h"
-#include "stats/kern_snapshot.h"
+#include "stats/read/flow_table.h"
+#include "stats/read/kern_snapshot.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
 #include "nic/rss.h"

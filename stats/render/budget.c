@@ -11,7 +11,7 @@
  * them; this view only lines them up. A stage whose feature is off says "off", one with no samples
  * "-".
  */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include <string.h>
 
@@ -20,7 +20,7 @@
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/stages.h"
+#include "stats/families/stages.h"
 
 enum cell { CELL_OFF, CELL_NA, CELL_EMPTY, CELL_SAMPLES };
 

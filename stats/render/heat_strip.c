@@ -7,7 +7,7 @@
  * shared by every row. It answers "which queue, which latency?" in a shell;
  * pathscope heatmap draws the same over time.
  */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #include "pathscope/hist.h"
 #include "stats/format/hist.h"
 #include "stats/format/table.h"
-#include "stats/stages.h"
+#include "stats/families/stages.h"
 
 #define STRIP_COLS 96 /* cells at most: 120 less the queue and count columns */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Heatmaps and the latency budget as SVG (heatmap_svg.h). */
-#include "stats/heatmap_svg.h"
+#include "stats/render/heatmap_svg.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "stats/heatmap.h"
+#include "stats/analysis/heatmap.h"
 
 /* Small multiples: one panel per queue (or one of all queues), time on x,
  * the histogram's log-linear buckets on y, colour for the count; the panels

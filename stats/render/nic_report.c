@@ -2,7 +2,7 @@
 /* NIC facts as JSON (n/a = null) and as a readable table (n/a = "n/a"). */
 #include <string.h>
 
-#include "nic/nic.h"
+#include "stats/render/nic_report.h"
 
 static json_object *ju64(uint64_t v)
 {

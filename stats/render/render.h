@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stats/report.h"
+#include "stats/read/report.h"
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n);
 void ps_render_hist(FILE *out, const struct ps_report *r, int n);

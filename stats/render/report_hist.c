@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* --hist: each family's histograms, in the seed tools' style. */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include "stats/families/families.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* JSON: one object per report interval; the schema is in man/pathscope-json.7. */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include <json-c/json.h>
 #include <time.h>

@@ -6,7 +6,7 @@
  * as the format requires, and only when it has samples. Per queue or per interface: as
  * extra->queue_detail says (stats/format/prom.h).
  */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include "lib/names.h"
 #include "lib/queues.h"

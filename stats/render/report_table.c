@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The table: per interface a header line, then each family's section. */
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #include "lib/names.h"
 #include "lib/queues.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/rss.h"
+#include "stats/render/rss_report.h"
 
 /* RXH_* bits by short name, in ethtool -n's order. */
 static const struct {

@@ -2,7 +2,7 @@
 /* The words of `pathscope status`, kept apart from the kernel queries so the
  * fuzzer (tests/fuzz/fuzz_meta.c) can feed them any meta that passes the
  * check. */
-#include "loader/status_format.h"
+#include "stats/render/status.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -39,7 +39,7 @@
 #include "pathscope/abi.h"
 #include "pathscope/flow_sample.h"
 #include "pathscope_xdp.skel.h"
-#include "stats/flows.h"
+#include "stats/read/flow_table.h"
 #include "tests/lib/check.h"
 #include "tests/lib/frame.h"
 

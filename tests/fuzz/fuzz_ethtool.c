@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "nic/nic.h"
+#include "stats/render/nic_report.h"
 #include "nic/parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

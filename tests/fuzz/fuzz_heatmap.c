@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "stats/heatmap.h"
-#include "stats/heatmap_svg.h"
+#include "stats/analysis/heatmap.h"
+#include "stats/render/heatmap_svg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "loader/meta_check.h"
-#include "loader/status_format.h"
+#include "stats/render/status.h"
 #include "stats/format/json.h"
 
 static void template(struct ps_meta *m)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/kern_snapshot.h"
-#include "stats/render.h"
-#include "stats/render.h"
+#include "stats/read/kern_snapshot.h"
+#include "stats/render/render.h"
+#include "stats/render/render.h"
 
 #define NQ 2
 

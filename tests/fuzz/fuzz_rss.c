@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "nic/rss.h"
+#include "stats/render/rss_report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

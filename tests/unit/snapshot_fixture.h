@@ -11,11 +11,11 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "stats/flows.h"
+#include "stats/read/flow_table.h"
 #include "nic/rss.h"
 #include <linux/ethtool.h>
-#include "stats/kern_snapshot.h"
-#include "stats/render.h"
+#include "stats/read/kern_snapshot.h"
+#include "stats/render/render.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"

@@ -6,7 +6,7 @@
  * 1.5/n), hashed fields of addresses only, fewer distinct flows than 4 x the
  * queues, else the bytes. */
 #include "tests/lib/check.h"
-#include "stats/flows_verdict.h"
+#include "stats/analysis/flows_verdict.h"
 
 /* Four queues, 1000 packets each, 100 flows each, no top flow to speak of,
  * a table of 128 entries spread evenly, ports hashed. */

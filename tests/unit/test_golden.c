@@ -13,8 +13,8 @@
 
 #include "tests/lib/check.h"
 #include "tests/lib/golden.h"
-#include "stats/render.h"
-#include "stats/stages.h"
+#include "stats/render/render.h"
+#include "stats/families/stages.h"
 #include "tests/unit/snapshot_fixture.h"
 
 /* text without the lines of the per-peer families (their HELP, TYPE and

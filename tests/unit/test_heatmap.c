@@ -22,8 +22,8 @@
 #include <string.h>
 
 #include "pathscope/hist.h"
-#include "stats/heatmap.h"
-#include "stats/heatmap_svg.h"
+#include "stats/analysis/heatmap.h"
+#include "stats/render/heatmap_svg.h"
 #include "tests/lib/check.h"
 #include "tests/lib/golden.h"
 

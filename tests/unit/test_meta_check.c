@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "loader/meta_check.h"
-#include "loader/status_format.h"
+#include "stats/render/status.h"
 #include "tests/lib/check.h"
 
 static struct ps_meta good(void)

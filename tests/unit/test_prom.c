@@ -12,7 +12,7 @@
 
 #include "tests/lib/check.h"
 #include "stats/format/prom.h"
-#include "stats/render.h"
+#include "stats/render/render.h"
 #include "tests/unit/snapshot_fixture.h"
 
 #define NQ 2

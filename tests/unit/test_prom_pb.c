@@ -14,7 +14,7 @@
 #include "stats/format/metrics.pb-c.h"
 #include "stats/format/prom.h"
 #include "stats/format/prom_pb.h"
-#include "stats/render.h"
+#include "stats/render/render.h"
 #include "tests/unit/snapshot_fixture.h"
 
 typedef Io__Prometheus__Client__MetricFamily pb_family;

@@ -8,7 +8,7 @@
 #include "tests/lib/check.h"
 #include "stats/format/hist.h"
 #include "stats/format/table.h"
-#include "stats/render.h"
+#include "stats/render/render.h"
 
 #define NQ 2
 

@@ -18,6 +18,7 @@
 #include "tests/lib/check.h"
 #include "lib/compat.h"
 #include "nic/rss.h"
+#include "stats/render/rss_report.h"
 #include "tests/unit/rss_fixtures.h"
 
 static struct ps_rss r;
