@@ -10,6 +10,9 @@
 #                    header line every 2 s and never finish (reconnecting
 #                    when closed)
 #   slow-50addr      the same with 200 such connections from 50 addresses
+#   slow-shared      20 such connections from one address of A, and the
+#                    scrapes from that same address (a NAT gateway, a shared
+#                    Prometheus host), plain and TLS (issue 49)
 #   flood            20 scrapes with the cached password and 20 of /healthz
 #                    (TLS) while 64 clients send 300 wrong passwords
 #   enumeration      10 wrong passwords each for a user of cost 4 (listed
@@ -39,7 +42,7 @@ ps_at_exit 'for p in $ATK $T_PID $P_PID; do kill "$p" 2>/dev/null; _ps_reap "$p"
 cd "$TMP" || exit 1
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout ca.key -out ca.pem -days 2 -subj "/CN=bench ca" >/dev/null 2>&1
 openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout server.key -out server.csr -subj "/CN=server" >/dev/null 2>&1
-printf 'subjectAltName=IP:127.0.0.1\n' >server.ext
+printf 'subjectAltName=IP:127.0.0.1,IP:%s\n' "$B" >server.ext
 openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 -extfile server.ext >/dev/null 2>&1
 PW='correct horse battery staple'
 bcrypt() { python3 -W ignore -c 'import crypt, sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=1 << int(sys.argv[2]))))' "$1" "$2"; }
@@ -57,10 +60,12 @@ serve() { # serve PORT CONFIG [ARGS]: sets LAST_PID
 	LAST_PID=$!
 }
 # scrape URL [CURL ARGS]: time_total in ms, or "fail"
+# scrape URL [CURL ARGS]: one scrape from B's loopback (SCRAPE_IN=ps_in_a
+# with --interface ADDR: from namespace A) -> its milliseconds, or "fail".
 scrape() {
 	local url=$1
 	shift
-	ps_in_b curl -gs --max-time 10 --cacert "$TMP/ca.pem" -o /dev/null -w '%{http_code} %{time_total}\n' \
+	${SCRAPE_IN:-ps_in_b} curl -gs --max-time 10 --cacert "$TMP/ca.pem" -o /dev/null -w '%{http_code} %{time_total}\n' \
 		-u "prometheus:$PW" "$@" "$url" | awk '$1 == 200 { printf "%.1f\n", $2 * 1000; next } { print "fail" }'
 }
 wait_ok() {
@@ -80,16 +85,17 @@ for i in $(seq 101 150); do
 	SRCS=$SRCS${SRCS:+,}198.18.0.$i
 done
 
-series() { # series NAME URL: 20 scrapes -> "NAME ms ms ..." into $TMP/series
+series() { # series NAME URL [CURL ARGS]: 20 scrapes -> "NAME ms ms ..." into $TMP/series
 	local name=$1 url=$2 line
+	shift 2
 	line=$name
-	for _ in $(seq 20); do line="$line $(scrape "$url")"; done
+	for _ in $(seq 20); do line="$line $(scrape "$url" "$@")"; done
 	echo "$line" >>"$TMP/series"
 }
 : >"$TMP/series"
 series idle-plain "$P"
 series idle-tls "$T"
-attack() { # attack COUNT SOURCES: slow clients at both ports, 25 s at most
+attack() { # attack COUNT SOURCES CONNECTED: slow clients at both ports, 25 s at most
 	ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_P" --count "$1" --sources "$2" --reconnect --for 25 >"$TMP/atk-p.json" &
 	ATK=$!
 	ps_in_a python3 "$HOSTILE" slow "$B" "$PORT_T" --tls --count "$1" --sources "$2" --reconnect --for 25 >"$TMP/atk-t.json" &
@@ -109,6 +115,15 @@ series slow-50addr-plain "$P"
 series slow-50addr-tls "$T"
 for p in $ATK; do wait "$p"; done
 jq -c '{plain: input, tls: input}' -n "$TMP/atk-p.json" "$TMP/atk-t.json" >"$TMP/atk-50addr.json"
+# 20 slow clients that reconnect from the scrapes' own address (a NAT
+# gateway, a shared Prometheus host): the scrapes come from there too.
+SHARED=198.18.0.152
+ps_in_a ip addr add "$SHARED/24" dev vA
+attack 20 "$SHARED" 16
+SCRAPE_IN=ps_in_a series slow-shared-plain "http://$B:$PORT_P/metrics" --interface "$SHARED"
+SCRAPE_IN=ps_in_a series slow-shared-tls "https://$B:$PORT_T/metrics" --interface "$SHARED"
+for p in $ATK; do wait "$p"; done
+jq -c '{plain: input, tls: input}' -n "$TMP/atk-p.json" "$TMP/atk-t.json" >"$TMP/atk-shared.json"
 
 scrape "$T" >/dev/null # the password cached
 ps_in_a python3 "$HOSTILE" flood "$B" "$PORT_T" --tls --count 300 --clients 64 --sources "$SRCS" --auth prometheus:wrong >"$TMP/flood.json" &
@@ -172,6 +187,7 @@ for line in open(tmp + "/enum"):
 res = {"commit": commit, "rows": rows, "enumeration_median_ms": enum,
        "attack_1addr": json.load(open(tmp + "/atk-1addr.json")),
        "attack_50addr": json.load(open(tmp + "/atk-50addr.json")),
+       "attack_shared": json.load(open(tmp + "/atk-shared.json")),
        "flood_codes": json.load(open(tmp + "/flood.json")), "flood_still_on_after_scrapes": flood_on == "true",
        "sigterm_ms": int(sigterm_ms)}
 json.dump(res, open(out, "w"), indent=1)
@@ -186,8 +202,10 @@ for r in rows:
         ok = " **missed**"
     f = lambda x: "-" if x is None else "%.1f" % x
     L.append("| %s | %d | %d | %s | %s | %s%s |" % (r["case"], r["scrapes"], r["failed"], f(r["p50_ms"]), f(r["max_ms"]), tgt, ok))
-L += ["", "Slow clients (hostile_http.py's counts): one address %s; 50 addresses %s." % (
-        json.dumps(res["attack_1addr"]), json.dumps(res["attack_50addr"])),
+L += ["", "Slow clients (hostile_http.py's counts): one address %s; 50 addresses %s; "
+        "20 from the scrapes' own address %s." % (
+        json.dumps(res["attack_1addr"]), json.dumps(res["attack_50addr"]),
+        json.dumps(res["attack_shared"])),
       "Flood of 300 wrong passwords from 64 clients: %s (still on after the scrapes: %s)." % (
         json.dumps(res["flood_codes"], sort_keys=True), res["flood_still_on_after_scrapes"]),
       "Enumeration, median of 10 wrong passwords: %s ms (unknown/dearest %.2f)." % (

@@ -19,17 +19,22 @@
 #include "lib/util.h"
 
 /* What a client gets, whoever it is (docs/prometheus.md, "Hostile clients"). */
-#define HEADER_DEADLINE_S	5    /* request line and headers, from connect or the last answer */
-#define IDLE_TIMEOUT_S		10   /* no byte either way, while an answer is written */
-#define CONNECTIONS_PER_ADDRESS 16   /* Prometheus opens one per target */
+#define HEADER_DEADLINE_S	5  /* request line and headers, from connect or the last answer */
+#define ANSWER_DEADLINE_S	10 /* from the headers to the answer drained: Prometheus' timeout */
+#define IDLE_TIMEOUT_S		10 /* no byte either way, while an answer is written */
+#define CONNECTIONS_PER_ADDRESS 16 /* Prometheus opens one per target */
 #define CONNECTIONS_MAX		1024 /* all addresses; serve raises its RLIMIT_NOFILE to hold them */
 #define LISTEN_BACKLOG		1024
 
-/* One client connection, for its header deadline. */
+/* One client connection, for its deadlines and its address's share. */
 struct conn {
 	struct ps_web_conn wc; /* first: web_auth.c reads the config of its TLS session */
 	int fd;
-	double deadline; /* CLOCK_MONOTONIC s; 0: a request is being answered */
+	unsigned char addr[17]; /* the client's address family and address */
+	double since;		/* CLOCK_MONOTONIC s: connected, or its last answer done */
+	double deadline;	/* CLOCK_MONOTONIC s: serve closes it then */
+	bool answering;		/* its headers are in: the answer is made or written */
+	bool closing;		/* shut down by serve, not closed yet */
 	struct conn *prev, *next;
 };
 
@@ -50,7 +55,6 @@ struct ps_http {
 	pthread_cond_t wake; /* the sweeper's */
 	pthread_t sweeper;
 	bool sweeping, stopping;
-	unsigned long closed_late; /* connections closed for late headers */
 };
 
 /* One request, from its headers to its answer. */
@@ -283,16 +287,17 @@ static enum MHD_Result unauthorized(struct MHD_Connection *c)
 	return ret;
 }
 
-/* ---- header deadlines -------------------------------------------------------------- */
+/* ---- deadlines and slots ----------------------------------------------------------- */
 
 /* libmicrohttpd's own timeout is an idle timer, which one byte a second
  * resets: a client could hold a connection for ever with headers it never
- * finishes. Here each connection has until HEADER_DEADLINE_S after it came
- * (or after its last answer) to finish a request's headers; a sweeper
- * thread shuts down the socket of one that did not, and libmicrohttpd,
- * seeing it closed, closes the connection. (The notification of a closed
- * connection comes before its socket is closed, under the same lock: the
- * sweeper never touches a socket number that is reused.) */
+ * finishes, or an answer it reads a byte at a time. Here each connection
+ * has until HEADER_DEADLINE_S after it came (or after its last answer) to
+ * finish a request's headers, and then ANSWER_DEADLINE_S for its answer to
+ * drain; a sweeper thread shuts down the socket of one that did not, and
+ * libmicrohttpd, seeing it closed, closes the connection. (The notification
+ * of a closed connection comes before its socket is closed, under the same
+ * lock: no socket number is touched once it may be reused.) */
 
 static double mono_s(void)
 {
@@ -300,6 +305,13 @@ static double mono_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Under h->lock. */
+static void conn_close(struct conn *k)
+{
+	shutdown(k->fd, SHUT_RDWR);
+	k->closing = true;
 }
 
 static void *sweeper(void *arg)
@@ -314,15 +326,12 @@ static void *sweeper(void *arg)
 		now = mono_s();
 		next = 0;
 		for (k = h->conns; k; k = k->next) {
-			if (!k->deadline)
+			if (k->closing)
 				continue;
-			if (k->deadline <= now) {
-				shutdown(k->fd, SHUT_RDWR);
-				k->deadline = 0;
-				h->closed_late++;
-			} else if (!next || k->deadline < next) {
+			if (k->deadline <= now)
+				conn_close(k);
+			else if (!next || k->deadline < next)
 				next = k->deadline;
-			}
 		}
 		if (!next) {
 			pthread_cond_wait(&h->wake, &h->lock);
@@ -344,42 +353,87 @@ static struct conn *conn_of(struct MHD_Connection *c)
 	return ci ? ci->socket_context : NULL;
 }
 
-/* The connection's headers are due HEADER_DEADLINE_S from now (at > 0), or
- * in (at == 0). */
-static void conn_deadline(struct ps_http *h, struct MHD_Connection *c, bool arm)
+/* The connection's headers are in (answering: its answer is due within
+ * ANSWER_DEADLINE_S), or the next request's headers are due within
+ * HEADER_DEADLINE_S. */
+static void conn_phase(struct ps_http *h, struct MHD_Connection *c, bool answering)
 {
 	struct conn *k = conn_of(c);
-	bool first;
+	double now = mono_s();
 
 	if (!k)
 		return;
 	pthread_mutex_lock(&h->lock);
-	/* The sweeper sleeps until the earliest deadline; a new one is the
-	 * latest of all, so it only needs waking when it had none. */
-	first = true;
-	for (struct conn *o = h->conns; o && first; o = o->next)
-		first = !o->deadline || o == k;
-	k->deadline = arm ? mono_s() + HEADER_DEADLINE_S : 0;
-	if (arm && first)
-		pthread_cond_signal(&h->wake);
+	k->answering = answering;
+	if (!answering)
+		k->since = now;
+	k->deadline = now + (answering ? ANSWER_DEADLINE_S : HEADER_DEADLINE_S);
+	pthread_cond_signal(&h->wake);
 	pthread_mutex_unlock(&h->lock);
+}
+
+/* The family and the address of sa, the key of an address's share. */
+static void addr_key(const struct sockaddr *sa, unsigned char key[17])
+{
+	memset(key, 0, 17);
+	key[0] = (unsigned char)sa->sa_family;
+	if (sa->sa_family == AF_INET6)
+		memcpy(key + 1, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+	else if (sa->sa_family == AF_INET)
+		memcpy(key + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+}
+
+/* A newcomer from an address that has CONNECTIONS_PER_ADDRESS open takes
+ * the slot of that address's oldest connection still waiting for its
+ * headers, which serve closes: a client that sends its request at once
+ * always gets in, also beside slow ones behind the same NAT gateway or
+ * Prometheus host. It is refused only when every one of them is being
+ * answered. */
+static enum MHD_Result admit(void *cls, const struct sockaddr *sa, socklen_t len)
+{
+	struct ps_http *h = cls;
+	struct conn *k, *oldest = NULL;
+	unsigned char key[17];
+	enum MHD_Result ok = MHD_YES;
+	int n = 0;
+
+	(void)len;
+	addr_key(sa, key);
+	pthread_mutex_lock(&h->lock);
+	for (k = h->conns; k; k = k->next) {
+		if (k->closing || memcmp(k->addr, key, sizeof(key)) != 0)
+			continue;
+		n++;
+		if (!k->answering && (!oldest || k->since < oldest->since))
+			oldest = k;
+	}
+	if (n >= CONNECTIONS_PER_ADDRESS) {
+		if (oldest)
+			conn_close(oldest);
+		else
+			ok = MHD_NO;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return ok;
 }
 
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
 			  enum MHD_ConnectionNotificationCode code)
 {
-	const union MHD_ConnectionInfo *ci;
+	const union MHD_ConnectionInfo *ci, *ca;
 	struct ps_http *h = cls;
 	struct conn *k = *socket_context;
 
 	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
 		ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		ca = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 		k = calloc(1, sizeof(*k));
-		if (!k || !ci) {
+		if (!k || !ci || !ca) {
 			free(k);
 			return; /* no deadline, then: only the idle timeout */
 		}
 		k->fd = ci->connect_fd;
+		addr_key(ca->client_addr, k->addr);
 		pthread_mutex_lock(&h->lock);
 		k->wc.web = h->web;
 		k->next = h->conns;
@@ -388,7 +442,7 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		h->conns = k;
 		pthread_mutex_unlock(&h->lock);
 		*socket_context = k;
-		conn_deadline(h, c, true);
+		conn_phase(h, c, false);
 		if (k->wc.web && k->wc.web->tls)
 			ps_web_auth_tls_session(k->wc.web, c);
 		return;
@@ -468,7 +522,7 @@ static enum MHD_Result first_call(struct request *r, const char *url, const char
 	struct ps_http *h = r->h;
 	enum ps_web_verdict v = PS_WEB_ALLOW;
 
-	conn_deadline(h, r->c, false);
+	conn_phase(h, r->c, true);
 	pthread_mutex_lock(&h->lock);
 	r->web = h->web;
 	pthread_mutex_unlock(&h->lock);
@@ -550,7 +604,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		free(r);
 		*con_cls = NULL;
 	}
-	conn_deadline(h, c, true);
+	conn_phase(h, c, false);
 }
 
 /* Room for CONNECTIONS_MAX sockets beside serve's own files: the soft limit
@@ -600,8 +654,6 @@ struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nr
 	h->sweeping = true;
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, connection_limit(), NULL };
-	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-					  CONNECTIONS_PER_ADDRESS, NULL };
 	o[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, IDLE_TIMEOUT_S, NULL };
 	o[n++] =
 	    (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h };
@@ -619,8 +671,7 @@ struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nr
 	/* One internal thread polls every connection (epoll where there is
 	 * one): no busy waiting; scrapes are served one at a time, and nothing
 	 * on it waits for bcrypt (auth_pool.h). */
-	h->d =
-	    MHD_start_daemon(flags, 0, NULL, NULL, handle, h, MHD_OPTION_ARRAY, o, MHD_OPTION_END);
+	h->d = MHD_start_daemon(flags, 0, admit, h, handle, h, MHD_OPTION_ARRAY, o, MHD_OPTION_END);
 	if (!h->d)
 		goto fail;
 	return h;
@@ -648,16 +699,6 @@ int ps_http_set_web(struct ps_http *h, struct ps_web_config *web, const char **w
 	h->web = web;
 	pthread_mutex_unlock(&h->lock);
 	return 0;
-}
-
-unsigned long ps_http_closed_late(struct ps_http *h)
-{
-	unsigned long n;
-
-	pthread_mutex_lock(&h->lock);
-	n = h->closed_late;
-	pthread_mutex_unlock(&h->lock);
-	return n;
 }
 
 void ps_http_stop(struct ps_http *h)

@@ -59,9 +59,6 @@ struct ps_http *ps_http_start(int fd, const struct ps_http_route *routes, int nr
  * caller's. */
 int ps_http_set_web(struct ps_http *h, struct ps_web_config *web, const char **why);
 
-/* How many connections were closed because their headers were late. */
-unsigned long ps_http_closed_late(struct ps_http *h);
-
 /* Stop: waits for a request being handled, then closes every connection
  * and the listening socket. A request waiting for its password check is
  * closed unanswered. */
