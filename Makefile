@@ -250,6 +250,7 @@ deb: deps
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
+	python3 scripts/header_guards.py --fix
 
 clean:
 	rm -rf $(BUILD) build-asan build-valgrind build-fuzz
