@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Writes that fail are said, with their reason, and end the command with a
+ * non-zero status: no output is reported as written when it was not. */
+#ifndef PATHSCOPE_LIB_OUTPUT_H
+#define PATHSCOPE_LIB_OUTPUT_H
+
+#include <stdio.h>
+
+/* The exit status of a command whose reader went away (EPIPE, SIGPIPE
+ * ignored): that of one SIGPIPE ends, as a shell reports it. */
+#define PS_EXIT_PIPE 141
+
+/* Flush f and check that nothing written to it failed: 0, or -1 with errno
+ * (EIO where the error came at an earlier write). */
+int ps_out_flush(FILE *f);
+
+/* Standard output so far: 0 when all of it was written; PS_EXIT_PIPE,
+ * quietly, when its reader went away; else 1 after one line "cannot write
+ * standard output: REASON". */
+int ps_out_stdout(void);
+
+/* A file written whole or not at all: into a temporary file beside PATH,
+ * renamed to PATH once complete, so that PATH never holds a truncated one.
+ * Where PATH is not a regular file (a pipe, /dev/stdout, /dev/full) it is
+ * written in place. */
+struct ps_out_file {
+	FILE *f;
+	const char *path;
+	char *tmp; /* NULL: written in place */
+};
+
+/* 0, or 1 after one line "cannot write PATH: REASON". */
+int ps_out_file_open(struct ps_out_file *o, const char *path);
+/* Flush, close and rename: 0, or 1 after one line "cannot write PATH:
+ * REASON", the temporary file removed. */
+int ps_out_file_commit(struct ps_out_file *o);
+/* Give up: the temporary file removed, PATH as it was. */
+void ps_out_file_abort(struct ps_out_file *o);
+
+#endif /* PATHSCOPE_LIB_OUTPUT_H */
