@@ -19,6 +19,10 @@
  *    within 4 standard deviations of a binomial (Bernoulli 1/N per frame).
  * The process is pinned to one CPU, so the skip counter's start (the first
  * frame is sampled) happens once.
+ *
+ * Numbers: 17 flows at N = 1; the estimates measured 10.2, 998.5 and 100,976;
+ * at N = 16 and 100, 120,000 frames of three flows on two queues, each flow's
+ * sampled count and their sum within the bound.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

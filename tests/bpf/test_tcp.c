@@ -13,6 +13,12 @@
  *
  * This host is 10.0.0.1 (fd00::1) port 40000 (and others); the peer is
  * 10.0.0.2 (fd00::2) port 80.
+ *
+ * In each pass the other hook must leave arrivals alone. The cases: the first
+ * segment of a TSval timed and later ones not, a wrapped TSval, pure ACKs that
+ * carry replies but are no sources, both handshakes, retransmitted SYNs and
+ * SYN-ACKs counted and not timed, odd option layouts and malformed ones, IPv6
+ * behind extension headers, 128 peer subnets before "other".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -5,6 +5,8 @@
 # In a guest of tests/vm/ (PS_VM=1) only what the kernel decides runs: the
 # status text's layout and the bad input's messages are user space's, the
 # same on every kernel, and run on the host (tests/vm/MOVED.md).
+# status's text row and features line hold what its JSON says, its header's
+# columns line up with the row's, and no line is over 120 columns.
 . "$(dirname "$0")/lib.sh"
 ps_require_root attach_detach
 ps_require_file attach_detach "$PATHSCOPE"

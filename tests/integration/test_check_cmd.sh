@@ -11,6 +11,7 @@
 #   - a bad --duration and an unattached interface are refused in one line.
 # Exact counts only, no clock: it may run beside other tests, and under the
 # sanitizers (test_kernel_path holds the probes' own counts).
+# The frames past the qdisc layer: 50.
 . "$(dirname "$0")/lib.sh"
 RAWSEND=${RAWSEND:-$PS_BIN/tests/rawsend}
 ps_require_root check_cmd

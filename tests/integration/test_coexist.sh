@@ -14,6 +14,10 @@
 # (PS_VM=1) each mode runs once, by attach: the sidecar's command line is
 # user space's, the same on every kernel, and its runs stay on the host
 # (tests/vm/MOVED.md).
+# In chain mode status --json names the balancer's program (chained: its id,
+# name and pin). As the sidecar: /healthz 200, the same verdicts, every
+# packet counted, SIGTERM exits 0 and leaves the balancer alone; the TCX
+# neighbour from Linux 6.6.
 . "$(dirname "$0")/lib.sh"
 LB=$PS_BIN/tests/standin_lb.bpf.o
 LBTC=$PS_BIN/tests/standin_lbtc.bpf.o

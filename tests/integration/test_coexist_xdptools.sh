@@ -18,6 +18,21 @@
 # as without, and what pathscope counts. The peer's own commands (status,
 # adding rules, unload) must work with pathscope attached and after its
 # detach, and nothing of either may be left after both are removed.
+# The mixes and what each must give are tests/integration/xdptools.sh's
+# (mix_allow, mix_deny, mix_loader and their WANT_*). For each xdp-filter
+# policy: `attach --xdp-chain` and a plain attach are refused in one line
+# (exit 1) naming xdp-filter, its pin and --no-xdp, and change nothing (the
+# program id, xdp-filter's pins, no attachment); with `attach --no-xdp` the
+# mix gives the same, tc ingress counts exactly what the filter passed (150,
+# 190), and a port rule added meanwhile is listed and removed; after detach
+# the program id is the same and `xdp-filter unload` removes its program and
+# pins. xdp-loader's standin_lxdrop (libxdp's run config): --xdp-chain is
+# refused in one line; standin_pdrop (no libxdp in it): chained, status
+# --json's chained names it with loaded_by and pinned_at null, `xdp-loader
+# unload -i ID` fails with "Program with ID ID not loaded on vB", detach puts
+# it back by id. At the end the census of programs, maps, links, pins,
+# qdiscs and XDP equals the one before, and libxdp's lock directory
+# (/sys/fs/bpf/xdp) is removed if the test made it.
 . "$(dirname "$0")/lib.sh"
 export LC_ALL=C # sort and join agree, xdp-filter prints plain numbers
 N=coexist_xdptools

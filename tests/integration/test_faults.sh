@@ -12,6 +12,16 @@
 #   - the preferred kernel features forced off (PATHSCOPE_FORCE_FALLBACK):
 #     clsact, classic tracepoints and libxdp's single-program mode are used;
 #   - the interface goes down and up, changes MTU, loses queues, is deleted.
+# Also: an attach stopped midway (PATHSCOPE_STOP_AT) holds the attach lock
+# while status shows it at work, and a second attach and `detach --gone`
+# wait for it instead of tearing it down; the loader is killed 8 times at
+# fixed delays from 20 ms to 3 s (at least 3 of the 8 must find it still
+# running) and at each of its 11 named steps, TCX and clsact; a meta map
+# rewritten with bpftool. Queues: attached with 1 RX queue in use of 2
+# (status records rx 1, tx 2) and grown to 2, status says XDP may miss the
+# new queue, tc ingress counts all 100 datagrams on it and XDP none (veth);
+# attached again, XDP counts them; shrunk and grown back while attached,
+# status says so and every datagram is counted.
 . "$(dirname "$0")/lib.sh"
 ps_require_root faults
 ps_require_file faults "$PATHSCOPE"

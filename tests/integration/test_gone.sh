@@ -6,6 +6,9 @@
 # stays as it was, and `detach --gone` with nothing gone changes nothing.
 # The evidence is the pinned TCX link (ifindex 0 once its device is
 # unregistered): TCX came in Linux 6.6.
+# The gone attachment has its own veth pair and --features default,txlat
+# (machine-wide tracepoint links); the live one's XDP counts 3 echo requests
+# after it.
 . "$(dirname "$0")/lib.sh"
 ps_require_root gone
 ps_require_file gone "$PATHSCOPE"

@@ -27,6 +27,13 @@
 #   - stats --heatmap icmp_rtt: the queue's row counts every echo, within 120
 #     columns.
 # PS_HEATMAP_KEEP=DIR keeps the SVGs and the PNG there.
+# Every other latency family is drawn from a recording around its own test's
+# workload (ps_heat_mark, ps_heat_check in lib.sh), each heatmap's cells equal
+# to the recording's differences, exactly: ICMP RTT (4000 samples) and
+# response (2000) in test_icmp_rtt, driver to stack (40) in test_d2s, socket
+# reads in test_sock, qdisc sojourn and TX completion in test_txcompletion,
+# the four TCP latencies in test_tcp_delay; live, the demo draws TCP RTT and
+# driver to stack in every guest (test_vm_demo).
 . "$(dirname "$0")/lib.sh"
 ps_require_root heatmap
 ps_require_file heatmap "$PATHSCOPE"

@@ -25,6 +25,7 @@
 # 1/8 of a power of two wide, see include/pathscope/hist.h): 2 x 1050 us plus
 # the delay line's own 50-150 us is 2.15-2.25 ms, in [2097152, 2359296) ns;
 # 2 x 4900 us plus the same is 9.85-9.95 ms, in [9437184, 10485760) ns.
+# N is 1000 echoes per peer and IP version; the delay line drops nothing.
 . "$(dirname "$0")/lib.sh"
 ps_require_root icmp_rtt
 ps_require_file icmp_rtt "$PATHSCOPE"

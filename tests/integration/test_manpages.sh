@@ -5,6 +5,9 @@
 # same options (a new option in one and not in the other fails here). Every
 # option they name is one the command's parser accepts. groff (man-db, which
 # renders them for 'man') reports nothing either. No root needed.
+# Every error message of the command line (each ps_error format in cli/ and
+# lib/) is listed in pathscope(8)'s DIAGNOSTICS as it is printed
+# (tests/tools/diagnostics.py).
 . "$(dirname "$0")/lib.sh"
 ps_require_file manpages "$PATHSCOPE"
 ps_require_cmd manpages mandoc man

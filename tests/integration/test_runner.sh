@@ -7,6 +7,9 @@
 # as CI. The runs of tests/run.sh here use tests of their own, written into
 # a temporary directory (PS_INTEGRATION_DIR) and no C tests (PS_BUILD); their
 # output is checked, not passed on.
+# Also: two tests run side by side and a timing test after both, alone;
+# PS_JOBS=1 runs one at a time, in order; a test that leaves an attachment of
+# a gone namespace fails, and the attachment is removed.
 . "$(dirname "$0")/lib.sh"
 ps_require_root runner
 ps_require_cmd runner setsid ip

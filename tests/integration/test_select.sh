@@ -2,6 +2,15 @@
 # Queue selection (--queues), feature switches (--features), the live L4
 # classes of ping and the heatmap of their response times (from a recording
 # and live), and `stats --interval --count`.
+# --queues 1: 100 datagrams on queue 2 move neither the XDP nor the tc ingress
+# totals, 50 CE datagrams on queue 1 are counted there, the JSON lists only
+# queue 1. --features ecn and none leave out the other counters (10 datagrams
+# are exactly 10 packets and 1000 bytes). ping's echoes are classed exactly (5
+# ICMP and 4 ICMPv6 requests, their replies, frame sizes), and `pathscope
+# heatmap` of their 9 response times from the two reports around them, and
+# live (--duration 2 --record) around 3 more, has cells equal to the
+# recording's differences, exactly (the heatmap command under ASan);
+# --interval 0.3 --count 3.
 . "$(dirname "$0")/lib.sh"
 ps_require_root select
 ps_require_file select "$PATHSCOPE"

@@ -11,6 +11,9 @@
 # to 29. The driver-to-stack median from Prometheus lies in the native bucket
 # of the log-linear bucket that holds the median of stats --json's histogram.
 # The text is unchanged for every other client (curl), and without the option.
+# Series: 3 histograms per interface (15 at --detail queue); the exposition
+# holds 181 and 621 series where the text has 363 and 1,419. The median frame
+# size lies in (1069.3, 1116.7] B at both levels.
 . "$(dirname "$0")/lib.sh"
 ps_require_root serve-native
 ps_require_file serve-native "$PATHSCOPE"

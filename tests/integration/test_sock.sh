@@ -13,6 +13,15 @@
 # counted there exactly, delivery is unchanged, and classic tracepoints do
 # the same. The latency budget view shows every stage with samples, in the
 # table and in JSON alike.
+# The deadline reader's reference: the reader's own mean over the messages
+# pathscope timed (every 64th, from the offset the CPU's sample count before
+# the run gives), less at most 150 us of send path. That offset holds only if
+# every packet of the run reaches tc ingress on CPU 0 and carries one message:
+# the run shows it (every CPU's count, the sender's segments, retransmissions
+# and corked writes); a run where it did not (a loaded machine) says why and
+# is tried again, up to 3 times. Samples add up as sampled = matched +
+# expired + pending; the steered flows are RX queue 2, udp/7201 and
+# tcp/7202.
 . "$(dirname "$0")/lib.sh"
 ps_require_root sock
 ps_require_file sock "$PATHSCOPE"

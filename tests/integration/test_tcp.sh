@@ -8,6 +8,16 @@
 # flood leaves the flow map holding only the live flows (which keep getting
 # RTTs), --no-xdp matches at tc ingress, --tcp-rx xdp at XDP. Latency values against independent
 # references (a delay line, ss -tin, sockperf) are in test_tcp_delay.sh.
+# Also: every segment's timestamp option against the driver's XDP counter
+# less the ARP or ND frames pathscope's classes saw there during the run;
+# every segment sent against the namespace's OutSegs + RetransSegs; every RTT
+# in the queue of the ACKs and every response in the queue of the data, taken
+# = matched + expired (one in flight at most); 50 handshakes; with timestamps
+# off every segment is counted without the option, handshakes are timed and
+# nothing else (and the table says so); 20,000 spoofed SYNs leave the
+# half-open LRU within its bound; with --tcp-rx xdp every frame is counted at
+# XDP and status says so; bad --tcp-rx uses and --no-tc with tcp are refused
+# in one line, exit 2.
 . "$(dirname "$0")/lib.sh"
 ps_require_root tcp
 ps_require_file tcp "$PATHSCOPE"

@@ -43,6 +43,7 @@
 # past XDP), so its RTT holds the host's own paths that pathscope's does not,
 # and times every segment where pathscope times one per RTT; its srtt is an
 # average (7/8 of the old value plus 1/8 of each sample).
+# About 110 s.
 . "$(dirname "$0")/lib.sh"
 ps_require_root tcp_delay
 ps_require_file tcp_delay "$PATHSCOPE"

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The parsers of command-line arguments other than --queues (test_queues.c):
  * numbers, seconds, --features, serve --listen, --xdp-join. Each case once a
- * parser accepted too much stays here (also found by tests/fuzz/fuzz_args.c). */
+ * parser accepted too much stays here (also found by tests/fuzz/fuzz_args.c).
+ *
+ * Every parser is fed the inputs it must refuse (a sign, white space, nan,
+ * a port 0).
+ */
 #include <arpa/inet.h>
 #include <stdio.h>
 

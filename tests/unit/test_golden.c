@@ -5,6 +5,10 @@
  * the files in tests/golden/. A change to what pathscope prints shows up here as a diff; a refactor
  * must leave them alone. PS_GOLDEN_UPDATE=1 rewrites the files (then review the diff before
  * committing it).
+ *
+ * metrics.prom is the default detail, metrics-queue.prom --detail queue; the
+ * table, the window, --hist, --latency and --heatmap (d2s of the window, TCP RTT
+ * since attach) each within 120 columns; --all --ecn in stats-all.txt.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Heatmaps from a recording (stats/heatmap.c, stats/heatmap_svg.c), on a
+ * Heatmaps from a recording (stats/analysis/heatmap.c, stats/render/heatmap_svg.c), on a
  * fixture built here: JSON reports of schema 1 as stats --json writes them,
  * one interface, RX queues 0 and 1 and "other", one baseline and ten
  * intervals of 1 s. Queue 0's TCP RTT steps from the 1 ms bucket to the 4 ms
@@ -15,6 +15,12 @@
  *   - the budget's time axis is logarithmic: beside one ACK delay of 44 ms,
  *     stages of 20 and 50 us keep a readable share of the chart (on the
  *     linear axis of before, the 20 us bar was under 0.1% of it).
+ *
+ * Also: the SVG has no script or external reference; a queue without samples
+ * is left out and counted; a report of another schema, two interfaces
+ * unnamed and a line that is not JSON are refused with the line; goldens
+ * heatmap-tcp_rtt.svg and heatmap-budget.svg; on the log axis the 20 us bar
+ * is at least 20% of it and the 50 us one at least 8%.
  */
 #include <json-c/json.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * lib/toeplitz.c against the RSS verification suite: Microsoft's standard
- * 40-byte key and its IPv4 and IPv6 flows, each hashed on the addresses
+ * 40-byte key and its five IPv4 and three IPv6 flows, each hashed on the addresses
  * alone and with both ports. The vectors are public: Microsoft's "Verifying
  * the RSS Hash Calculation" (Windows driver docs), also Intel's 82599
  * datasheet 7.1.2.8.3 "RSS Verification Suite"; taken here from DPDK's

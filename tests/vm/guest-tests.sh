@@ -13,7 +13,8 @@
 # build/vm/KERNEL/), PS_SLOW, CI.
 
 # tests/run.sh patterns (paths; see its usage) of the tests to run in every
-# guest: the crafted-frame BPF tests (BPF_PROG_TEST_RUN), attach/detach in
+# guest: the crafted-frame BPF tests (BPF_PROG_TEST_RUN; build/tests/test_datapath
+# is every test_datapath_* program), attach/detach in
 # every hook mode, the neighbours (chain, join, clsact and TCX; libxdp's
 # dispatcher with xdp-tools); then tests/vm/guest/: the virtio-net NIC
 # (exact counts against the driver and the kernel, ICMP RTT against ping,
@@ -24,7 +25,7 @@
 # test_serve.sh, whose counts test_vm_virtio holds on the real driver.
 # What is the same on every kernel runs on the host only (DESIGN.md, "Tests
 # that pay their way"; each check in tests/vm/MOVED.md): test_ecn_queues
-# (counts on veth: test_datapath's crafted frames hold the classification
+# (counts on veth: test_datapath_classes' crafted frames hold the classification
 # and test_vm_virtio the counts), and the sections of user space's logic
 # that the tests here skip where PS_VM=1.
 # PS_VM_TESTS and PS_VM_GUEST_TESTS in run.sh's environment replace the lists.
