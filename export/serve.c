@@ -31,6 +31,7 @@
 #include "export/web_watch.h"
 #include "loader/attach.h"
 #include "loader/pins.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/version.h"
 
@@ -166,6 +167,23 @@ static void jsonl_reopen(struct serve *sv)
 			 strerror(errno));
 }
 
+/* One line, whole or not at all: a failed write (a full disk) is said with
+ * its reason, and what it left of the line is cut off, so that the file
+ * still ends on a complete line; the next interval opens it again. */
+static void jsonl_write(struct serve *sv, const struct ps_report *r, int n)
+{
+	off_t end = ftello(sv->jsonl);
+
+	ps_render_json(sv->jsonl, r, n);
+	if (!ps_out_flush(sv->jsonl))
+		return;
+	ps_error("cannot write %s: %s", sv->jsonl_path, strerror(errno));
+	fclose(sv->jsonl); /* what stdio still holds of the line goes too */
+	sv->jsonl = NULL;  /* opened again at the next interval */
+	if (end >= 0)
+		truncate(sv->jsonl_path, end); /* where it can: not /dev/full */
+}
+
 /* Read every interface; the ones read become the previous snapshots. */
 static void jsonl_line(struct serve *sv, bool write)
 {
@@ -184,13 +202,8 @@ static void jsonl_line(struct serve *sv, bool write)
 	}
 	if (write && !sv->jsonl)
 		jsonl_reopen(sv);
-	if (write && sv->jsonl) {
-		ps_render_json(sv->jsonl, r, n); /* flushes */
-		if (ferror(sv->jsonl)) {
-			ps_error("cannot write %s", sv->jsonl_path);
-			clearerr(sv->jsonl);
-		}
-	}
+	if (write && sv->jsonl)
+		jsonl_write(sv, r, n);
 	pthread_mutex_unlock(&sv->lock);
 	for (i = 0; i < sv->n; i++) {
 		if (!ok[i])
