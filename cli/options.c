@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "cli/options.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <net/if_arp.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
@@ -35,11 +35,8 @@ static void getopt_tables(const struct ps_command *c, struct option *all, char *
 	shortopts[s++] = ':'; /* ':' for a missing value, not '?' */
 	for (g = 0; g < sizeof(c->groups) / sizeof(c->groups[0]); g++) {
 		for (o = c->groups[g].opts; o && o->name; o++) {
-			if (n + 2 >= MAX_OPTS || !key_free(all, n, o->key)) {
-				ps_error("cli: --%s: too many options, or its key is taken",
-					 o->name);
-				abort(); /* a mistake in a table: the first run shows it */
-			}
+			/* A mistake in a table: the first run (--help) shows it. */
+			assert(n + 2 < MAX_OPTS && key_free(all, n, o->key));
 			all[n++] =
 			    (struct option){ o->name, o->arg ? required_argument : no_argument,
 					     NULL, o->key };
