@@ -85,7 +85,6 @@ static const struct command {
 #define USAGE_COL  27 /* of the summaries in 'pathscope help' */
 
 /* The options before COMMAND. */
-enum { PRETTY = PS_OPT_LONG };
 static char json_help[256]; /* with the JSON commands: json_help_init() */
 static const struct ps_opt global_opts[] = {
 	{ "json", 'j', NULL, json_help },
@@ -229,7 +228,7 @@ static int version(int argc, char **argv)
 	return 0;
 }
 
-/* argv[1] is global option o. */
+/* arg is global option o (-j, --json). */
 static bool is_opt(const char *arg, const struct ps_opt *o)
 {
 	return (arg[0] == '-' && arg[1] == o->key && !arg[2]) ||
