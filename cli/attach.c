@@ -23,23 +23,24 @@ static const char attach_examples[] =
     "  pathscope attach eth1 --xdp-join /sys/fs/bpf/lb/root_array:0\n";
 /* clang-format on */
 
+static const struct ps_command attach = {
+	.about = attach_usage,
+	.groups = { { .opts = ps_attach_opts, .col = PS_ATTACH_OPTS_COL } },
+	.examples = attach_examples,
+};
+
 int ps_cmd_attach(int argc, char **argv)
 {
-	static const struct option opts[] = { PS_ATTACH_OPTIONS, {} };
-	static char help[4096];
-	struct ps_cmd cmd = { "attach", help, "q:f:", opts };
 	struct ps_attach_opts o = { .features = PS_F_DEFAULT, .tc_prio = PS_TC_DEFAULT_PRIO };
 	int c, rc;
 
-	snprintf(help, sizeof(help), "%s%s%s", attach_usage, ps_attach_options_help,
-		 attach_examples);
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&attach, argc, argv, &rc)) != PS_OPT_END) {
 		if (c == PS_OPT_EXIT)
 			return rc;
 		if (ps_attach_opt(c, optarg, &o))
 			return 2;
 	}
-	if (ps_cmd_one_iface(&cmd, argc, argv, &o.ifname) || ps_attach_opts_check("attach", &o))
+	if (ps_operand_iface(argc, argv, &o.ifname) || ps_attach_opts_check("attach", &o))
 		return 2;
 	return ps_attach(&o) ? 1 : 0;
 }
@@ -52,21 +53,31 @@ static const char detach_help[] =
     "interface or network namespace is gone (removed through their pins,\n"
     "without entering it) or whose attach was interrupted.\n";
 
+enum { ALL = PS_OPT_LONG, GONE };
+
+/* Their help is the usage line's and the text's. */
+static const struct ps_opt detach_opts[] = {
+	{ "all", ALL, NULL, NULL },
+	{ "gone", GONE, NULL, NULL },
+	{},
+};
+
+static const struct ps_command detach = {
+	.about = detach_help,
+	.groups = { { .opts = detach_opts, .col = 0 } },
+};
+
 int ps_cmd_detach(int argc, char **argv)
 {
-	static const struct option opts[] = { { "all", no_argument, NULL, 'a' },
-					      { "gone", no_argument, NULL, 'g' },
-					      {} };
-	static const struct ps_cmd cmd = { "detach", detach_help, NULL, opts };
 	bool all = false, gone = false;
 	int c, rc;
 
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&detach, argc, argv, &rc)) != PS_OPT_END) {
 		if (c == PS_OPT_EXIT)
 			return rc;
-		if (c == 'a')
+		if (c == ALL)
 			all = true;
-		else if (c == 'g')
+		else if (c == GONE)
 			gone = true;
 	}
 	if ((all || gone) && !(all && gone) && optind == argc)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The options of `pathscope attach`, which `pathscope serve` takes too: their
- * help, their values and their combinations, checked before anything is
- * touched. */
+ * table with their help, their values and their combinations, checked before
+ * anything is touched. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,38 +16,52 @@ _Static_assert(PS_FLOW_SAMPLE_MAX == 65536, "bad --flow-sample's message says 65
 #define PS_STR_(x) #x
 #define PS_STR(x)  PS_STR_(x)
 
-/* One line of help per line. */
-/* clang-format off */
-const char ps_attach_options_help[] =
-    "  -q, --queues LIST      measure only these queues, e.g. 0-3,7 (default: all)\n"
-    "  -f, --features LIST    class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel,\n"
-    "                         flows | default | all | none (default: all but tcp\n"
-    "                         and flows, for their cost per packet and their maps,\n"
-    "                         and sock, txlat and kernel, which run on tracepoints\n"
-    "                         of every packet or socket read of the host); none:\n"
-    "                         packets and bytes only, which are always counted\n"
-    "  --xdp-mode native|skb  default: native where the driver has it, else skb\n"
-    "  --tc-mode tcx|clsact   default: tcx where the kernel has it, else clsact\n"
-    "  --tc-prio N            clsact filter priority, 1..65535 (default " PS_STR(PS_TC_DEFAULT_PRIO) ")\n"
-    "  --sample N             txlat: time 1 in N transmitted skbs, 1..1048576\n"
-    "                         (default 1: all)\n"
-    "  --peer-prefix V4,V6    tcp: peers are counted by subnet, the remote address's\n"
-    "                         first V4 (0..32) or V6 (0..128) bits (default 24,48)\n"
-    "  --tcp-rx tc|xdp        tcp: match arriving segments at tc ingress after GRO,\n"
-    "                         once per skb (default), or at XDP, every frame: the\n"
-    "                         driver's arrival time, at a higher cost per packet\n"
-    "  --flow-sample N        flows: sample 1 in N frames at XDP, 1..65536; counts\n"
-    "                         are scaled by N (default " PS_STR(PS_FLOW_SAMPLE_DEFAULT) "; 1: every frame, exact\n"
-    "                         while the flows fit the table of 16384)\n"
-    "  --probe-mode tp_btf|tracepoint  tracepoint programs of txlat, kernel and sock\n"
-    "                         (default: tp_btf where the kernel has it, else\n"
-    "                         classic tracepoints)\n"
-    "  --no-xdp, --no-tc      leave out the driver-ingress or the tc programs\n"
-    "  --xdp-chain            another XDP program runs on the interface: put\n"
-    "                         pathscope in front of it and tail-call it (its\n"
-    "                         verdicts unchanged; detach puts it back)\n"
-    "  --xdp-join ARRAY:SLOT  join the pinned root program array of a balancer at an\n"
-    "                         empty SLOT; pathscope tail-calls the slots after it\n";
+/* clang-format off: it would break the strings' lines */
+const struct ps_opt ps_attach_opts[] = {
+	{ "queues", 'q', "LIST", "measure only these queues, e.g. 0-3,7 (default: all)" },
+	{ "features", 'f', "LIST",
+	  "class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel,\n"
+	  "flows | default | all | none (default: all but tcp\n"
+	  "and flows, for their cost per packet and their maps,\n"
+	  "and sock, txlat and kernel, which run on tracepoints\n"
+	  "of every packet or socket read of the host); none:\n"
+	  "packets and bytes only, which are always counted" },
+	{ "xdp-mode", PS_ATTACH_XDP_MODE, "native|skb",
+	  "default: native where the driver has it, else skb" },
+	{ "tc-mode", PS_ATTACH_TC_MODE, "tcx|clsact",
+	  "default: tcx where the kernel has it, else clsact" },
+	{ "tc-prio", PS_ATTACH_TC_PRIO, "N",
+	  "clsact filter priority, 1..65535 (default " PS_STR(PS_TC_DEFAULT_PRIO) ")" },
+	{ "sample", PS_ATTACH_SAMPLE, "N",
+	  "txlat: time 1 in N transmitted skbs, 1..1048576\n"
+	  "(default 1: all)" },
+	{ "peer-prefix", PS_ATTACH_PEER_PREFIX, "V4,V6",
+	  "tcp: peers are counted by subnet, the remote address's\n"
+	  "first V4 (0..32) or V6 (0..128) bits (default 24,48)" },
+	{ "tcp-rx", PS_ATTACH_TCP_RX, "tc|xdp",
+	  "tcp: match arriving segments at tc ingress after GRO,\n"
+	  "once per skb (default), or at XDP, every frame: the\n"
+	  "driver's arrival time, at a higher cost per packet" },
+	{ "flow-sample", PS_ATTACH_FLOW_SAMPLE, "N",
+	  "flows: sample 1 in N frames at XDP, 1..65536; counts\n"
+	  "are scaled by N (default " PS_STR(
+	      PS_FLOW_SAMPLE_DEFAULT) "; 1: every frame, exact\n"
+				      "while the flows fit the table of 16384)" },
+	{ "probe-mode", PS_ATTACH_PROBE_MODE, "tp_btf|tracepoint",
+	  "  tracepoint programs of txlat, kernel and sock\n"
+	  "(default: tp_btf where the kernel has it, else\n"
+	  "classic tracepoints)" },
+	{ "no-xdp", PS_ATTACH_NO_XDP, NULL, "leave out the driver-ingress or the tc programs" },
+	{ "no-tc", PS_ATTACH_NO_TC, NULL, "" },
+	{ "xdp-chain", PS_ATTACH_XDP_CHAIN, NULL,
+	  "another XDP program runs on the interface: put\n"
+	  "pathscope in front of it and tail-call it (its\n"
+	  "verdicts unchanged; detach puts it back)" },
+	{ "xdp-join", PS_ATTACH_XDP_JOIN, "ARRAY:SLOT",
+	  "join the pinned root program array of a balancer at an\n"
+	  "empty SLOT; pathscope tail-calls the slots after it" },
+	{},
+};
 /* clang-format on */
 
 int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
@@ -60,7 +74,7 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 		return 0;
 	case 'f':
 		return ps_features_parse(arg, &o->features) ? 2 : 0;
-	case 'x':
+	case PS_ATTACH_XDP_MODE:
 		if (strcmp(arg, "native") == 0)
 			o->xdp_mode = PS_XDP_REQ_NATIVE;
 		else if (strcmp(arg, "skb") == 0 || strcmp(arg, "generic") == 0)
@@ -68,7 +82,7 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 		else
 			return ps_error("bad --xdp-mode '%s' (native or skb)", arg), 2;
 		return 0;
-	case 't':
+	case PS_ATTACH_TC_MODE:
 		if (strcmp(arg, "tcx") == 0)
 			o->tc_mode = PS_TC_REQ_TCX;
 		else if (strcmp(arg, "clsact") == 0)
@@ -76,31 +90,31 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 		else
 			return ps_error("bad --tc-mode '%s' (tcx or clsact)", arg), 2;
 		return 0;
-	case 'p':
+	case PS_ATTACH_TC_PRIO:
 		if (!ps_parse_u64(arg, 0xffff, &num) || num == 0)
 			return ps_error("bad --tc-prio '%s' (1..65535)", arg), 2;
 		o->tc_prio = (unsigned int)num;
 		return 0;
-	case 'P':
+	case PS_ATTACH_PROBE_MODE:
 		return ps_opt_probe_mode(arg, &o->probe_mode);
-	case 'S':
+	case PS_ATTACH_SAMPLE:
 		if (!ps_parse_u64(arg, 1U << 20, &num) || num == 0)
 			return ps_error("bad --sample '%s' (1..1048576)", arg), 2;
 		o->tx_sample_every = (unsigned int)num;
 		return 0;
-	case 'X':
+	case PS_ATTACH_NO_XDP:
 		o->no_xdp = true;
 		return 0;
-	case 'T':
+	case PS_ATTACH_NO_TC:
 		o->no_tc = true;
 		return 0;
-	case 'C':
+	case PS_ATTACH_XDP_CHAIN:
 		o->xdp_chain = true;
 		return 0;
-	case 'J':
+	case PS_ATTACH_XDP_JOIN:
 		o->xdp_join = arg;
 		return 0;
-	case 'H':
+	case PS_ATTACH_TCP_RX:
 		if (strcmp(arg, "xdp") == 0)
 			o->tcp_rx_xdp = true;
 		else if (strcmp(arg, "tc") == 0)
@@ -108,12 +122,12 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 		else
 			return ps_error("bad --tcp-rx '%s' (tc or xdp)", arg), 2;
 		return 0;
-	case 'F':
+	case PS_ATTACH_FLOW_SAMPLE:
 		if (!ps_parse_u64(arg, PS_FLOW_SAMPLE_MAX, &num) || num == 0)
 			return ps_error("bad --flow-sample '%s' (1..65536)", arg), 2;
 		o->flow_sample = (unsigned int)num;
 		return 0;
-	case 'R':
+	case PS_ATTACH_PEER_PREFIX:
 		if (!ps_parse_prefixes(arg, &o->peer_prefix4, &o->peer_prefix6))
 			return ps_error("bad --peer-prefix '%s' (V4,V6: 0..32,0..128, e.g. 24,48)",
 					arg),

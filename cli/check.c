@@ -27,10 +27,18 @@ static const char check_help[] =
     "(feature kernel). Exit status: 0 all agree, 3 some pair differs or a latency\n"
     "is suspect, 1 error.\n"
     "When the interval begins it prints 'pathscope: counting IFACE for S s' on\n"
-    "stderr, so a script can start its workload then.\n"
-    "  -d, --duration S      seconds to count (default 5; 0 < S <= 3600)\n"
-    "  -j, --json            one JSON object\n"
-    "  --probe-mode tp_btf|tracepoint   probes started for the interval\n"
+    "stderr, so a script can start its workload then.\n";
+
+enum { PROBE_MODE = PS_OPT_LONG };
+
+static const struct ps_opt check_opts[] = {
+	{ "duration", 'd', "S", "seconds to count (default 5; 0 < S <= 3600)" },
+	{ "json", 'j', NULL, "one JSON object" },
+	{ "probe-mode", PROBE_MODE, "tp_btf|tracepoint", "   probes started for the interval" },
+	{},
+};
+
+static const char check_examples[] =
     "examples:\n"
     "  pathscope check eth1\n"
     "  pathscope check eth1 --duration 10 --json | jq '.pairs[] | select(.agree == "
@@ -38,13 +46,11 @@ static const char check_help[] =
 
 int ps_cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "probe-mode", required_argument, NULL, 'P' },
-		{},
+	static const struct ps_command cmd = {
+		.about = check_help,
+		.groups = { { .opts = check_opts, .col = 24 } },
+		.examples = check_examples,
 	};
-	static const struct ps_cmd cmd = { "check", check_help, "d:j", opts };
 	enum ps_probe_request mode = PS_PROBE_REQ_AUTO;
 	struct ps_kernel_probes *kp = NULL;
 	struct ps_check_layers before, after;
@@ -55,7 +61,7 @@ int ps_cmd_check(int argc, char **argv)
 	char dir[256];
 	int c, err;
 
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &err)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
 			return err;
@@ -68,13 +74,13 @@ int ps_cmd_check(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'P':
+		case PROBE_MODE:
 			if (ps_opt_probe_mode(optarg, &mode))
 				return 2;
 			break;
 		}
 	}
-	if (ps_cmd_one_iface(&cmd, argc, argv, &ifname))
+	if (ps_operand_iface(argc, argv, &ifname))
 		return 2;
 	err = ps_snapshot_dir(ifname, dir, sizeof(dir));
 	if (err == -ENODEV)

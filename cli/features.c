@@ -59,23 +59,26 @@ static void row(const char *capability, bool here, const char *uses)
 static const char features_help[] =
     "usage: pathscope features [--json]\n"
     "Probe what this kernel supports (loads tiny programs, attaches nothing) and\n"
-    "say what pathscope will use.\n"
-    "  -j, --json   one JSON object\n";
+    "say what pathscope will use.\n";
+
+static const struct ps_opt features_opts[] = { { "json", 'j', NULL, "one JSON object" }, {} };
 
 int ps_cmd_features(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, {} };
-	static const struct ps_cmd cmd = { "features", features_help, "j", opts };
+	static const struct ps_command cmd = {
+		.about = features_help,
+		.groups = { { .opts = features_opts, .col = 15 } },
+	};
 	struct ps_features f;
 	bool json = false;
 	int c, rc;
 
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &rc)) != PS_OPT_END) {
 		if (c == PS_OPT_EXIT)
 			return rc;
 		json = true; /* 'j' */
 	}
-	if (ps_cmd_no_operand(&cmd, argc, argv))
+	if (ps_operand_none(argc, argv))
 		return 2;
 	if (ps_require_privileges())
 		return 1;

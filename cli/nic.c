@@ -24,12 +24,14 @@ static const char nic_help[] =
     "per-queue counters of ethtool -S (packets, bytes, XDP packets, drops), RSS (hash\n"
     "function and key, indirection table per queue, hashed fields, ntuple rules), and\n"
     "the per-CPU softnet counters. What the driver or kernel does not report is n/a (JSON\n"
-    "null), with the reason. The interface need not be attached.\n"
-    "  -j, --json   one JSON object\n"
-    "examples:\n"
-    "  pathscope nic eth0\n"
-    "  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
-    "  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n";
+    "null), with the reason. The interface need not be attached.\n";
+
+static const struct ps_opt nic_opts[] = { { "json", 'j', NULL, "one JSON object" }, {} };
+
+static const char nic_examples[] = "examples:\n"
+				   "  pathscope nic eth0\n"
+				   "  pathscope nic eth1 --json | jq '.channels, .features.gro'\n"
+				   "  nsenter --net=/var/run/netns/NAME pathscope nic veth0\n";
 
 /* The RX queues in use (channels), for RSS's entries per queue; 0: unknown. */
 static __u32 rx_queues(const struct ps_nic_facts *f)
@@ -57,11 +59,11 @@ static void print_json(const struct ps_nic_facts *f, const struct ps_rss *rss,
 
 int ps_cmd_nic(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{},
+	static const struct ps_command cmd = {
+		.about = nic_help,
+		.groups = { { .opts = nic_opts, .col = 15 } },
+		.examples = nic_examples,
 	};
-	static const struct ps_cmd cmd = { "nic", nic_help, "j", opts };
 	struct ps_softnet_cpu *cpus = NULL;
 	struct ps_nic_facts f;
 	struct ps_rss *rss;
@@ -70,12 +72,12 @@ int ps_cmd_nic(int argc, char **argv)
 	unsigned int ifindex;
 	int c, rc, ncpus;
 
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &rc)) != PS_OPT_END) {
 		if (c == PS_OPT_EXIT)
 			return rc;
 		json = true; /* 'j' */
 	}
-	if (ps_cmd_one_iface(&cmd, argc, argv, &name))
+	if (ps_operand_iface(argc, argv, &name))
 		return 2;
 	ifindex = strlen(name) < IF_NAMESIZE ? if_nametoindex(name) : 0;
 	if (!ifindex)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What every command shares: its --help text, option parsing with one-line
- * errors, and the parsers of option values that several commands take.
+ * What every command shares: its options, each declared once with its help
+ * (getopt's tables and --help both come from it), one-line usage errors, and
+ * the parsers of option values that several commands take.
  * Exit statuses: 0 ok, 1 error, 2 usage error.
  */
 #ifndef PATHSCOPE_CLI_OPTIONS_H
@@ -10,31 +11,74 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "loader/attach.h"
 
-/* One command: its name, its --help text (stdout) and its options; every
- * command takes --help and -h besides. */
+/* One option, declared once: getopt's table and its line in --help both come
+ * from it. key is what ps_opt_next returns for it: a letter is also the short
+ * option -letter; keys from PS_OPT_LONG up have only the long one. help is
+ * its lines in --help ('\n' between them); NULL: the command's text says it
+ * (not listed); "": listed on the line of the option before it
+ * ("--no-xdp, --no-tc"). */
+struct ps_opt {
+	const char *name; /* --name */
+	int key;
+	const char *arg; /* the value's name in --help ("S", "LIST"); NULL: none */
+	const char *help;
+};
+#define PS_OPT_LONG 0x100
+
+/* Options listed together in --help, their help starting at column col. A
+ * label too long for the column puts its help on the next line at col, or,
+ * when the help starts with spaces, after them on the label's line. */
+struct ps_opt_group {
+	const char *title;	   /* a line before them, or NULL */
+	const struct ps_opt *opts; /* ends with an entry without name */
+	int col;
+};
+
+/* A command's command line: --help is about, then each group of options,
+ * then examples; -h and --help are every command's. The command's name is
+ * argv[0] (what main dispatched). */
+struct ps_command {
+	const char *about; /* the usage line(s) and what the command does */
+	struct ps_opt_group groups[2];
+	const char *examples; /* or NULL */
+};
+
+#define PS_OPT_END  (-1)
+#define PS_OPT_EXIT (-2)
+
+/* The next option of argv (argv[0] is the command's name): its key, or
+ * PS_OPT_END when none is left, or PS_OPT_EXIT when the command must end
+ * with *rc: 0 after --help, 2 after one line on stderr for an unknown option
+ * or a missing value. */
+int ps_opt_next(const struct ps_command *c, int argc, char **argv, int *rc);
+/* The command's --help. */
+void ps_command_help(FILE *out, const struct ps_command *c);
+/* The lines of opts in --help, their help at column col. */
+void ps_opts_help(FILE *out, const struct ps_opt *opts, int col);
+
+/* Exactly one operand (an interface name) left after the options: 0, or 2
+ * after one line on stderr. */
+int ps_operand_iface(int argc, char **argv, const char **ifname);
+/* No operand left: 0, or 2 after one line on stderr. */
+int ps_operand_none(int argc, char **argv);
+
+/* The interface before struct ps_command, for cli/flows.c and cli/heatmap.c
+ * until they are converted (one step: their struct option[] and help text
+ * become a struct ps_opt[] and a struct ps_command, ps_cmd_opt becomes
+ * ps_opt_next, ps_cmd_one_iface and ps_cmd_no_operand lose their first
+ * argument; then this goes). */
 struct ps_cmd {
 	const char *name;
 	const char *help;
 	const char *shortopts; /* getopt's optstring, without 'h' */
 	const struct option *opts;
 };
-
-#define PS_OPT_END  (-1)
-#define PS_OPT_EXIT (-2)
-
-/* The next option of argv (argv[0] is the command's name): its val, or
- * PS_OPT_END when none is left, or PS_OPT_EXIT when the command must end
- * with *rc: 0 after --help, 2 after one line on stderr for an unknown option
- * or a missing value. */
 int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc);
-
-/* Exactly one operand (an interface name) left after the options: 0, or 2
- * after one line on stderr. */
 int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char **ifname);
-/* No operand left: 0, or 2 after one line on stderr. */
 int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
 
 /* The one-line errors for an interface that is not attached, and one that
@@ -52,27 +96,26 @@ int ps_opt_seconds(const char *name, const char *arg, double *out);
 int ps_opt_count(const char *arg, uint64_t *out);
 
 /* The options of attach, which serve takes too (cli/attach_options.c): one
- * table, one parser, one help text, so that the two cannot drift. */
-/* clang-format off */
-#define PS_ATTACH_OPTIONS \
-	{ "queues", required_argument, NULL, 'q' }, \
-	{ "features", required_argument, NULL, 'f' }, \
-	{ "xdp-mode", required_argument, NULL, 'x' }, \
-	{ "tc-mode", required_argument, NULL, 't' }, \
-	{ "tc-prio", required_argument, NULL, 'p' }, \
-	{ "no-xdp", no_argument, NULL, 'X' }, \
-	{ "no-tc", no_argument, NULL, 'T' }, \
-	{ "probe-mode", required_argument, NULL, 'P' }, \
-	{ "sample", required_argument, NULL, 'S' }, \
-	{ "xdp-chain", no_argument, NULL, 'C' }, \
-	{ "xdp-join", required_argument, NULL, 'J' }, \
-	{ "peer-prefix", required_argument, NULL, 'R' }, \
-	{ "tcp-rx", required_argument, NULL, 'H' }, \
-	{ "flow-sample", required_argument, NULL, 'F' }
-/* clang-format on */
-extern const char ps_attach_options_help[];
+ * table, one parser, so that the two cannot drift. Their keys: */
+enum {
+	PS_ATTACH_XDP_MODE = PS_OPT_LONG,
+	PS_ATTACH_TC_MODE,
+	PS_ATTACH_TC_PRIO,
+	PS_ATTACH_SAMPLE,
+	PS_ATTACH_PEER_PREFIX,
+	PS_ATTACH_TCP_RX,
+	PS_ATTACH_FLOW_SAMPLE,
+	PS_ATTACH_PROBE_MODE,
+	PS_ATTACH_NO_XDP,
+	PS_ATTACH_NO_TC,
+	PS_ATTACH_XDP_CHAIN,
+	PS_ATTACH_XDP_JOIN,
+	PS_ATTACH_KEYS_END /* serve's own keys start here */
+};
+extern const struct ps_opt ps_attach_opts[];
+#define PS_ATTACH_OPTS_COL 25
 
-/* Option c of the table above with its value arg into o: 0; 2 after one line
+/* Option c of ps_attach_opts with its value arg into o: 0; 2 after one line
  * on stderr for a bad value; 1 when c is not one of them. */
 int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o);
 /* What the options say together, checked before anything is touched (the
@@ -80,7 +123,8 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o);
  * line on stderr naming cmd. */
 int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o);
 
-/* The commands (cli/<name>.c); argv[0] is the command's name. */
+/* The commands (cli/<name>.c), dispatched by the table in cli/main.c; argv[0]
+ * is the command's name. */
 int ps_cmd_attach(int argc, char **argv);
 int ps_cmd_detach(int argc, char **argv);
 int ps_cmd_status(int argc, char **argv);

@@ -18,50 +18,70 @@ static const char serve_usage[] =
     "export its counters until SIGTERM or SIGINT. On the way out serve detaches\n"
     "what it attached, and leaves what it adopted: an attachment made by\n"
     "'pathscope attach' stays; one made by an earlier serve that died (SIGKILL,\n"
-    "a crash, systemd's restart) is taken over and detached like its own.\n"
-    "  --listen ADDR:PORT  HTTP address (default " PS_SERVE_DEFAULT_LISTEN "); [::1]:PORT for\n"
-    "                      IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
-    "                      (Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
-    "                      every attachment is live, else 503 and the reason)\n"
-    "  --jsonl FILE        append one line every --interval: what 'pathscope stats\n"
-    "                      --json' prints for these interfaces (same schema); SIGHUP\n"
-    "                      reopens FILE (log rotation)\n"
-    "  --interval S        seconds between JSON lines (default 10)\n"
-    "  --keep              on exit, leave attached also what serve attached\n"
-    "  --detail interface|queue\n"
-    "                      what /metrics exports per queue. interface (default):\n"
-    "                      per queue what differs between queues (packets, bytes,\n"
-    "                      CE marks, drops, matched and expired samples, the\n"
-    "                      driver's own counters), the rest (histograms, classes,\n"
-    "                      ECN, ...) per interface and hook; 1,083 series for 64\n"
-    "                      veth queues with the default features.\n"
-    "                      queue: every family per queue, as stats --json has it\n"
-    "                      (17,979). stats and --jsonl always have every queue\n"
-    "  --queue-detail LIST\n"
-    "                      with --detail interface, the features whose families\n"
-    "                      go per queue all the same (names as for --features)\n"
-    "  --native-histograms\n"
-    "                      to a scraper that asks for the protobuf format (Prometheus\n"
-    "                      with --enable-feature=native-histograms), answer in it,\n"
-    "                      each histogram a native one (one series, 16 buckets per\n"
-    "                      power of two) beside its classic buckets; text otherwise\n"
-    "  --no-peer-metrics   leave the per-peer families out of /metrics: the ICMP peers'\n"
-    "                      addresses (pathscope_icmp_peer_*) and the TCP peer subnets\n"
-    "                      (pathscope_tcp_peer_*), the balancer's clients. Totals per\n"
-    "                      queue and interface stay; --jsonl keeps the peers\n"
-    "  --web-config FILE   TLS, client certificates and basic authentication, in the\n"
-    "                      web config format of Prometheus' exporter-toolkit (as\n"
-    "                      node_exporter's --web.config.file): tls_server_config\n"
-    "                      (cert_file, key_file, client_auth_type NoClientCert,\n"
-    "                      VerifyClientCertIfGiven or RequireAndVerifyClientCert,\n"
-    "                      client_ca_file, min_version, max_version) and\n"
-    "                      basic_auth_users (user: bcrypt hash); read and checked\n"
-    "                      before anything is attached, and read again when it or\n"
-    "                      its PEM files change, or on SIGHUP (new certificates,\n"
-    "                      client CA, users; nothing is detached). Late headers\n"
-    "                      (5 s), more than 16 connections of one address and\n"
-    "                      request bodies are refused. See pathscope-serve(8)\n"
-    "attach's options, for the interfaces serve attaches (not those it adopts):\n";
+    "a crash, systemd's restart) is taken over and detached like its own.\n";
+
+enum {
+	LISTEN = PS_ATTACH_KEYS_END,
+	JSONL,
+	INTERVAL,
+	KEEP,
+	DETAIL,
+	QUEUE_DETAIL,
+	NATIVE_HISTOGRAMS,
+	NO_PEER_METRICS,
+	WEB_CONFIG,
+};
+
+static const struct ps_opt serve_opts[] = {
+	{ "listen", LISTEN, "ADDR:PORT",
+	  "HTTP address (default " PS_SERVE_DEFAULT_LISTEN "); [::1]:PORT for\n"
+	  "IPv6, 0.0.0.0:PORT for every address. Routes: /metrics\n"
+	  "(Prometheus text format 0.0.4), /healthz (200 \"ok\" while\n"
+	  "every attachment is live, else 503 and the reason)" },
+	{ "jsonl", JSONL, "FILE",
+	  "append one line every --interval: what 'pathscope stats\n"
+	  "--json' prints for these interfaces (same schema); SIGHUP\n"
+	  "reopens FILE (log rotation)" },
+	{ "interval", INTERVAL, "S", "seconds between JSON lines (default 10)" },
+	{ "keep", KEEP, NULL, "on exit, leave attached also what serve attached" },
+	{ "detail", DETAIL, "interface|queue",
+	  "what /metrics exports per queue. interface (default):\n"
+	  "per queue what differs between queues (packets, bytes,\n"
+	  "CE marks, drops, matched and expired samples, the\n"
+	  "driver's own counters), the rest (histograms, classes,\n"
+	  "ECN, ...) per interface and hook; 1,083 series for 64\n"
+	  "veth queues with the default features.\n"
+	  "queue: every family per queue, as stats --json has it\n"
+	  "(17,979). stats and --jsonl always have every queue" },
+	{ "queue-detail", QUEUE_DETAIL, "LIST",
+	  "with --detail interface, the features whose families\n"
+	  "go per queue all the same (names as for --features)" },
+	{ "native-histograms", NATIVE_HISTOGRAMS, NULL,
+	  "to a scraper that asks for the protobuf format (Prometheus\n"
+	  "with --enable-feature=native-histograms), answer in it,\n"
+	  "each histogram a native one (one series, 16 buckets per\n"
+	  "power of two) beside its classic buckets; text otherwise" },
+	{ "no-peer-metrics", NO_PEER_METRICS, NULL,
+	  "leave the per-peer families out of /metrics: the ICMP peers'\n"
+	  "addresses (pathscope_icmp_peer_*) and the TCP peer subnets\n"
+	  "(pathscope_tcp_peer_*), the balancer's clients. Totals per\n"
+	  "queue and interface stay; --jsonl keeps the peers" },
+	{ "web-config", WEB_CONFIG, "FILE",
+	  "TLS, client certificates and basic authentication, in the\n"
+	  "web config format of Prometheus' exporter-toolkit (as\n"
+	  "node_exporter's --web.config.file): tls_server_config\n"
+	  "(cert_file, key_file, client_auth_type NoClientCert,\n"
+	  "VerifyClientCertIfGiven or RequireAndVerifyClientCert,\n"
+	  "client_ca_file, min_version, max_version) and\n"
+	  "basic_auth_users (user: bcrypt hash); read and checked\n"
+	  "before anything is attached, and read again when it or\n"
+	  "its PEM files change, or on SIGHUP (new certificates,\n"
+	  "client CA, users; nothing is detached). Late headers\n"
+	  "(5 s), more than 16 connections of one address and\n"
+	  "request bodies are refused. See pathscope-serve(8)" },
+	{},
+};
+
 static const char serve_examples[] =
     "examples:\n"
     "  pathscope serve eth1\n"
@@ -90,21 +110,15 @@ static bool listed(const struct ps_serve_opts *o, const char *name)
 
 int ps_cmd_serve(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "jsonl", required_argument, NULL, 'j' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "keep", no_argument, NULL, 'k' },
-		{ "detail", required_argument, NULL, 'd' },
-		{ "queue-detail", required_argument, NULL, 'Q' },
-		{ "native-histograms", no_argument, NULL, 'N' },
-		{ "no-peer-metrics", no_argument, NULL, 'O' },
-		{ "web-config", required_argument, NULL, 'W' },
-		PS_ATTACH_OPTIONS,
-		{},
+	static const struct ps_command cmd = {
+		.about = serve_usage,
+		.groups = { { .opts = serve_opts, .col = 22 },
+			    { .title = "attach's options, for the interfaces serve attaches (not "
+				       "those it adopts):\n",
+			      .opts = ps_attach_opts,
+			      .col = PS_ATTACH_OPTS_COL } },
+		.examples = serve_examples,
 	};
-	static char help[8192];
-	struct ps_cmd cmd = { "serve", help, "q:f:", opts };
 	static struct ps_serve_opts o = {
 		.listen = PS_SERVE_DEFAULT_LISTEN,
 		.interval = PS_SERVE_DEFAULT_INTERVAL,
@@ -115,25 +129,24 @@ int ps_cmd_serve(int argc, char **argv)
 	__u32 level = 0, families = 0;
 	int c, i, rc;
 
-	snprintf(help, sizeof(help), "%s%s%s", serve_usage, ps_attach_options_help, serve_examples);
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &rc)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
 			return rc;
-		case 'l':
+		case LISTEN:
 			o.listen = optarg;
 			break;
-		case 'j':
+		case JSONL:
 			o.jsonl = optarg;
 			break;
-		case 'i':
+		case INTERVAL:
 			if (ps_opt_seconds("interval", optarg, &o.interval))
 				return 2;
 			break;
-		case 'k':
+		case KEEP:
 			o.keep = true;
 			break;
-		case 'd':
+		case DETAIL:
 			if (strcmp(optarg, "interface") == 0)
 				level = 0;
 			else if (strcmp(optarg, "queue") == 0)
@@ -142,17 +155,17 @@ int ps_cmd_serve(int argc, char **argv)
 				return ps_error("bad --detail '%s' (interface or queue)", optarg),
 				       2;
 			break;
-		case 'Q':
+		case QUEUE_DETAIL:
 			if (ps_features_parse(optarg, &families))
 				return 2;
 			break;
-		case 'N':
+		case NATIVE_HISTOGRAMS:
 			o.native_histograms = true;
 			break;
-		case 'O':
+		case NO_PEER_METRICS:
 			o.no_peer_metrics = true;
 			break;
-		case 'W':
+		case WEB_CONFIG:
 			web_file = optarg;
 			break;
 		default:

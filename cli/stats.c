@@ -18,22 +18,35 @@
 static const char stats_help[] =
     "usage: pathscope stats [IFACE...] [options]\n"
     "Per-queue report of attached interfaces (default: every attached interface of\n"
-    "this network namespace). Without --interval: one report, rates since attach.\n"
-    "  -i, --interval S  report every S seconds (rates over the interval;\n"
-    "                    0 < S <= 86400)\n"
-    "  -c, --count N     stop after N reports (default: 1 without --interval, else\n"
-    "                    until Ctrl-C; with --count alone the interval is 1 s)\n"
-    "  -j, --json        one JSON object per report (schema: pathscope-json(7))\n"
-    "  --hist            also print the size and segment histograms\n"
-    "  --all             also the rows without packets or samples (left out by\n"
-    "                    default, with a count of them)\n"
-    "  --ecn             also the NOT_ECT, ECT0 and ECT1 columns beside CE\n"
-    "  --latency         the latency budget instead: a row per stage (d2s,\n"
-    "                    socket, qdisc, completion, ICMP/TCP RTT, handshake,\n"
-    "                    responses), a column per queue, p50/p99 in each\n"
-    "  --heatmap STAGE   the heat strip of one latency stage instead: a row per\n"
-    "                    queue, a column per bucket, shaded by count (STAGE as\n"
-    "                    'pathscope heatmap' takes it: d2s, tcp_rtt, ...)\n"
+    "this network namespace). Without --interval: one report, rates since attach.\n";
+
+enum { HIST = PS_OPT_LONG, ALL, ECN, LATENCY, HEATMAP };
+
+static const struct ps_opt stats_opts[] = {
+	{ "interval", 'i', "S",
+	  "report every S seconds (rates over the interval;\n"
+	  "0 < S <= 86400)" },
+	{ "count", 'c', "N",
+	  "stop after N reports (default: 1 without --interval, else\n"
+	  "until Ctrl-C; with --count alone the interval is 1 s)" },
+	{ "json", 'j', NULL, "one JSON object per report (schema: pathscope-json(7))" },
+	{ "hist", HIST, NULL, "also print the size and segment histograms" },
+	{ "all", ALL, NULL,
+	  "also the rows without packets or samples (left out by\n"
+	  "default, with a count of them)" },
+	{ "ecn", ECN, NULL, "also the NOT_ECT, ECT0 and ECT1 columns beside CE" },
+	{ "latency", LATENCY, NULL,
+	  "the latency budget instead: a row per stage (d2s,\n"
+	  "socket, qdisc, completion, ICMP/TCP RTT, handshake,\n"
+	  "responses), a column per queue, p50/p99 in each" },
+	{ "heatmap", HEATMAP, "STAGE",
+	  "the heat strip of one latency stage instead: a row per\n"
+	  "queue, a column per bucket, shaded by count (STAGE as\n"
+	  "'pathscope heatmap' takes it: d2s, tcp_rtt, ...)" },
+	{},
+};
+
+static const char stats_examples[] =
     "examples:\n"
     "  pathscope stats eth1\n"
     "  pathscope stats eth1 --interval 1 --count 5 --hist\n"
@@ -112,18 +125,11 @@ static void render(const struct ps_snapshot *cur, const struct ps_snapshot *prev
 
 int ps_cmd_stats(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "hist", no_argument, NULL, 'H' },
-		{ "latency", no_argument, NULL, 'L' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "ecn", no_argument, NULL, 'E' },
-		{ "heatmap", required_argument, NULL, 'M' },
-		{},
+	static const struct ps_command cmd = {
+		.about = stats_help,
+		.groups = { { .opts = stats_opts, .col = 20 } },
+		.examples = stats_examples,
 	};
-	static const struct ps_cmd cmd = { "stats", stats_help, "i:c:j", opts };
 	static char dirs[MAX_IFACES][256];
 	struct ps_snapshot prev[MAX_IFACES], cur[MAX_IFACES];
 	struct collect col = { .dirs = dirs, .netns = ps_netns_ino() };
@@ -133,7 +139,7 @@ int ps_cmd_stats(int argc, char **argv)
 	bool have_prev = false;
 	int c, i, err, n = 0;
 
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &err)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
 			return err;
@@ -148,19 +154,19 @@ int ps_cmd_stats(int argc, char **argv)
 		case 'j':
 			view.json = true;
 			break;
-		case 'H':
+		case HIST:
 			view.hist = true;
 			break;
-		case 'L':
+		case LATENCY:
 			view.latency = true;
 			break;
-		case 'A':
+		case ALL:
 			view.show |= PS_SHOW_ALL;
 			break;
-		case 'E':
+		case ECN:
 			view.show |= PS_SHOW_ECN;
 			break;
-		case 'M':
+		case HEATMAP:
 			view.heat = ps_stage_find(optarg);
 			if (!view.heat) {
 				char names[400];

@@ -87,22 +87,25 @@ static int status_one(const char *dir, void *arg)
 static const char status_help[] =
     "usage: pathscope status [--json]\n"
     "List every pathscope attachment (all network namespaces) and whether\n"
-    "it is still live.\n"
-    "  -j, --json   one JSON array\n";
+    "it is still live.\n";
+
+static const struct ps_opt status_opts[] = { { "json", 'j', NULL, "one JSON array" }, {} };
 
 int ps_cmd_status(int argc, char **argv)
 {
-	static const struct option opts[] = { { "json", no_argument, NULL, 'j' }, {} };
-	static const struct ps_cmd cmd = { "status", status_help, "j", opts };
+	static const struct ps_command cmd = {
+		.about = status_help,
+		.groups = { { .opts = status_opts, .col = 15 } },
+	};
 	struct status_ctx c = {};
 	int ch, rc;
 
-	while ((ch = ps_cmd_opt(&cmd, argc, argv, &rc)) != PS_OPT_END) {
+	while ((ch = ps_opt_next(&cmd, argc, argv, &rc)) != PS_OPT_END) {
 		if (ch == PS_OPT_EXIT)
 			return rc;
 		c.json = true; /* 'j' */
 	}
-	if (ps_cmd_no_operand(&cmd, argc, argv))
+	if (ps_operand_none(argc, argv))
 		return 2;
 	if (ps_require_privileges())
 		return 1;
