@@ -7,6 +7,7 @@
 
 #include "cli/options.h"
 #include "lib/liblog.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "lib/version.h"
 #include "stats/format/json.h"
@@ -254,8 +255,10 @@ int main(int argc, char **argv)
 {
 	const struct command *c;
 	bool json = false;
+	int rc, out;
 
 	ps_quiet_libs();
+	ps_out_stdout_init();
 	/* Global options, before the command: -j/--json, -p/--pretty. */
 	while (argc > 1 && argv[1][0] == '-') {
 		if (is_opt(argv[1], &global_opts[0]))
@@ -282,7 +285,8 @@ int main(int argc, char **argv)
 				argv[1], names),
 		       2;
 	}
-	if (json)
-		return run_json(c->run, argc - 1, argv + 1);
-	return c->run(argc - 1, argv + 1);
+	rc = json ? run_json(c->run, argc - 1, argv + 1) : c->run(argc - 1, argv + 1);
+	/* A report that did not reach its reader is not a success. */
+	out = ps_out_stdout();
+	return out == PS_EXIT_PIPE || !rc ? out : rc;
 }

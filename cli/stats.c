@@ -11,6 +11,7 @@
 #include "stats/render/render.h"
 #include "stats/families/stages.h"
 #include "loader/pins.h"
+#include "lib/output.h"
 #include "lib/util.h"
 
 #define MAX_IFACES 64
@@ -227,6 +228,9 @@ int ps_cmd_stats(int argc, char **argv)
 			goto out;
 		}
 		render(cur, prev, n, &view);
+		err = ps_out_stdout(); /* a reader gone, a full disk: stop */
+		if (err)
+			goto out;
 		for (i = 0; i < n; i++) {
 			ps_snapshot_free(&prev[i]);
 			prev[i] = cur[i];

@@ -12,6 +12,8 @@
 #include "export/serve.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <net/if.h>
 #include <pthread.h>
 #include <signal.h>
@@ -157,11 +159,22 @@ static const struct ps_http_route routes[] = {
 
 /* ---- JSON lines (main thread) ------------------------------------------------ */
 
+/* Appended to; its failed writes keep their reason (lib/output.h). */
+static FILE *jsonl_open(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	FILE *f = fd < 0 ? NULL : ps_out_stream(fd);
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
+}
+
 static void jsonl_reopen(struct serve *sv)
 {
 	if (sv->jsonl)
 		fclose(sv->jsonl);
-	sv->jsonl = fopen(sv->jsonl_path, "a");
+	sv->jsonl = jsonl_open(sv->jsonl_path);
 	if (!sv->jsonl)
 		ps_error("cannot open %s: %s (retrying at the next interval)", sv->jsonl_path,
 			 strerror(errno));
@@ -172,7 +185,8 @@ static void jsonl_reopen(struct serve *sv)
  * still ends on a complete line; the next interval opens it again. */
 static void jsonl_write(struct serve *sv, const struct ps_report *r, int n)
 {
-	off_t end = ftello(sv->jsonl);
+	struct stat st; /* each line is flushed whole: the file ends on one */
+	off_t end = stat(sv->jsonl_path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
 
 	ps_render_json(sv->jsonl, r, n);
 	if (!ps_out_flush(sv->jsonl))
@@ -417,7 +431,7 @@ int ps_serve(const struct ps_serve_opts *o)
 	if (fd < 0)
 		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;
 	if (sv.jsonl_path) {
-		sv.jsonl = fopen(sv.jsonl_path, "a");
+		sv.jsonl = jsonl_open(sv.jsonl_path);
 		if (!sv.jsonl) {
 			ps_error("cannot open %s: %s", sv.jsonl_path, strerror(errno));
 			close(fd);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Checked writes (output.h): the reason of a failed write is said once. */
+/* Checked writes (output.h). stdio forgets why a write failed (glibc drops
+ * the buffer and errno moves on): the streams here are stdio streams over
+ * the file descriptor (fopencookie) that keep the errno of their first
+ * failed write, so that the error, said later, has its reason. */
 #include "lib/output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,11 +14,83 @@
 
 #include "lib/util.h"
 
+struct stream {
+	FILE *f;
+	int fd;
+	int err; /* errno of the first failed write; 0: none */
+};
+
+#define MAX_STREAMS 8
+static struct stream streams[MAX_STREAMS];
+
+static ssize_t stream_write(void *cookie, const char *buf, size_t len)
+{
+	struct stream *s = cookie;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = write(s->fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!s->err)
+				s->err = n < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int stream_close(void *cookie)
+{
+	struct stream *s = cookie;
+	int rc = s->fd > STDERR_FILENO ? close(s->fd) : 0;
+
+	memset(s, 0, sizeof(*s));
+	return rc;
+}
+
+FILE *ps_out_stream(int fd)
+{
+	static const cookie_io_functions_t io = { .write = stream_write, .close = stream_close };
+	struct stream *s = NULL;
+	int i;
+
+	for (i = 0; i < MAX_STREAMS && !s; i++)
+		if (!streams[i].f)
+			s = &streams[i];
+	if (!s)
+		return fdopen(fd, "w"); /* checked still, without the reason */
+	s->fd = fd;
+	s->err = 0;
+	s->f = fopencookie(s, "w", io);
+	if (!s->f)
+		return NULL;
+	if (isatty(fd))
+		setvbuf(s->f, NULL, _IOLBF, 0);
+	return s->f;
+}
+
+void ps_out_stdout_init(void)
+{
+	FILE *f = ps_out_stream(STDOUT_FILENO);
+
+	if (f)
+		stdout = f;
+}
+
 int ps_out_flush(FILE *f)
 {
+	int i;
+
 	errno = 0;
 	if (fflush(f) == 0 && !ferror(f))
 		return 0;
+	for (i = 0; i < MAX_STREAMS; i++)
+		if (streams[i].f == f && streams[i].err)
+			errno = streams[i].err;
 	if (!errno)
 		errno = EIO;
 	return -1;
@@ -22,46 +98,48 @@ int ps_out_flush(FILE *f)
 
 int ps_out_stdout(void)
 {
-	if (!ps_out_flush(stdout))
-		return 0;
+	static int status; /* said once: a later call gives the same */
+
+	if (status || !ps_out_flush(stdout))
+		return status;
 	if (errno == EPIPE)
-		return PS_EXIT_PIPE;
+		return status = PS_EXIT_PIPE;
 	ps_error("cannot write standard output: %s", strerror(errno));
-	return 1;
+	return status = 1;
 }
 
 int ps_out_file_open(struct ps_out_file *o, const char *path)
 {
 	struct stat st;
+	mode_t mask;
 	int fd;
 
 	o->path = path;
 	o->tmp = NULL;
+	o->f = NULL;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		o->f = fopen(path, "w");
-		if (!o->f)
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	} else {
+		if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+			o->tmp = NULL;
+			errno = ENOMEM;
 			return ps_error("cannot write %s: %s", path, strerror(errno)), 1;
-		return 0;
-	}
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0)
-		return o->tmp = NULL, ps_error("cannot write %s: %s", path, strerror(ENOMEM)), 1;
-	fd = mkstemp(o->tmp);
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		ps_error("cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(o->tmp);
 		}
-		free(o->tmp);
-		o->tmp = NULL;
-		return 1;
+		fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (fd >= 0) { /* 0600 made what a plain open makes: 0666 less the umask */
+			mask = umask(0);
+			umask(mask);
+			fchmod(fd, 0666 & ~mask);
+		}
 	}
-	/* mkstemp's 0600 made what a plain fopen would: 0666 less the umask. */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+	if (fd >= 0)
+		o->f = ps_out_stream(fd);
+	if (!o->f) {
+		ps_error("cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		ps_out_file_abort(o);
+		return 1;
 	}
 	return 0;
 }
@@ -77,12 +155,12 @@ int ps_out_file_commit(struct ps_out_file *o)
 	o->f = NULL;
 	if (!err && o->tmp && rename(o->tmp, o->path))
 		err = errno;
-	if (err && o->tmp)
-		unlink(o->tmp);
+	if (err) {
+		ps_out_file_abort(o);
+		return ps_error("cannot write %s: %s", o->path, strerror(err)), 1;
+	}
 	free(o->tmp);
 	o->tmp = NULL;
-	if (err)
-		return ps_error("cannot write %s: %s", o->path, strerror(err)), 1;
 	return 0;
 }
 

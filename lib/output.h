@@ -10,13 +10,22 @@
  * ignored): that of one SIGPIPE ends, as a shell reports it. */
 #define PS_EXIT_PIPE 141
 
+/* A stdio stream over fd (closed with it, but for 0-2) that keeps the
+ * reason of its first failed write for ps_out_flush(); line-buffered on a
+ * terminal. NULL with errno. */
+FILE *ps_out_stream(int fd);
+/* stdout becomes such a stream (main, before anything is written). */
+void ps_out_stdout_init(void);
+
 /* Flush f and check that nothing written to it failed: 0, or -1 with errno
- * (EIO where the error came at an earlier write). */
+ * (that of its first failed write where f is one of ps_out_stream's, else
+ * EIO where the error came at an earlier write). */
 int ps_out_flush(FILE *f);
 
 /* Standard output so far: 0 when all of it was written; PS_EXIT_PIPE,
  * quietly, when its reader went away; else 1 after one line "cannot write
- * standard output: REASON". */
+ * standard output: REASON". Once it failed, it says so again without a
+ * second line. */
 int ps_out_stdout(void);
 
 /* A file written whole or not at all: into a temporary file beside PATH,
