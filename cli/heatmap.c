@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * pathscope heatmap: one latency stage per queue over time, as SVG, from a
- * recording of JSON reports or recorded live (stats/heatmap.h,
- * stats/heatmap_svg.h). Live, it writes the same JSON reports that stats
- * --json would, and reads them back: one path for both.
+ * recording of JSON reports or recorded live from snapshots
+ * (stats/analysis/heatmap.h, stats/render/heatmap_svg.h); live with
+ * --record, it also writes the JSON reports that stats --json would.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -65,33 +65,21 @@ static int read_recording(struct ps_heat *heats, size_t n, const char *from)
 	return rc ? (ps_error("%s", err), 1) : 0;
 }
 
-/* One JSON report of the snapshots (cur over prev) into every heat, and to
- * the recording file if there is one. */
+/* The snapshot cur into every heat, with the queues its JSON report lists;
+ * and that report (cur over prev) to the recording file if there is one. */
 static int live_report(struct ps_heat *heats, size_t n, const struct ps_snapshot *cur,
 		       const struct ps_snapshot *prev, FILE *record)
 {
 	struct ps_report r;
-	char *buf = NULL, err[256];
-	size_t len = 0;
-	json_object *doc;
-	FILE *mem;
-	int rc;
+	char err[256];
 
-	ps_report_init(&r, cur, prev);
-	mem = open_memstream(&buf, &len);
-	if (!mem)
-		return ps_error("out of memory"), 1;
-	ps_render_json(mem, &r, 1);
-	fclose(mem);
-	if (record)
-		fputs(buf, record), fflush(record);
-	doc = json_tokener_parse(buf);
-	free(buf);
-	if (!doc)
-		return ps_error("out of memory"), 1;
-	rc = ps_heat_add_all(heats, n, doc, err, sizeof(err)) ? (ps_error("%s", err), 1) : 0;
-	json_object_put(doc);
-	return rc;
+	if (record) {
+		ps_report_init(&r, cur, prev);
+		ps_render_json(record, &r, 1);
+	}
+	if (ps_heat_add_snapshot(heats, n, cur, ps_render_json_other(cur), err, sizeof(err)))
+		return ps_error("%s", err), 1;
+	return 0;
 }
 
 static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_args *a)

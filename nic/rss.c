@@ -12,6 +12,7 @@
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -356,7 +357,31 @@ void ps_rss_entries_per_queue(const struct ps_rss *r, __u32 *per_queue, __u32 nq
 			per_queue[r->table[i]]++;
 }
 
-#define RXH_ADDRS_PORTS (RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3)
+#define RXH_ADDRS	(RXH_IP_SRC | RXH_IP_DST)
+#define RXH_PORTS	(RXH_L4_B_0_1 | RXH_L4_B_2_3)
+#define RXH_ADDRS_PORTS (RXH_ADDRS | RXH_PORTS)
+
+int ps_rss_flow_type(unsigned int family, unsigned int proto)
+{
+	if ((family != 4 && family != 6) || (proto != IPPROTO_TCP && proto != IPPROTO_UDP))
+		return -1;
+	return (family == 4 ? PS_RSS_TCP4 : PS_RSS_TCP6) + (proto == IPPROTO_UDP);
+}
+
+int ps_rss_l3_only(const struct ps_rss *r, int type)
+{
+	__u32 f;
+
+	if (type < 0 || type >= PS_RSS_NFLOW || !r->have_fields ||
+	    r->fields[type] == PS_RSS_FIELDS_NA)
+		return -1;
+	f = r->fields[type];
+	if (f & PS_RXH_DISCARD)
+		return -1;
+	if (f & RXH_PORTS)
+		return 0;
+	return (f & RXH_ADDRS) ? 1 : -1;
+}
 
 int ps_rss_predict(const struct ps_rss *r, const struct ps_tuple *t, __u32 *queue, __u32 *hash,
 		   const char **why)
@@ -390,12 +415,12 @@ int ps_rss_predict(const struct ps_rss *r, const struct ps_tuple *t, __u32 *queu
 			 r->ntuple_rules, r->ntuple_rules == 1 ? "" : "s");
 		return -1;
 	}
-	if ((t->family != 4 && t->family != 6) || (t->proto != 6 && t->proto != 17)) {
+	i = ps_rss_flow_type(t->family, t->proto);
+	if (i < 0) {
 		snprintf(buf, sizeof(buf), "protocol %u of IPv%u: only TCP and UDP are predicted",
 			 t->proto, t->family);
 		return -1;
 	}
-	i = (t->family == 4 ? PS_RSS_TCP4 : PS_RSS_TCP6) + (t->proto == 17);
 	flow = ps_rss_flow_names[i];
 	fields = r->fields[i];
 	if (fields == PS_RSS_FIELDS_NA)

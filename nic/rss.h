@@ -79,6 +79,14 @@ void ps_rss_entries_per_queue(const struct ps_rss *r, __u32 *per_queue, __u32 nq
 /* The highest queue in the table plus one; 0 without a table. */
 __u32 ps_rss_nqueues(const struct ps_rss *r);
 
+/* The flow type (PS_RSS_*) of IP family 4 or 6 and protocol TCP or UDP;
+ * -1 for any other. */
+int ps_rss_flow_type(unsigned int family, unsigned int proto);
+/* What the NIC hashes for flow type (PS_RSS_*), from its RXH_* bits: 1
+ * addresses and no port, 0 ports too, -1 unknown (the driver did not say,
+ * the type is discarded, or neither addresses nor ports are hashed). */
+int ps_rss_l3_only(const struct ps_rss *r, int type);
+
 /*
  * The RX queue RSS alone gives t: the Toeplitz hash of t's fields that the
  * NIC hashes for t's flow type, then table[hash % table_size]. That is the

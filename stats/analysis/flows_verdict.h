@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Why an RX queue is hot: the verdict `pathscope flows` gives for each
  * queue that carries more than 2/n of the interface's packets, from the
- * queue's flows (feature flows) and the NIC's RSS facts (nic/rss.h). The
+ * queue's flows (feature flows) and the NIC's RSS facts (nic/rss.h), which
+ * hot_queue.h turns into struct ps_hot_queue. The
  * causes, in the order they are tried (the first that holds is the verdict;
  * every one that holds is listed):
  *   elephant  one flow carries more than half of the queue's packets:

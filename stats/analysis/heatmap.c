@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* A heatmap's data from a recording of JSON reports (heatmap.h). */
+/* A heatmap's data from a recording of JSON reports, or from snapshots
+ * (heatmap.h). */
 #include "stats/analysis/heatmap.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "lib/queues.h"
 #include "pathscope/hist.h"
+#include "stats/read/snapshot.h"
 
 bool ps_heat_queue_hist(const struct ps_stage *st, json_object *queue, __u64 *out)
 {
@@ -183,30 +187,22 @@ static bool grow_intervals(struct ps_heat *h)
 	return true;
 }
 
-int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen)
+/* One report, its panels' cumulative histograms in cur: the interval it
+ * closes (none for the baseline). attached: its seconds since attach;
+ * time NULL, nqueues NULL: not in the report. */
+static int take(struct ps_heat *h, double attached, const uint64_t *nqueues, const char *time,
+		char *err, size_t errlen)
 {
 	struct ps_heat_interval *iv;
-	json_object *iface, *v;
 	unsigned int p, b;
 	bool reset;
-	double attached, len;
+	double len;
 	__u64 d;
 
-	err[0] = '\0';
-	if (!json_object_object_get_ex(report, "schema", &v) || json_object_get_int(v) != 1)
-		return snprintf(err, errlen, "not a pathscope JSON report of schema 1"), -1;
-	iface = find_iface(h, report, err, errlen);
-	if (!iface)
-		return err[0] ? -1 : 0;
-	if (h->have_prev && h->nt == PS_HEAT_MAX_INTERVALS)
-		return snprintf(err, errlen, "more than %d intervals", PS_HEAT_MAX_INTERVALS), -1;
-	if (read_panels(h, iface, err, errlen))
-		return -1;
-	attached = get_double(iface, "attached_for_s");
-	if (json_object_object_get_ex(iface, "nqueues", &v))
-		h->nqueues = (uint64_t)json_object_get_int64(v);
-	if (text_of(report, "time"))
-		snprintf(h->last_time, sizeof(h->last_time), "%s", text_of(report, "time"));
+	if (nqueues)
+		h->nqueues = *nqueues;
+	if (time)
+		snprintf(h->last_time, sizeof(h->last_time), "%s", time);
 	if (!h->have_prev)
 		snprintf(h->first_time, sizeof(h->first_time), "%s", h->last_time);
 
@@ -247,6 +243,104 @@ int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen
 		memcpy(h->prev, h->cur, h->npanels * sizeof(*h->cur));
 	h->prev_attached_s = attached;
 	h->have_prev = true;
+	return 0;
+}
+
+int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen)
+{
+	json_object *iface, *v;
+	uint64_t nqueues;
+	bool have_nqueues;
+	int schema;
+
+	err[0] = '\0';
+	schema = json_object_object_get_ex(report, "schema", &v) ? json_object_get_int(v) : 0;
+	if (schema < PS_HEAT_SCHEMA_MIN || schema > PS_HEAT_SCHEMA_MAX)
+		return snprintf(err, errlen, "not a pathscope JSON report of schema %d to %d",
+				PS_HEAT_SCHEMA_MIN, PS_HEAT_SCHEMA_MAX),
+		       -1;
+	iface = find_iface(h, report, err, errlen);
+	if (!iface)
+		return err[0] ? -1 : 0;
+	if (h->have_prev && h->nt == PS_HEAT_MAX_INTERVALS)
+		return snprintf(err, errlen, "more than %d intervals", PS_HEAT_MAX_INTERVALS), -1;
+	if (read_panels(h, iface, err, errlen))
+		return -1;
+	have_nqueues = json_object_object_get_ex(iface, "nqueues", &v);
+	nqueues = have_nqueues ? (uint64_t)json_object_get_int64(v) : 0;
+	return take(h, get_double(iface, "attached_for_s"), have_nqueues ? &nqueues : NULL,
+		    text_of(report, "time"), err, errlen);
+}
+
+/* Queue slot q of the snapshot as panel label: the stage's histogram,
+ * zero where the stage has no data (as a report without it). */
+static int snapshot_panel(struct ps_heat *h, const struct ps_snapshot *s, unsigned int q,
+			  const char *label, char *err, size_t errlen)
+{
+	int p = panel_of(h, label);
+
+	if (p < 0)
+		return snprintf(err, errlen, "more than %d queues", PS_HEAT_MAX_PANELS), -1;
+	if (ps_stage_on(h->stage, s))
+		h->stage->hist(s, q, h->cur[p]);
+	return 0;
+}
+
+/* The panels of a snapshot in the JSON report's order: the selected
+ * queues, then "other" (when the report lists it); or "all". */
+static int snapshot_panels(struct ps_heat *h, const struct ps_snapshot *s, bool other, char *err,
+			   size_t errlen)
+{
+	const struct ps_meta *m = &s->meta;
+	char label[16];
+	unsigned int q;
+
+	if (h->npanels)
+		memset(h->cur, 0, h->npanels * sizeof(*h->cur));
+	if (h->whole)
+		return snapshot_panel(h, s, s->nslots, "all", err, errlen);
+	for (q = 0; q < m->nqueues; q++) {
+		if (!m->all_queues && !ps_queue_selected(m->queue_mask, q))
+			continue;
+		snprintf(label, sizeof(label), "%u", q);
+		if (snapshot_panel(h, s, q, label, err, errlen))
+			return -1;
+	}
+	return other ? snapshot_panel(h, s, s->nslots - 1, "other", err, errlen) : 0;
+}
+
+int ps_heat_add_snapshot(struct ps_heat *heats, size_t n, const struct ps_snapshot *s, bool other,
+			 char *err, size_t errlen)
+{
+	const struct ps_meta *m = &s->meta;
+	uint64_t nqueues = m->nqueues;
+	char when[40], ms[32];
+	double attached;
+	struct tm tm;
+	time_t secs;
+	size_t k;
+
+	/* The report's figures as its JSON carries them: the time to the
+	 * second, the time since attach to the millisecond. */
+	secs = (time_t)(s->real_ns / 1000000000ULL);
+	gmtime_r(&secs, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(ms, sizeof(ms), "%.3f", (double)(s->mono_ns - m->attach_monotonic_ns) / 1e9);
+	attached = strtod(ms, NULL);
+	err[0] = '\0';
+	for (k = 0; k < n; k++) {
+		struct ps_heat *h = &heats[k];
+
+		if (!h->ifname[0])
+			snprintf(h->ifname, sizeof(h->ifname), "%s", m->ifname);
+		if (h->have_prev && h->nt == PS_HEAT_MAX_INTERVALS)
+			return snprintf(err, errlen, "more than %d intervals",
+					PS_HEAT_MAX_INTERVALS),
+			       -1;
+		if (snapshot_panels(h, s, other, err, errlen) ||
+		    take(h, attached, &nqueues, when, err, errlen))
+			return -1;
+	}
 	return 0;
 }
 

@@ -2,11 +2,12 @@
 /*
  * A latency heatmap's data: one stage's histogram per queue and per interval,
  * from a recording of JSON reports (stats --interval S --json, serve --jsonl;
- * pathscope-json(7)). The reports' histograms are cumulative since attach, so
- * each interval's counts are the exact difference of two consecutive reports:
- * nothing is lost between intervals. The first report is the baseline; every
- * later one closes an interval. A count that goes down means the interface
- * was attached anew: that interval holds the new attachment's counts.
+ * pathscope-json(7)) or from snapshots read live, which give the same. The
+ * histograms are cumulative since attach, so each interval's counts are the
+ * exact difference of two consecutive reports: nothing is lost between
+ * intervals. The first report is the baseline; every later one closes an
+ * interval. A count that goes down means the interface was attached anew:
+ * that interval holds the new attachment's counts.
  */
 #ifndef PATHSCOPE_HEATMAP_H
 #define PATHSCOPE_HEATMAP_H
@@ -21,7 +22,10 @@
 #include "pathscope/abi.h"
 #include "stats/families/stages.h"
 
-#define PS_HEAT_MAX_PANELS    (PS_MAX_QUEUES + 1) /* every queue, and "other" */
+#define PS_HEAT_MAX_PANELS (PS_MAX_QUEUES + 1) /* every queue, and "other" */
+/* The JSON reports' schemas read: their histograms are the same in each. */
+#define PS_HEAT_SCHEMA_MIN    1
+#define PS_HEAT_SCHEMA_MAX    2
 #define PS_HEAT_MAX_INTERVALS 1000000
 
 /* One interval: its time, and each panel's histogram of it. */
@@ -60,9 +64,9 @@ static inline const __u64 *ps_heat_cell(const struct ps_heat *h, unsigned int t,
 }
 
 /* Take one JSON report (one line of a recording). 0 if used or without the
- * interface (skipped), else -1 with a one-line reason in err: a report not
- * of schema 1, several interfaces and no ifname chosen, too many queues or
- * intervals. */
+ * interface (skipped), else -1 with a one-line reason in err: a report of
+ * another schema, several interfaces and no ifname chosen, too many queues
+ * or intervals. */
 int ps_heat_add(struct ps_heat *h, json_object *report, char *err, size_t errlen);
 /* The same report into each of n heats (one per stage). */
 int ps_heat_add_all(struct ps_heat *heats, size_t n, json_object *report, char *err, size_t errlen);
@@ -70,6 +74,13 @@ int ps_heat_add_all(struct ps_heat *heats, size_t n, json_object *report, char *
  * -1 with err (the line number says where). */
 int ps_heat_read(struct ps_heat *heats, size_t n, FILE *in, const char *name, char *err,
 		 size_t errlen);
+/* Take one snapshot of the interface, read live, into each of n heats: as
+ * its JSON report would give, whose queues are the selected ones and, with
+ * other, "other". 0, or -1 with err (too many queues or intervals, no
+ * memory). */
+struct ps_snapshot;
+int ps_heat_add_snapshot(struct ps_heat *heats, size_t n, const struct ps_snapshot *s, bool other,
+			 char *err, size_t errlen);
 void ps_heat_free(struct ps_heat *h);
 
 /* The histogram of one queue object's stage (the stage's JSON paths summed)

@@ -6,12 +6,12 @@
  * queue's packets. Prometheus has no per-flow labels: per queue the distinct
  * estimate and the top flow's share only.
  */
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/families/families.h"
 #include "stats/read/flow_table.h"
+#include "stats/format/flow_key.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 
@@ -87,50 +87,6 @@ static double share(__u64 part, __u64 whole)
 	return part >= whole ? 1.0 : (double)part / (double)whole;
 }
 
-static const char *proto_name(__u8 proto, char *buf, size_t len)
-{
-	switch (proto) {
-	case 6:
-		return "tcp";
-	case 17:
-		return "udp";
-	case 1:
-		return "icmp";
-	case 58:
-		return "icmpv6";
-	case 44:
-		return "frag";
-	}
-	snprintf(buf, len, "ip%u", proto);
-	return buf;
-}
-
-static void addr_str(const struct ps_flow_key *k, const __u8 *a, char *buf, size_t len)
-{
-	inet_ntop(k->family == 4 ? AF_INET : AF_INET6, a, buf, (socklen_t)len);
-}
-
-/* "udp 10.0.0.2:40000 > 10.0.0.1:4789", "ip47 10.0.0.2 > 10.0.0.1",
- * "ethertype 0x88b5". */
-static void flow_name(const struct ps_flow_key *k, char *buf, size_t len)
-{
-	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN], p[8];
-	const char *pn;
-
-	if (k->family != 4 && k->family != 6) {
-		snprintf(buf, len, "ethertype 0x%04x", ntohs(k->ethertype));
-		return;
-	}
-	addr_str(k, k->saddr, s, sizeof(s));
-	addr_str(k, k->daddr, d, sizeof(d));
-	pn = proto_name(k->proto, p, sizeof(p));
-	if ((k->proto == 6 || k->proto == 17) && (k->sport || k->dport))
-		snprintf(buf, len, k->family == 6 ? "%s [%s]:%u > [%s]:%u" : "%s %s:%u > %s:%u", pn,
-			 s, ntohs(k->sport), d, ntohs(k->dport));
-	else
-		snprintf(buf, len, "%s %s > %s", pn, s, d);
-}
-
 /* ---- table --------------------------------------------------------------- */
 
 static void flows_row(FILE *out, const struct ps_report *r, unsigned int q, const char *qname)
@@ -141,7 +97,7 @@ static void flows_row(FILE *out, const struct ps_report *r, unsigned int q, cons
 	char top[128] = "-", sh[16] = "-";
 
 	if (n) {
-		flow_name(&rows[0].key, top, sizeof(top));
+		ps_flow_text(&rows[0].key, top, sizeof(top));
 		snprintf(sh, sizeof(sh), "%.1f%%", 100 * share(rows[0].packets, qo.packets));
 	}
 	fprintf(out, "%-6s %10llu %8.0f %7u %7s  %s\n", qname, (unsigned long long)qo.packets,
@@ -175,30 +131,6 @@ void ps_flows_table(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_object *flow_json(const struct ps_flow_row *f)
-{
-	json_object *o = json_object_new_object();
-	char a[INET6_ADDRSTRLEN], et[8];
-
-	if (f->key.family == 4 || f->key.family == 6) {
-		addr_str(&f->key, f->key.saddr, a, sizeof(a));
-		json_object_object_add(o, "src", json_object_new_string(a));
-		addr_str(&f->key, f->key.daddr, a, sizeof(a));
-		json_object_object_add(o, "dst", json_object_new_string(a));
-	} else {
-		json_object_object_add(o, "src", NULL);
-		json_object_object_add(o, "dst", NULL);
-		snprintf(et, sizeof(et), "0x%04x", ntohs(f->key.ethertype));
-		json_object_object_add(o, "ethertype", json_object_new_string(et));
-	}
-	json_object_object_add(o, "proto", json_object_new_int(f->key.proto));
-	json_object_object_add(o, "sport", json_object_new_int(ntohs(f->key.sport)));
-	json_object_object_add(o, "dport", json_object_new_int(ntohs(f->key.dport)));
-	ps_json_add_u64(o, "packets", f->packets);
-	ps_json_add_u64(o, "bytes", f->bytes);
-	return o;
-}
-
 /* {"l4": n, "l3": n, "none": n}: the RX hash types of the sampled frames;
  * null when not measured (no device-bound XDP program). */
 json_object *ps_flows_rx_hash_json(const struct ps_flows_q *q)
@@ -228,7 +160,7 @@ json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
 	ps_json_add_u64(o, "sampled", qo.sampled);
 	json_object_object_add(o, "rx_hash", ps_flows_rx_hash_json(&qo));
 	for (i = 0; i < n && i < PS_FLOWS_TOP_JSON; i++)
-		json_object_array_add(top, flow_json(&rows[i]));
+		json_object_array_add(top, ps_flow_json(&rows[i]));
 	json_object_object_add(o, "top", top);
 	free(rows);
 	return o;

@@ -43,9 +43,7 @@ static json_object *queue_obj(const struct ps_report *r, unsigned int q, json_ob
 	return o;
 }
 
-/* Queue "other" (packets on queues >= nqueues, or of unknown queue) has
- * something to show in some family. */
-static bool other_active(const struct ps_snapshot *c)
+bool ps_render_json_other(const struct ps_snapshot *c)
 {
 	size_t k;
 
@@ -93,7 +91,7 @@ static json_object *iface_obj(const struct ps_report *r)
 		json_object_object_add(qo, "queue", json_object_new_uint64(q));
 		json_object_array_add(queues, queue_obj(r, q, qo));
 	}
-	if (other_active(c)) {
+	if (ps_render_json_other(c)) {
 		qo = json_object_new_object();
 		json_object_object_add(qo, "queue", json_object_new_string("other"));
 		json_object_array_add(queues, queue_obj(r, c->nslots - 1, qo));

@@ -5,8 +5,54 @@
  * elephant, the indirection table (more than 1.5/n of its entries, not
  * 1.5/n), hashed fields of addresses only, fewer distinct flows than 4 x the
  * queues, else the bytes. */
+#include <arpa/inet.h>
+#include <linux/ethtool.h>
+
 #include "tests/lib/check.h"
 #include "stats/analysis/flows_verdict.h"
+#include "stats/analysis/hot_queue.h"
+
+/* The verdict's input from the flows and the RSS (hot_queue.c): a queue's
+ * main protocol by packets, whether the NIC hashes it on addresses only
+ * (its fields, else the RX hash types), its top flow, its table entries. */
+static void input(void)
+{
+	static struct ps_rss rss;
+	struct ps_flow_row rows[3] = {};
+	struct ps_flows_q qs[2] = {};
+	struct ps_hot_queue h[2];
+	__u32 entries[2] = { 100, 28 };
+
+	ps_rss_init(&rss);
+	rows[0].key.family = 4, rows[0].key.proto = 17, rows[0].packets = 70;
+	rows[1].key.family = 6, rows[1].key.proto = 6, rows[1].packets = 50;
+	rows[2].key.family = 6, rows[2].key.proto = 6, rows[2].packets = 40;
+	qs[0] = (struct ps_flows_q){
+		.packets = 60, .bytes = 6000, .distinct = 3, .nflows = 3, .flows = rows
+	};
+	qs[1] = (struct ps_flows_q){ .queue = 1, .packets = 10, .rx_hash = true, .rx_hash_l3 = 4 };
+	ps_hot_input(qs, 2, &rss, entries, h);
+	CHECK_STR("queue 0: tcp6 (90 packets) over udp4 (70)", h[0].proto ? h[0].proto : "-",
+		  "tcp6");
+	CHECK_EQ_U64("queue 0: its top flow, at most the queue's packets", h[0].top_packets, 60);
+	CHECK_TRUE("no table, no fields: entries 0, l3_only unknown",
+		   h[0].entries == 0 && h[0].table_entries == 0 && h[0].l3_only == -1);
+	CHECK_TRUE("queue 1: no TCP or UDP flow: no protocol, l3_only unknown",
+		   !h[1].proto && h[1].l3_only == -1);
+	rss.have_table = true;
+	rss.table_size = 128;
+	rss.have_fields = true;
+	rss.fields[PS_RSS_TCP6] = RXH_IP_SRC | RXH_IP_DST;
+	ps_hot_input(qs, 2, &rss, entries, h);
+	CHECK_TRUE("the table: queue 0's 100 of 128 entries",
+		   h[0].entries == 100 && h[0].table_entries == 128);
+	CHECK_EQ_U64("tcp6 hashed on addresses: l3_only 1", h[0].l3_only, 1);
+	rss.fields[PS_RSS_TCP6] = PS_RSS_FIELDS_NA;
+	qs[0].rx_hash = true;
+	qs[0].rx_hash_l4 = 9;
+	ps_hot_input(qs, 2, &rss, entries, h);
+	CHECK_EQ_U64("fields unknown, L4 RX hash types: l3_only 0", h[0].l3_only, 0);
+}
 
 /* Four queues, 1000 packets each, 100 flows each, no top flow to speak of,
  * a table of 128 entries spread evenly, ports hashed. */
@@ -120,5 +166,6 @@ int main(void)
 	    !strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
 		    "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
 	    "advice for the table", "%s", ps_hot_cause_advice(PS_HOT_TABLE));
+	input();
 	return check_exit_code();
 }

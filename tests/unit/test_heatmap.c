@@ -14,7 +14,10 @@
  *   - goldens of the heatmap and of the budget;
  *   - the budget's time axis is logarithmic: beside one ACK delay of 44 ms,
  *     stages of 20 and 50 us keep a readable share of the chart (on the
- *     linear axis of before, the 20 us bar was under 0.1% of it).
+ *     linear axis of before, the 20 us bar was under 0.1% of it);
+ *   - live: the heats taken from the snapshots of snapshot_fixture.h equal
+ *     those read from their JSON reports, SVG for SVG, for every stage, per
+ *     queue and --whole, and the budget.
  *
  * Also: the SVG has no script or external reference; a queue without samples
  * is left out and counted; a report of another schema, two interfaces
@@ -32,6 +35,7 @@
 #include "stats/render/heatmap_svg.h"
 #include "tests/lib/check.h"
 #include "tests/lib/golden.h"
+#include "tests/unit/snapshot_fixture.h"
 
 #define NT 10
 #define MS 1000000ULL
@@ -277,6 +281,87 @@ static double svg_attr(const char *svg, const char *key, const char *attr)
 	return a && a < end ? strtod(a + strlen(want), NULL) : -1;
 }
 
+/* The heats of n stages (k0 the first) of fixture interface i, from its two
+ * snapshots (live) or from their JSON reports (recorded); their SVGs. */
+static char *fixture_svg(struct ps_snapshot snaps[2][2], int i, size_t k0, size_t n, bool whole,
+			 bool live, unsigned int *npanels)
+{
+	struct ps_heat *heats = calloc(n, sizeof(*heats));
+	char err[256] = "", *buf = NULL, *svg;
+	struct ps_report r;
+	json_object *doc;
+	size_t k, len;
+	int t, rc = 0;
+	FILE *f;
+
+	for (k = 0; k < n; k++) {
+		heats[k].stage = &ps_stages[k0 + k];
+		heats[k].whole = whole;
+		snprintf(heats[k].ifname, sizeof(heats[k].ifname), "%s", snaps[i][0].meta.ifname);
+	}
+	for (t = 0; t < 2 && !rc; t++) {
+		if (live) {
+			rc = ps_heat_add_snapshot(heats, n, &snaps[i][t],
+						  ps_render_json_other(&snaps[i][t]), err,
+						  sizeof(err));
+			continue;
+		}
+		ps_report_init(&r, &snaps[i][t], t ? &snaps[i][0] : NULL);
+		f = open_memstream(&buf, &len);
+		ps_render_json(f, &r, 1);
+		fclose(f);
+		doc = json_tokener_parse(buf);
+		free(buf);
+		rc = ps_heat_add_all(heats, n, doc, err, sizeof(err));
+		json_object_put(doc);
+	}
+	check_report(rc == 0, live ? "fixture, live" : "fixture, recorded", "%s", err);
+	*npanels = heats[0].npanels;
+	svg = n > 1 ? render(ps_budget_svg, heats, &len) : render(ps_heat_svg, heats, &len);
+	for (k = 0; k < n; k++)
+		ps_heat_free(&heats[k]);
+	free(heats);
+	return svg;
+}
+
+static void live_equals_recorded(void)
+{
+	static struct ps_snapshot snaps[2][2];
+	unsigned int same = 0, all = 0, samples = 0, other = 0, np_live, np_rec;
+	char *a, *b;
+	size_t k;
+	int i, w;
+
+	fx_fill(snaps);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k <= ps_nstages; k++)
+			for (w = 0; w < (k < ps_nstages ? 2 : 1); w++) {
+				bool budget = k == ps_nstages;
+
+				a = fixture_svg(snaps, i, budget ? 0 : k, budget ? ps_nstages : 1,
+						w, true, &np_live);
+				b = fixture_svg(snaps, i, budget ? 0 : k, budget ? ps_nstages : 1,
+						w, false, &np_rec);
+				all++;
+				if (np_live == np_rec && !strcmp(a, b))
+					same++;
+				else
+					printf("# interface %d, %s%s: live and recorded differ\n",
+					       i, budget ? "budget" : ps_stages[k].key,
+					       w ? " --whole" : "");
+				samples += !strstr(a, "; 0 samples");
+				other += !w && np_live == FX_NQ + 1; /* 0, 1, 2 and other */
+				free(a);
+				free(b);
+			}
+	}
+	CHECK_EQ_U64("live: every heatmap and budget of the fixture's snapshots is the one of "
+		     "their JSON reports",
+		     same, all);
+	CHECK_TRUE("live: the fixture has samples in some stage, and a panel of queue other",
+		   samples > 0 && other > 0);
+}
+
 int main(void)
 {
 	struct ps_heat *h, *whole, *sock, *heats;
@@ -376,11 +461,12 @@ int main(void)
 		FILE *f = tmpfile();
 
 		e->stage = ps_stage_find("tcp_rtt");
-		fputs("{\"schema\": 2, \"interfaces\": []}\n", f);
+		fputs("{\"schema\": 3, \"interfaces\": []}\n", f);
 		rewind(f);
-		CHECK_TRUE("a report of another schema is refused",
-			   ps_heat_read(e, 1, f, "x.jsonl", err, sizeof(err)) &&
-			       !strcmp(err, "x.jsonl:1: not a pathscope JSON report of schema 1"));
+		CHECK_TRUE(
+		    "a report of another schema is refused",
+		    ps_heat_read(e, 1, f, "x.jsonl", err, sizeof(err)) &&
+			!strcmp(err, "x.jsonl:1: not a pathscope JSON report of schema 1 to 2"));
 		fclose(f);
 		f = tmpfile();
 		fputs("\n{\"schema\": 1, \"interfaces\": [{\"ifname\": \"a\"}, {\"ifname\": "
@@ -503,5 +589,6 @@ int main(void)
 	free(h);
 	free(whole);
 	free(sock);
+	live_equals_recorded();
 	return check_exit_code();
 }

@@ -490,6 +490,28 @@ static void test_read_errors(void)
 	CHECK_TRUE("read lo: not available, says why", !r.have_table && strstr(r.why, "RSS"));
 }
 
+/* The flow type of a family and protocol, and what the NIC hashes for it
+ * (RXH_* bits): addresses only, ports too, or unknown. */
+static void test_fields(void)
+{
+	ps_rss_init(&r);
+	CHECK_EQ_U64("flow type: udp over IPv6", ps_rss_flow_type(6, 17), PS_RSS_UDP6);
+	CHECK_EQ_U64("flow type: tcp over IPv4", ps_rss_flow_type(4, 6), PS_RSS_TCP4);
+	CHECK_TRUE("flow type: none for ICMP, nor without IP",
+		   ps_rss_flow_type(4, 1) == -1 && ps_rss_flow_type(0, 6) == -1);
+	CHECK_TRUE("fields unknown: l3_only unknown", ps_rss_l3_only(&r, PS_RSS_UDP4) == -1);
+	r.have_fields = true;
+	r.fields[PS_RSS_UDP4] = RXH_IP_SRC | RXH_IP_DST;
+	r.fields[PS_RSS_TCP4] = RXH_IP_SRC | RXH_IP_DST | RXH_L4_B_0_1 | RXH_L4_B_2_3;
+	r.fields[PS_RSS_TCP6] = PS_RXH_DISCARD | RXH_IP_SRC;
+	r.fields[PS_RSS_UDP6] = RXH_L2DA;
+	CHECK_TRUE("udp4 on addresses: l3_only 1", ps_rss_l3_only(&r, PS_RSS_UDP4) == 1);
+	CHECK_TRUE("tcp4 with ports: l3_only 0", ps_rss_l3_only(&r, PS_RSS_TCP4) == 0);
+	CHECK_TRUE("discarded, or neither addresses nor ports: unknown",
+		   ps_rss_l3_only(&r, PS_RSS_TCP6) == -1 && ps_rss_l3_only(&r, PS_RSS_UDP6) == -1);
+	CHECK_TRUE("no flow type: unknown", ps_rss_l3_only(&r, -1) == -1);
+}
+
 int main(void)
 {
 	test_netlink_recorded();
@@ -500,5 +522,6 @@ int main(void)
 	test_refusals();
 	test_output();
 	test_read_errors();
+	test_fields();
 	return check_exit_code();
 }
