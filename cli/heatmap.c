@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "lib/output.h"
 #include "lib/util.h"
 #include "loader/pins.h"
 #include "stats/analysis/heatmap.h"
@@ -85,8 +86,9 @@ static int live_report(struct ps_heat *heats, size_t n, const struct ps_snapshot
 static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_args *a)
 {
 	struct ps_snapshot prev, cur;
-	char dir[256];
+	struct ps_out_lines rec = {};
 	FILE *record = NULL;
+	char dir[256];
 	double left;
 	int err, rc = 0;
 
@@ -99,15 +101,20 @@ static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_arg
 		return ps_cmd_not_attached(a->ifname);
 	if (err)
 		return ps_error("cannot read interface '%s': %s", a->ifname, strerror(-err)), 1;
-	if (a->record && !(record = fopen(a->record, "w")))
-		return ps_error("cannot write %s: %s", a->record, strerror(errno)), 1;
+	/* Read while written (tail -f), and on complete lines only. */
+	if (a->record) {
+		if (ps_out_lines_open(&rec, a->record, false))
+			return ps_error("cannot write %s: %s", a->record, strerror(errno)), 1;
+		record = rec.f;
+	}
 	err = ps_snapshot_read(dir, &prev);
 	if (err) {
-		if (record)
-			fclose(record);
+		ps_out_lines_close(&rec);
 		return ps_error("cannot read %s: %s", dir, strerror(-err)), 1;
 	}
 	rc = live_report(heats, n, &prev, NULL, record); /* the baseline */
+	if (!rc && record && ps_out_lines_end(&rec))
+		rc = 1;
 	ps_stop_on_signals();
 	for (left = a->duration; !rc && left > 1e-9 && !ps_stop; left -= a->interval) {
 		ps_sleep_s(left < a->interval ? left : a->interval);
@@ -124,10 +131,11 @@ static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_arg
 		rc = live_report(heats, n, &cur, &prev, record);
 		ps_snapshot_free(&prev);
 		prev = cur;
+		if (record && ps_out_lines_end(&rec))
+			rc = 1; /* a full disk */
 	}
 	ps_snapshot_free(&prev);
-	if (record && fclose(record))
-		rc = (ps_error("cannot write %s", a->record), 1);
+	ps_out_lines_close(&rec);
 	return rc;
 }
 
@@ -212,6 +220,7 @@ int ps_cmd_heatmap(int argc, char **argv)
 	struct ps_heat *heats;
 	bool budget;
 	size_t n, k;
+	struct ps_out_file svg = {};
 	FILE *out;
 	int rc;
 
@@ -230,20 +239,18 @@ int ps_cmd_heatmap(int argc, char **argv)
 			snprintf(heats[k].ifname, sizeof(heats[k].ifname), "%s", a.ifname);
 	}
 	rc = a.from ? read_recording(heats, n, a.from) : record_live(heats, n, &a);
-	if (!rc) {
-		out = a.output ? fopen(a.output, "w") : stdout;
-		if (!out) {
-			rc = (ps_error("cannot write %s: %s", a.output, strerror(errno)), 1);
-		} else {
-			if (budget)
-				ps_budget_svg(out, heats);
-			else
-				ps_heat_svg(out, heats);
-			if ((out != stdout ? fclose(out) : fflush(out)) ||
-			    (out == stdout && ferror(out)))
-				rc = (ps_error("cannot write %s", a.output ? a.output : "the SVG"),
-				      1);
-		}
+	/* The SVG whole or not at all: to --output through a temporary name,
+	 * or to standard output (checked in main). */
+	if (!rc && !(a.output && ps_out_file_open(&svg, a.output))) {
+		out = a.output ? svg.f : stdout;
+		if (budget)
+			ps_budget_svg(out, heats);
+		else
+			ps_heat_svg(out, heats);
+		if (a.output && ps_out_file_commit(&svg))
+			rc = 1;
+	} else if (!rc) {
+		rc = 1;
 	}
 	for (k = 0; k < n; k++)
 		ps_heat_free(&heats[k]);

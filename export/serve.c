@@ -57,7 +57,7 @@ struct serve {
 	pthread_mutex_t lock;
 	/* JSON lines (main thread only) */
 	const char *jsonl_path;
-	FILE *jsonl;
+	struct ps_out_lines jsonl; /* .f NULL: not open */
 	struct ps_snapshot prev[MAX_IFACES];
 	bool have_prev[MAX_IFACES];
 };
@@ -159,43 +159,12 @@ static const struct ps_http_route routes[] = {
 
 /* ---- JSON lines (main thread) ------------------------------------------------ */
 
-/* Appended to; its failed writes keep their reason (lib/output.h). */
-static FILE *jsonl_open(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	FILE *f = fd < 0 ? NULL : ps_out_stream(fd);
-
-	if (fd >= 0 && !f)
-		close(fd);
-	return f;
-}
-
 static void jsonl_reopen(struct serve *sv)
 {
-	if (sv->jsonl)
-		fclose(sv->jsonl);
-	sv->jsonl = jsonl_open(sv->jsonl_path);
-	if (!sv->jsonl)
+	ps_out_lines_close(&sv->jsonl);
+	if (ps_out_lines_open(&sv->jsonl, sv->jsonl_path, true))
 		ps_error("cannot open %s: %s (retrying at the next interval)", sv->jsonl_path,
 			 strerror(errno));
-}
-
-/* One line, whole or not at all: a failed write (a full disk) is said with
- * its reason, and what it left of the line is cut off, so that the file
- * still ends on a complete line; the next interval opens it again. */
-static void jsonl_write(struct serve *sv, const struct ps_report *r, int n)
-{
-	struct stat st; /* each line is flushed whole: the file ends on one */
-	off_t end = stat(sv->jsonl_path, &st) == 0 && S_ISREG(st.st_mode) ? st.st_size : -1;
-
-	ps_render_json(sv->jsonl, r, n);
-	if (!ps_out_flush(sv->jsonl))
-		return;
-	ps_error("cannot write %s: %s", sv->jsonl_path, strerror(errno));
-	fclose(sv->jsonl); /* what stdio still holds of the line goes too */
-	sv->jsonl = NULL;  /* opened again at the next interval */
-	if (end >= 0)
-		truncate(sv->jsonl_path, end); /* where it can: not /dev/full */
 }
 
 /* Read every interface; the ones read become the previous snapshots. */
@@ -214,10 +183,14 @@ static void jsonl_line(struct serve *sv, bool write)
 		if (ok[i])
 			ps_report_init(&r[n++], &cur[i], sv->have_prev[i] ? &sv->prev[i] : NULL);
 	}
-	if (write && !sv->jsonl)
+	if (write && !sv->jsonl.f)
 		jsonl_reopen(sv);
-	if (write && sv->jsonl)
-		jsonl_write(sv, r, n);
+	/* A failed line is said, and cut off; the file is opened again at the
+	 * next interval. */
+	if (write && sv->jsonl.f) {
+		ps_render_json(sv->jsonl.f, r, n);
+		ps_out_lines_end(&sv->jsonl);
+	}
 	pthread_mutex_unlock(&sv->lock);
 	for (i = 0; i < sv->n; i++) {
 		if (!ok[i])
@@ -431,8 +404,7 @@ int ps_serve(const struct ps_serve_opts *o)
 	if (fd < 0)
 		return ps_error("cannot listen on %s: %s", o->listen, strerror(-fd)), 1;
 	if (sv.jsonl_path) {
-		sv.jsonl = jsonl_open(sv.jsonl_path);
-		if (!sv.jsonl) {
+		if (ps_out_lines_open(&sv.jsonl, sv.jsonl_path, true)) {
 			ps_error("cannot open %s: %s", sv.jsonl_path, strerror(errno));
 			close(fd);
 			return 1;
@@ -479,7 +451,6 @@ out:
 	for (i = 0; i < sv.n; i++)
 		if (sv.have_prev[i])
 			ps_snapshot_free(&sv.prev[i]);
-	if (sv.jsonl)
-		fclose(sv.jsonl);
+	ps_out_lines_close(&sv.jsonl);
 	return rc;
 }

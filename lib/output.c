@@ -174,3 +174,40 @@ void ps_out_file_abort(struct ps_out_file *o)
 	free(o->tmp);
 	o->tmp = NULL;
 }
+
+int ps_out_lines_open(struct ps_out_lines *l, const char *path, bool append)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0666);
+
+	l->path = path;
+	l->fd = fd;
+	l->f = fd < 0 ? NULL : ps_out_stream(fd);
+	if (!l->f) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	l->end = lseek(fd, 0, SEEK_END);
+	return 0;
+}
+
+int ps_out_lines_end(struct ps_out_lines *l)
+{
+	if (!ps_out_flush(l->f)) {
+		l->end = lseek(l->fd, 0, SEEK_END);
+		return 0;
+	}
+	ps_error("cannot write %s: %s", l->path, strerror(errno));
+	fclose(l->f); /* what stdio still holds of the line goes with it */
+	l->f = NULL;
+	if (l->end >= 0 && truncate(l->path, l->end))
+		return 1; /* not a regular file (/dev/full): nothing to cut */
+	return 1;
+}
+
+void ps_out_lines_close(struct ps_out_lines *l)
+{
+	if (l->f)
+		fclose(l->f);
+	l->f = NULL;
+}

@@ -4,7 +4,9 @@
 #ifndef PATHSCOPE_LIB_OUTPUT_H
 #define PATHSCOPE_LIB_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The exit status of a command whose reader went away (EPIPE, SIGPIPE
  * ignored): that of one SIGPIPE ends, as a shell reports it. */
@@ -45,5 +47,23 @@ int ps_out_file_open(struct ps_out_file *o, const char *path);
 int ps_out_file_commit(struct ps_out_file *o);
 /* Give up: the temporary file removed, PATH as it was. */
 void ps_out_file_abort(struct ps_out_file *o);
+
+/* A file of lines (JSON lines) that can be read while written (tail -f):
+ * each line is flushed whole, and a write that fails (a full disk) cuts
+ * off what it left of its line, so that the file ends on a complete line. */
+struct ps_out_lines {
+	FILE *f; /* NULL: closed after a failed write */
+	const char *path;
+	int fd;
+	off_t end; /* the end of its last complete line */
+};
+
+/* Created, or emptied (append false) or appended to: 0, or -1 with errno. */
+int ps_out_lines_open(struct ps_out_lines *l, const char *path, bool append);
+/* The lines written since the last call are complete: 0 when they are in
+ * the file; 1 after one line "cannot write PATH: REASON", the file cut back
+ * to its last complete line and closed. */
+int ps_out_lines_end(struct ps_out_lines *l);
+void ps_out_lines_close(struct ps_out_lines *l);
 
 #endif /* PATHSCOPE_LIB_OUTPUT_H */

@@ -10,8 +10,9 @@
 #     device" at each interval; a jsonl on a full tmpfs ends on a complete
 #     line (each line parses);
 #   heatmap's --record and SVG on a full tmpfs (a mount namespace of its own):
-#     exit 1 with the reason, no file left (not a truncated or 0-byte one);
-#     SVG to /dev/full: exit 1 with the reason.
+#     exit 1 with the reason; the recording ends on a complete line (here:
+#     none fit), the SVG is not left (not a truncated or 0-byte one); SVG to
+#     /dev/full: exit 1 with the reason.
 . "$(dirname "$0")/lib.sh"
 ps_require_root writes
 ps_require_file writes "$PATHSCOPE"
@@ -74,4 +75,23 @@ ps_check_eq "serve --jsonl on a full disk: the file ends on a complete line" \
 	"$(tr -s '\n ' ' ' <"$TMP/full.out")" "rc 0 every line parses 0a "
 ps_check_eq "... and serve said why" "$(grep -c 'cannot write .*/full/run.jsonl: No space left on device' "$TMP/serve2.err")" \
 	"$(grep -c 'cannot write' "$TMP/serve2.err")"
+
+# ---- heatmap -----------------------------------------------------------------------------
+rc=0
+ps_pathscope_b heatmap d2s vB --duration 0.2 --interval 0.1 -o /dev/full 2>"$TMP/err" || rc=$?
+ps_check_eq "heatmap -o /dev/full: exit 1 and the reason" "$rc $(cat "$TMP/err")" \
+	"1 pathscope: cannot write /dev/full: No space left on device"
+# The tmpfs filled but for 2 KiB: less than one report, less than the SVG.
+full sh -c 'head -c 62k /dev/zero >"$1/full/pad"
+	"$0" heatmap d2s vB --duration 0.3 --interval 0.1 --record "$1/full/run.jsonl" >/dev/null 2>"$1/rec.err"
+	echo "record rc $?"
+	"$0" heatmap d2s vB --duration 0.2 --interval 0.1 -o "$1/full/h.svg" 2>"$1/svg.err"
+	echo "svg rc $?"
+	echo bytes $(stat -c %s "$1/full/run.jsonl")
+	ls "$1/full"' "$PATHSCOPE" "$TMP" >"$TMP/heat.out"
+ps_check_eq "heatmap --record and -o on a full disk: exit 1 each; the recording on complete lines (none fit), no SVG" \
+	"$(tr '\n' ' ' <"$TMP/heat.out")" "record rc 1 svg rc 1 bytes 0 pad run.jsonl "
+ps_check_eq "... each with the reason" "$(cat "$TMP/rec.err" "$TMP/svg.err")" \
+	"pathscope: cannot write $TMP/full/run.jsonl: No space left on device
+pathscope: cannot write $TMP/full/h.svg: No space left on device"
 ps_done
