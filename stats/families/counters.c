@@ -16,6 +16,16 @@
 
 /* ---- table --------------------------------------------------------------- */
 
+static bool ps_counters_slot_active(const struct ps_snapshot *s, unsigned int q)
+{
+	int h;
+
+	for (h = 0; h < PS_HOOK_COUNT; h++)
+		if (s->hook[h] && s->hook[h][q].packets)
+			return true;
+	return false;
+}
+
 /* One hook's row of queue slot q; false (and nothing printed) when it has no
  * packets and the reader did not ask for --all. */
 static bool row(FILE *out, const struct ps_report *r, int h, unsigned int q, const char *qname)
@@ -57,7 +67,7 @@ static bool row(FILE *out, const struct ps_report *r, int h, unsigned int q, con
 	return true;
 }
 
-void ps_counters_table(FILE *out, const struct ps_report *r)
+static void ps_counters_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_meta *m = &c->meta;
@@ -112,23 +122,13 @@ void ps_counters_table(FILE *out, const struct ps_report *r)
 }
 
 /* The note under an interface's sections when queue "other" counted. */
-void ps_counters_other_note(FILE *out, const struct ps_report *r)
+static void ps_counters_other_note(FILE *out, const struct ps_report *r)
 {
 	if (ps_counters_slot_active(r->cur, r->cur->nslots - 1))
 		fprintf(out,
 			"(other: queue unknown, e.g. tc egress before the socket has a TX "
 			"queue, or >= %u)\n",
 			r->cur->meta.nqueues);
-}
-
-bool ps_counters_slot_active(const struct ps_snapshot *s, unsigned int q)
-{
-	int h;
-
-	for (h = 0; h < PS_HOOK_COUNT; h++)
-		if (s->hook[h] && s->hook[h][q].packets)
-			return true;
-	return false;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -176,7 +176,7 @@ static json_object *rates(const struct ps_qstats *w, double window_s, __u32 feat
 	return o;
 }
 
-json_object *ps_counters_hook_json(const struct ps_report *r, int h, unsigned int q)
+static json_object *ps_counters_hook_json(const struct ps_report *r, int h, unsigned int q)
 {
 	json_object *o = json_object_new_object();
 	__u32 f = r->cur->meta.features;
@@ -188,6 +188,16 @@ json_object *ps_counters_hook_json(const struct ps_report *r, int h, unsigned in
 	json_object_object_add(o, "total", totals(&t, f, h));
 	json_object_object_add(o, "rate", rates(&w, r->window_s, f));
 	return o;
+}
+
+/* Each attached hook's object in queue slot q's, under the hook's name. */
+static void queue_json_into(json_object *o, const struct ps_report *r, unsigned int q)
+{
+	int h;
+
+	for (h = 0; h < PS_HOOK_COUNT; h++)
+		if (r->cur->hook[h])
+			json_object_object_add(o, ps_hook_names[h], ps_counters_hook_json(r, h, q));
 }
 
 /* ---- Prometheus ---------------------------------------------------------- */
@@ -249,7 +259,7 @@ static void ecn(struct ps_prom *p, const struct ps_lbl *l, const struct ps_qstat
 	}
 }
 
-void ps_counters_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_counters_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	/* feature: the families exist with it (0: always); detail: per queue
 	 * only when that feature is in serve's --detail / --queue-detail. */
@@ -293,3 +303,13 @@ void ps_counters_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		ps_prom_each_hook(p, s, n, fams[i].feature, fams[i].flags, fams[i].fn);
 	}
 }
+
+const struct ps_family ps_family_counters = {
+	.name = "counters",
+	.features = PS_F_CLASS | PS_F_ECN, /* packets and bytes: always */
+	.slot_active = ps_counters_slot_active,
+	.table = ps_counters_table,
+	.table_note = ps_counters_other_note,
+	.queue_json_into = queue_json_into,
+	.prom = ps_counters_prom,
+};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "stats/families/families.h"
+#include "stats/families/stages.h"
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
@@ -17,7 +18,7 @@ bool ps_d2s_on(const struct ps_snapshot *s)
 	return s->d2s && (s->meta.features & PS_F_D2S);
 }
 
-bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_d2s_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	return ps_d2s_on(s) && (s->d2s[q].sampled || s->d2s[q].expired);
 }
@@ -48,7 +49,7 @@ static void d2s_row(FILE *out, const struct ps_snapshot *s, unsigned int q, cons
 		(unsigned long long)t.expired, v[5], v[0], v[1], v[2], v[3], v[4]);
 }
 
-void ps_d2s_table(FILE *out, const struct ps_report *r)
+static void ps_d2s_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	char qname[16];
@@ -72,7 +73,7 @@ void ps_d2s_table(FILE *out, const struct ps_report *r)
 
 /* ---- --hist -------------------------------------------------------------- */
 
-void ps_d2s_hist(FILE *out, const struct ps_report *r)
+static void ps_d2s_hist(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	struct ps_d2s_qstats t;
@@ -86,7 +87,7 @@ void ps_d2s_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_d2s_json(const struct ps_report *r, unsigned int q)
 {
 	json_object *o = json_object_new_object();
 	struct ps_d2s_qstats t;
@@ -131,7 +132,7 @@ static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_s
 	ps_prom_hist(p, l, t.hist, PS_LAT_BUCKETS, &ps_prom_lat_edges, t.sum_ns);
 }
 
-void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_d2s_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_slot_counters(p, s, n, &d2s_slots, d2s_counters, PS_ARRAY_SIZE(d2s_counters));
 	ps_prom_family(p, "pathscope_d2s_latency_seconds", "histogram",
@@ -149,3 +150,32 @@ void ps_d2s_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 	d2s_total(s, q, &t);
 	memcpy(out, t.hist, sizeof(t.hist));
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+static const struct ps_stage stages[] = {
+	{
+	    .head = "RX d2s",
+	    .key = "driver_to_stack",
+	    .alias = "d2s",
+	    .words = "driver to stack",
+	    .where = "XDP to tc ingress",
+	    .path = PS_PATH_RX,
+	    .hist = ps_d2s_latency,
+	    .json = { { "driver_to_stack", "latency_ns" } },
+	},
+};
+
+const struct ps_family ps_family_d2s = {
+	.name = "d2s",
+	.features = PS_F_D2S,
+	.on = ps_d2s_on,
+	.slot_active = ps_d2s_slot_active,
+	.table = ps_d2s_table,
+	.hist = ps_d2s_hist,
+	.json_key = "driver_to_stack",
+	.queue_json = ps_d2s_json,
+	.prom = ps_d2s_prom,
+	.stages = stages,
+	.nstages = PS_ARRAY_SIZE(stages),
+};

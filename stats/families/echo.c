@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "stats/families/families.h"
+#include "stats/families/stages.h"
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 
-bool ps_echo_on(const struct ps_snapshot *s)
+static bool ps_echo_on(const struct ps_snapshot *s)
 {
 	return s->echo && (s->meta.features & PS_F_ICMP);
 }
@@ -23,7 +24,7 @@ static bool active(const struct ps_echo_qstats *e)
 	return e->requests_out || e->replies_in || e->requests_in || e->replies_out || e->expired;
 }
 
-bool ps_echo_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_echo_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	return s->echo && active(&s->echo[q]);
 }
@@ -93,7 +94,7 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 	}
 }
 
-void ps_echo_table(FILE *out, const struct ps_report *r)
+static void ps_echo_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	char qname[16];
@@ -121,7 +122,7 @@ void ps_echo_table(FILE *out, const struct ps_report *r)
 
 /* ---- --hist -------------------------------------------------------------- */
 
-void ps_echo_hist(FILE *out, const struct ps_report *r)
+static void ps_echo_hist(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	struct ps_echo_qstats e;
@@ -137,7 +138,7 @@ void ps_echo_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
 {
 	json_object *o = json_object_new_object();
 	struct ps_echo_qstats e;
@@ -153,7 +154,7 @@ json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
 	return o;
 }
 
-json_object *ps_echo_peers_json(const struct ps_snapshot *s)
+static json_object *ps_echo_peers_json(const struct ps_snapshot *s)
 {
 	json_object *a = json_object_new_array();
 	char name[64];
@@ -278,7 +279,7 @@ static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	each_peer(p, snaps, n, peer_resp);
 }
 
-void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_slot_counters(p, s, n, &echo_slots, echo_counters, PS_ARRAY_SIZE(echo_counters));
 	ps_prom_family(p, "pathscope_icmp_rtt_seconds", "histogram",
@@ -294,7 +295,7 @@ void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 
 /* ---- latency budget ------------------------------------------------------ */
 
-void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	struct ps_echo_qstats e;
 
@@ -302,10 +303,53 @@ void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 	memcpy(out, e.rtt_hist, sizeof(e.rtt_hist));
 }
 
-void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	struct ps_echo_qstats e;
 
 	echo_total(s, q, &e);
 	memcpy(out, e.resp_hist, sizeof(e.resp_hist));
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+static void iface_json(json_object *o, const struct ps_snapshot *s)
+{
+	json_object_object_add(o, "icmp_peers", ps_echo_peers_json(s));
+}
+
+static const struct ps_stage stages[] = {
+	{
+	    .head = "NET icmp",
+	    .key = "icmp_rtt",
+	    .words = "ICMP echo RTT",
+	    .where = "request at tc egress to reply at XDP",
+	    .path = PS_PATH_NET,
+	    .hist = ps_echo_rtt,
+	    .json = { { "icmp_echo", "rtt_ns" } },
+	},
+	{
+	    .head = "HOST icmp",
+	    .key = "icmp_response",
+	    .words = "ICMP echo response",
+	    .where = "request at XDP to reply at tc egress",
+	    .path = PS_PATH_HOST,
+	    .hist = ps_echo_response,
+	    .json = { { "icmp_echo", "response_ns" } },
+	},
+};
+
+const struct ps_family ps_family_echo = {
+	.name = "echo",
+	.features = PS_F_ICMP,
+	.on = ps_echo_on,
+	.slot_active = ps_echo_slot_active,
+	.table = ps_echo_table,
+	.hist = ps_echo_hist,
+	.json_key = "icmp_echo",
+	.queue_json = ps_echo_json,
+	.iface_json = iface_json,
+	.prom = ps_echo_prom,
+	.stages = stages,
+	.nstages = PS_ARRAY_SIZE(stages),
+};

@@ -216,3 +216,16 @@ void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "sampled packets times N over the queue's XDP packets).");
 	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, top_share_sample);
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+const struct ps_family ps_family_flows = {
+	.name = "flows",
+	.features = PS_F_FLOWS,
+	.on = ps_flows_on,
+	.slot_active = ps_flows_slot_active,
+	.table = ps_flows_table,
+	.json_key = "flows",
+	.queue_json = ps_flows_json,
+	.prom = ps_flows_prom,
+};

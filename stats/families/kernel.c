@@ -19,12 +19,12 @@ static const char *const xdp_action_names[PS_XDP_ACTIONS] = { "aborted", "drop",
 							      "tx",	 "redirect", "other" };
 static const char *const drop_dir_names[] = { "rx", "tx" };
 
-bool ps_kernel_on(const struct ps_snapshot *s)
+static bool ps_kernel_on(const struct ps_snapshot *s)
 {
 	return s->kern;
 }
 
-bool ps_kernel_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_kernel_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	static const struct ps_kern_qstats zero;
 
@@ -113,7 +113,7 @@ static bool rx_active(const struct ps_snapshot *c, const struct ps_kern_snapshot
 	       ps_kern_napi_sum(k, slot_queue(c, q), &ns);
 }
 
-void ps_kernel_table(FILE *out, const struct ps_report *r)
+static void ps_kernel_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	struct ps_kern_snapshot k;
@@ -177,7 +177,7 @@ void ps_kernel_table(FILE *out, const struct ps_report *r)
 }
 
 /* Per queue slot q (q == nslots: all), cumulative. */
-json_object *ps_kernel_queue_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_kernel_queue_json(const struct ps_report *r, unsigned int q)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_kern_snapshot *k = c->kern;
@@ -216,7 +216,7 @@ json_object *ps_kernel_queue_json(const struct ps_report *r, unsigned int q)
 }
 
 /* The interface-wide part: NAPI instances, drops, XDP exceptions, softirq. */
-json_object *ps_kernel_json(const struct ps_snapshot *c)
+static json_object *ps_kernel_json(const struct ps_snapshot *c)
 {
 	const struct ps_kern_snapshot *k = c->kern;
 	json_object *o = json_object_new_object(), *a, *e;
@@ -402,7 +402,7 @@ static void lists_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	}
 }
 
-void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	static const struct ps_prom_counter rx[] = {
 		{ "pathscope_kernel_gro_frames_total",
@@ -447,3 +447,22 @@ void ps_kernel_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	}
 	lists_prom(p, s, n);
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+static void iface_json(json_object *o, const struct ps_snapshot *s)
+{
+	json_object_object_add(o, "kernel", ps_kernel_json(s));
+}
+
+const struct ps_family ps_family_kernel = {
+	.name = "kernel",
+	.features = PS_F_KERNEL,
+	.on = ps_kernel_on,
+	.slot_active = ps_kernel_slot_active,
+	.table = ps_kernel_table,
+	.json_key = "kernel",
+	.queue_json = ps_kernel_queue_json,
+	.iface_json = iface_json,
+	.prom = ps_kernel_prom,
+};

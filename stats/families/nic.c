@@ -129,7 +129,7 @@ static void nic_queue_table(FILE *out, const struct ps_report *r)
 	}
 }
 
-void ps_nic_table(FILE *out, const struct ps_report *r)
+static void ps_nic_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_nic_facts *f = c->nic;
@@ -198,7 +198,7 @@ void ps_nic_table(FILE *out, const struct ps_report *r)
 	nic_queue_table(out, r);
 }
 
-void ps_nic_cpu_table(FILE *out, const struct ps_report *r)
+static void ps_nic_cpu_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur, *p = r->prev;
 	struct ps_kern_snapshot w = {};
@@ -317,8 +317,11 @@ static json_object *driver_queue_json(const struct ps_snapshot *c, unsigned int 
 	return o;
 }
 
-void ps_nic_queue_json(json_object *o, const struct ps_snapshot *s, unsigned int q)
+/* "nic" and "qdisc" in the JSON object of queue q. */
+static void queue_json_into(json_object *o, const struct ps_report *r, unsigned int q)
 {
+	const struct ps_snapshot *s = r->cur;
+
 	if (s->nic && q < s->meta.nqueues)
 		json_object_object_add(o, "nic", driver_queue_json(s, q));
 	if (s->qdiscs && q < s->meta.nqueues) {
@@ -328,7 +331,7 @@ void ps_nic_queue_json(json_object *o, const struct ps_snapshot *s, unsigned int
 	}
 }
 
-void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s)
+static void ps_nic_iface_json(json_object *o, const struct ps_snapshot *s)
 {
 	json_object_object_add(o, "nic", s->nic ? ps_nic_json(s->nic) : NULL);
 	if (s->qdiscs)
@@ -407,7 +410,7 @@ static void softnet_sample(struct ps_prom *p, const struct ps_snapshot *s, int n
  * (qstats where the kernel reports them, else ethtool -S), RX XDP packets
  * from ethtool -S: at most 3 series per queue. Then the root qdisc's own
  * counters (2 series per interface) and the host's softnet ones (2). */
-void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_family(p, "pathscope_nic_queue_packets_total", "counter",
 		       "Packets of each queue by the driver's own per-queue counters, since the "
@@ -437,3 +440,20 @@ void ps_nic_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "out: softnet squeeze), all CPUs (/proc/net/softnet_stat column 3).");
 	softnet_sample(p, s, n, true);
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+/* The NIC summary and per-queue counts, then the per-CPU table. */
+static void table(FILE *out, const struct ps_report *r)
+{
+	ps_nic_table(out, r);
+	ps_nic_cpu_table(out, r);
+}
+
+const struct ps_family ps_family_nic = {
+	.name = "nic",
+	.table = table,
+	.queue_json_into = queue_json_into,
+	.iface_json = ps_nic_iface_json,
+	.prom = ps_nic_prom,
+};

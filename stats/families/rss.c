@@ -46,7 +46,7 @@ static void ports_samples(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		}
 }
 
-void ps_rss_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_rss_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_family(p, "pathscope_rss_table_entries", "gauge",
 		       "Entries of the NIC's RSS indirection table that point to each RX queue "
@@ -58,3 +58,16 @@ void ps_rss_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "flows.");
 	ports_samples(p, s, n);
 }
+
+static bool rss_on(const struct ps_snapshot *s)
+{
+	return s->rss;
+}
+
+/* Shown in the table and JSON of pathscope nic and flows (stats/render/rss_report.c). */
+const struct ps_family ps_family_rss = {
+	.name = "rss",
+	.features = PS_F_FLOWS, /* read with each snapshot of an attachment with flows */
+	.on = rss_on,
+	.prom = ps_rss_prom,
+};

@@ -37,7 +37,7 @@ void ps_sizes_table_cells(FILE *out, const struct ps_meta *m, int h, const struc
 
 /* ---- --hist: per hook and queue, then all queues ------------------------- */
 
-void ps_sizes_hist(FILE *out, const struct ps_report *r)
+static void ps_sizes_hist(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	struct ps_qstats s;
@@ -125,7 +125,7 @@ static void segs_hist(struct ps_prom *p, const struct ps_lbl *l, const struct ps
 	ps_prom_hist(p, l, st->segs_hist, PS_SEGS_BUCKETS, &segs_edges, ps_segments(st));
 }
 
-void ps_sizes_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_sizes_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	ps_prom_family(p, "pathscope_frame_size_bytes", "histogram",
 		       "Frame (xdp) or skb (tc) length; le=2^k-1 counts lengths below 2^k exactly; "
@@ -147,3 +147,17 @@ void ps_sizes_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "exactly; _sum is pathscope_segments_total.");
 	ps_prom_each_hook(p, s, n, PS_F_GRO, PS_PROM_TC_ONLY, segs_hist);
 }
+
+static bool sizes_on(const struct ps_snapshot *s)
+{
+	return s->meta.features & (PS_F_SIZES | PS_F_GRO);
+}
+
+/* Its table columns and JSON keys are in the counters' (counters.c). */
+const struct ps_family ps_family_sizes = {
+	.name = "sizes",
+	.features = PS_F_SIZES | PS_F_GRO,
+	.on = sizes_on,
+	.hist = ps_sizes_hist,
+	.prom = ps_sizes_prom,
+};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats/families/families.h"
+#include "stats/families/stages.h"
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
@@ -32,7 +33,7 @@ static void sock_total(const struct ps_snapshot *s, unsigned int q, struct ps_so
 	ps_per_queue_total(s->sock_pend, sizeof(*p), s->nslots, q, p);
 }
 
-bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_sock_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	struct ps_sock_qstats c;
 	struct ps_sock_pend p;
@@ -106,7 +107,7 @@ static void port_name(const struct ps_sock_port_key *k, char *buf, size_t len)
 			 ntohs(k->port));
 }
 
-void ps_sock_table(FILE *out, const struct ps_report *r)
+static void ps_sock_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	char qname[16], name[32], v[3][16];
@@ -149,7 +150,7 @@ void ps_sock_table(FILE *out, const struct ps_report *r)
 
 /* ---- --hist -------------------------------------------------------------- */
 
-void ps_sock_hist(FILE *out, const struct ps_report *r)
+static void ps_sock_hist(FILE *out, const struct ps_report *r)
 {
 	static struct ps_sock_qhist h;
 	const struct ps_snapshot *s = r->cur;
@@ -171,7 +172,7 @@ void ps_sock_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-json_object *ps_sock_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_sock_json(const struct ps_report *r, unsigned int q)
 {
 	static struct ps_sock_qhist h;
 	json_object *o = json_object_new_object(), *x;
@@ -194,7 +195,7 @@ json_object *ps_sock_json(const struct ps_report *r, unsigned int q)
 	return o;
 }
 
-json_object *ps_sock_ports_json(const struct ps_snapshot *s)
+static json_object *ps_sock_ports_json(const struct ps_snapshot *s)
 {
 	json_object *a = json_object_new_array();
 	unsigned int i;
@@ -263,7 +264,7 @@ static void latency(struct ps_prom *p, const struct ps_lbl *l, const struct ps_s
 	}
 }
 
-void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	char name[32];
 	struct ps_lbl l;
@@ -301,3 +302,38 @@ void ps_sock_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 				     e->stats.sum_ns);
 		}
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+static void iface_json(json_object *o, const struct ps_snapshot *s)
+{
+	json_object_object_add(o, "socket_ports", ps_sock_ports_json(s));
+}
+
+static const struct ps_stage stages[] = {
+	{
+	    .head = "RX sock",
+	    .key = "socket_read",
+	    .alias = "sock",
+	    .words = "socket read",
+	    .where = "tc ingress to the application's read",
+	    .path = PS_PATH_RX,
+	    .hist = ps_sock_latency,
+	    .json = { { "socket", "tcp", "latency_ns" }, { "socket", "udp", "latency_ns" } },
+	},
+};
+
+const struct ps_family ps_family_sock = {
+	.name = "sock",
+	.features = PS_F_SOCK,
+	.on = ps_sock_on,
+	.slot_active = ps_sock_slot_active,
+	.table = ps_sock_table,
+	.hist = ps_sock_hist,
+	.json_key = "socket",
+	.queue_json = ps_sock_json,
+	.iface_json = iface_json,
+	.prom = ps_sock_prom,
+	.stages = stages,
+	.nstages = PS_ARRAY_SIZE(stages),
+};

@@ -1,127 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The latency stages (stages.h), in path order: rx, tx, network, host. */
+/* The latency stages (stages.h): the families' own, gathered in path order. */
 #include "stats/families/stages.h"
 
 #include <stdio.h>
 #include <string.h>
 
-const struct ps_stage ps_stages[] = {
-	{
-	    .head = "RX d2s",
-	    .key = "driver_to_stack",
-	    .alias = "d2s",
-	    .words = "driver to stack",
-	    .where = "XDP to tc ingress",
-	    .tx = false,
-	    .feature = PS_F_D2S,
-	    .on = ps_d2s_on,
-	    .hist = ps_d2s_latency,
-	    .json = { { "driver_to_stack", "latency_ns" } },
-	},
-	{
-	    .head = "RX sock",
-	    .key = "socket_read",
-	    .alias = "sock",
-	    .words = "socket read",
-	    .where = "tc ingress to the application's read",
-	    .tx = false,
-	    .feature = PS_F_SOCK,
-	    .on = ps_sock_on,
-	    .hist = ps_sock_latency,
-	    .json = { { "socket", "tcp", "latency_ns" }, { "socket", "udp", "latency_ns" } },
-	},
-	{
-	    .head = "TX qdisc",
-	    .key = "qdisc_sojourn",
-	    .alias = "sojourn",
-	    .words = "qdisc sojourn",
-	    .where = "net_dev_queue to net_dev_start_xmit",
-	    .tx = true,
-	    .feature = PS_F_TXLAT,
-	    .on = ps_txlat_on,
-	    .hist = ps_txlat_sojourn,
-	    .json = { { "tx_latency", "sojourn_ns" } },
-	},
-	{
-	    .head = "TX compl",
-	    .key = "tx_completion",
-	    .alias = "completion",
-	    .words = "TX completion",
-	    .where = "net_dev_start_xmit to the skb freed",
-	    .tx = true,
-	    .feature = PS_F_TXLAT,
-	    .on = ps_txlat_on,
-	    .hist = ps_txlat_completion,
-	    .json = { { "tx_latency", "completion_ns" } },
-	},
-	{
-	    .head = "NET icmp",
-	    .key = "icmp_rtt",
-	    .words = "ICMP echo RTT",
-	    .where = "request at tc egress to reply at XDP",
-	    .tx = false,
-	    .feature = PS_F_ICMP,
-	    .on = ps_echo_on,
-	    .hist = ps_echo_rtt,
-	    .json = { { "icmp_echo", "rtt_ns" } },
-	},
-	{
-	    .head = "NET tcp",
-	    .key = "tcp_rtt",
-	    .words = "TCP RTT",
-	    .where = "segment at tc egress to its echo at tc ingress",
-	    .tx = false,
-	    .feature = PS_F_TCP,
-	    .on = ps_tcp_on,
-	    .hist = ps_tcp_rtt,
-	    .json = { { "tcp", "rtt_ns" } },
-	},
-	{
-	    .head = "NET hs",
-	    .key = "tcp_handshake",
-	    .words = "TCP handshake RTT",
-	    .where = "SYN or SYN-ACK at tc egress to its answer",
-	    .tx = false,
-	    .feature = PS_F_TCP,
-	    .on = ps_tcp_on,
-	    .hist = ps_tcp_handshake,
-	    .json = { { "tcp", "handshake_ns" } },
-	},
-	{
-	    .head = "HOST icmp",
-	    .key = "icmp_response",
-	    .words = "ICMP echo response",
-	    .where = "request at XDP to reply at tc egress",
-	    .tx = false,
-	    .feature = PS_F_ICMP,
-	    .on = ps_echo_on,
-	    .hist = ps_echo_response,
-	    .json = { { "icmp_echo", "response_ns" } },
-	},
-	{
-	    .head = "HOST data",
-	    .key = "tcp_response",
-	    .words = "TCP data response",
-	    .where = "segment in to the data echoing it at tc egress",
-	    .tx = false,
-	    .feature = PS_F_TCP,
-	    .on = ps_tcp_on,
-	    .hist = ps_tcp_response,
-	    .json = { { "tcp", "response_data_ns" } },
-	},
-	{
-	    .head = "HOST ack",
-	    .key = "tcp_ack_delay",
-	    .words = "TCP ACK delay",
-	    .where = "segment in to the pure ACK echoing it at tc egress",
-	    .tx = false,
-	    .feature = PS_F_TCP,
-	    .on = ps_tcp_on,
-	    .hist = ps_tcp_ack_delay,
-	    .json = { { "tcp", "ack_delay_ns" } },
-	},
-};
-const size_t ps_nstages = sizeof(ps_stages) / sizeof(ps_stages[0]);
+#define PS_MAX_STAGES 32
+
+static struct ps_stage stages[PS_MAX_STAGES];
+const struct ps_stage *const ps_stages = stages;
+size_t ps_nstages;
+
+/* Before main: each part of the path in turn, the registry's families in
+ * their order, each family's stages of that part in its order. */
+__attribute__((constructor)) static void gather(void)
+{
+	const struct ps_family *f;
+	size_t i, k;
+	int path;
+
+	for (path = PS_PATH_RX; path <= PS_PATH_HOST; path++)
+		for (i = 0; i < ps_nfamilies; i++) {
+			f = ps_families[i];
+			for (k = 0; k < f->nstages && ps_nstages < PS_MAX_STAGES; k++) {
+				if (f->stages[k].path != (enum ps_stage_path)path)
+					continue;
+				stages[ps_nstages] = f->stages[k];
+				stages[ps_nstages].feature = f->features;
+				stages[ps_nstages].on = f->on;
+				ps_nstages++;
+			}
+		}
+}
 
 static bool same_name(const char *want, const char *name)
 {
@@ -162,5 +72,5 @@ bool ps_stage_on(const struct ps_stage *st, const struct ps_snapshot *s)
 {
 	if (!(s->meta.features & st->feature) || !st->on(s))
 		return false;
-	return st->hist != ps_txlat_completion || ps_txlat_has_completion(s);
+	return !st->has || st->has(s);
 }

@@ -3,9 +3,11 @@
  * The latency stages along the packet path, one per latency histogram that
  * the families keep per queue: the rows of the latency budget (stats
  * --latency) and the families a heatmap draws (pathscope heatmap, stats
- * --heatmap). Each names where its histogram is in a snapshot (hist) and in
- * a queue's object of the JSON report (json), so that a recording of JSON
- * lines and a live snapshot give the same figures.
+ * --heatmap). Each family declares its stages in its descriptor
+ * (families.h); ps_stages lists them all in path order. Each names where its
+ * histogram is in a snapshot (hist) and in a queue's object of the JSON
+ * report (json), so that a recording of JSON lines and a live snapshot give
+ * the same figures.
  */
 #ifndef PATHSCOPE_STAGES_H
 #define PATHSCOPE_STAGES_H
@@ -15,23 +17,39 @@
 
 #include "stats/families/families.h"
 
+/* A stage's part of the path, in the budget's order. */
+enum ps_stage_path {
+	PS_PATH_RX,   /* driver, stack, socket */
+	PS_PATH_TX,   /* qdisc, driver */
+	PS_PATH_NET,  /* round trips over the network */
+	PS_PATH_HOST, /* this host's response */
+};
+
 struct ps_stage {
 	const char *head;  /* budget table row: "RX d2s" */
 	const char *key;   /* its name in JSON and on the command line: "driver_to_stack" */
 	const char *alias; /* a short name accepted too, or NULL: "d2s" */
 	const char *words; /* for titles: "driver to stack" */
 	const char *where; /* its hooks: "XDP to tc ingress" */
-	bool tx;	   /* per TX queue (else per RX queue) */
+	enum ps_stage_path path;
+	bool tx; /* per TX queue (else per RX queue) */
+	/* Its family's features and on(): set in ps_stages, not in the family's
+	 * declaration of it. */
 	__u32 feature;
 	bool (*on)(const struct ps_snapshot *s);
+	/* NULL, or whether the device has this stage at all when the feature is
+	 * on (TX completion: not on veth, which hands skbs on). */
+	bool (*has)(const struct ps_snapshot *s);
 	ps_latency_fn hist;
 	/* The JSON histogram(s) in a queue object, as key paths; their buckets
 	 * are summed (socket reads: TCP and UDP). */
 	const char *json[2][3];
 };
 
-extern const struct ps_stage ps_stages[];
-extern const size_t ps_nstages;
+/* Every family's stages (ps_families), in path order (rx, tx, net, host),
+ * each part in the registry's order; filled once as the program starts. */
+extern const struct ps_stage *const ps_stages;
+extern size_t ps_nstages;
 
 /* The stage named name (its key or alias; '-' for '_' accepted), or NULL. */
 const struct ps_stage *ps_stage_find(const char *name);

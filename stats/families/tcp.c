@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "stats/families/families.h"
+#include "stats/families/stages.h"
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 
-bool ps_tcp_on(const struct ps_snapshot *s)
+static bool ps_tcp_on(const struct ps_snapshot *s)
 {
 	return s->tcp && s->tcp_hist && (s->meta.features & PS_F_TCP);
 }
@@ -25,7 +26,7 @@ static const char *ps_tcp_rx_hook(const struct ps_meta *m)
 	return (m->flags & PS_META_TCP_RX_XDP) && m->xdp_mode != PS_XDP_NONE ? "XDP" : "tc ingress";
 }
 
-bool ps_tcp_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_tcp_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	static const struct ps_tcp_qstats zero;
 
@@ -154,7 +155,7 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 	}
 }
 
-void ps_tcp_table(FILE *out, const struct ps_report *r)
+static void ps_tcp_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	struct ps_tcp_qstats all;
@@ -186,7 +187,7 @@ void ps_tcp_table(FILE *out, const struct ps_report *r)
 
 /* ---- --hist -------------------------------------------------------------- */
 
-void ps_tcp_hist(FILE *out, const struct ps_report *r)
+static void ps_tcp_hist(FILE *out, const struct ps_report *r)
 {
 	static const struct {
 		size_t off;
@@ -215,7 +216,7 @@ void ps_tcp_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-json_object *ps_tcp_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_tcp_json(const struct ps_report *r, unsigned int q)
 {
 	static struct ps_tcp_qhist h;
 	json_object *o = json_object_new_object(), *seg, *x;
@@ -249,7 +250,7 @@ json_object *ps_tcp_json(const struct ps_report *r, unsigned int q)
 	return o;
 }
 
-json_object *ps_tcp_peers_json(const struct ps_snapshot *s)
+static json_object *ps_tcp_peers_json(const struct ps_snapshot *s)
 {
 	json_object *a = json_object_new_array();
 	char name[64];
@@ -385,7 +386,7 @@ static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	}
 }
 
-void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	static const struct ps_prom_counter counters[] = {
 		{ "pathscope_tcp_options_malformed_total",
@@ -458,22 +459,87 @@ static void tcp_dist(const struct ps_snapshot *s, unsigned int q, size_t off, __
 	memcpy(out, (const char *)&h + off, sizeof(h.rtt));
 }
 
-void ps_tcp_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_tcp_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, rtt), out);
 }
 
-void ps_tcp_handshake(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_tcp_handshake(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, handshake), out);
 }
 
-void ps_tcp_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_tcp_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, resp_data), out);
 }
 
-void ps_tcp_ack_delay(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_tcp_ack_delay(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	tcp_dist(s, q, offsetof(struct ps_tcp_qhist, resp_ack), out);
 }
+
+/* ---- the family ---------------------------------------------------------- */
+
+static void iface_json(json_object *o, const struct ps_snapshot *s)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u,%u", s->meta.tcp_prefix4, s->meta.tcp_prefix6);
+	json_object_object_add(o, "tcp_peer_prefix", json_object_new_string(buf));
+	json_object_object_add(o, "tcp_peers", ps_tcp_peers_json(s));
+}
+
+static const struct ps_stage stages[] = {
+	{
+	    .head = "NET tcp",
+	    .key = "tcp_rtt",
+	    .words = "TCP RTT",
+	    .where = "segment at tc egress to its echo at tc ingress",
+	    .path = PS_PATH_NET,
+	    .hist = ps_tcp_rtt,
+	    .json = { { "tcp", "rtt_ns" } },
+	},
+	{
+	    .head = "NET hs",
+	    .key = "tcp_handshake",
+	    .words = "TCP handshake RTT",
+	    .where = "SYN or SYN-ACK at tc egress to its answer",
+	    .path = PS_PATH_NET,
+	    .hist = ps_tcp_handshake,
+	    .json = { { "tcp", "handshake_ns" } },
+	},
+	{
+	    .head = "HOST data",
+	    .key = "tcp_response",
+	    .words = "TCP data response",
+	    .where = "segment in to the data echoing it at tc egress",
+	    .path = PS_PATH_HOST,
+	    .hist = ps_tcp_response,
+	    .json = { { "tcp", "response_data_ns" } },
+	},
+	{
+	    .head = "HOST ack",
+	    .key = "tcp_ack_delay",
+	    .words = "TCP ACK delay",
+	    .where = "segment in to the pure ACK echoing it at tc egress",
+	    .path = PS_PATH_HOST,
+	    .hist = ps_tcp_ack_delay,
+	    .json = { { "tcp", "ack_delay_ns" } },
+	},
+};
+
+const struct ps_family ps_family_tcp = {
+	.name = "tcp",
+	.features = PS_F_TCP,
+	.on = ps_tcp_on,
+	.slot_active = ps_tcp_slot_active,
+	.table = ps_tcp_table,
+	.hist = ps_tcp_hist,
+	.json_key = "tcp",
+	.queue_json = ps_tcp_json,
+	.iface_json = iface_json,
+	.prom = ps_tcp_prom,
+	.stages = stages,
+	.nstages = PS_ARRAY_SIZE(stages),
+};

@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "stats/families/families.h"
+#include "stats/families/stages.h"
 #include "stats/format/hist.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 
-bool ps_txlat_on(const struct ps_snapshot *s)
+static bool ps_txlat_on(const struct ps_snapshot *s)
 {
 	return s->txlat;
 }
@@ -22,7 +23,7 @@ static bool active(const struct ps_txlat_qstats *t)
 	return t->queued || t->completed || t->dropped || t->stale;
 }
 
-bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_txlat_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	return s->txlat && active(&s->txlat[q]);
 }
@@ -72,7 +73,7 @@ static void txlat_row(FILE *out, const struct ps_snapshot *s, unsigned int q, co
 		(unsigned long long)(t.dropped * s->meta.tx_sample_every));
 }
 
-void ps_txlat_table(FILE *out, const struct ps_report *r)
+static void ps_txlat_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	char qname[16];
@@ -99,7 +100,7 @@ void ps_txlat_table(FILE *out, const struct ps_report *r)
 
 /* ---- --hist -------------------------------------------------------------- */
 
-void ps_txlat_hist(FILE *out, const struct ps_report *r)
+static void ps_txlat_hist(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	struct ps_txlat_qstats t;
@@ -122,7 +123,7 @@ void ps_txlat_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_txlat_json(const struct ps_report *r, unsigned int q)
 {
 	json_object *o = json_object_new_object();
 	struct ps_txlat_qstats t;
@@ -188,7 +189,7 @@ static void completion(struct ps_prom *p, const struct ps_lbl *l, const struct p
 		     t.completion_sum_ns);
 }
 
-void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
 	static const struct ps_prom_counter queued = {
 		"pathscope_txlat_queued_total",
@@ -228,7 +229,7 @@ void ps_txlat_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 
 /* ---- latency budget ------------------------------------------------------ */
 
-void ps_txlat_sojourn(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_txlat_sojourn(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	struct ps_txlat_qstats t;
 
@@ -236,7 +237,7 @@ void ps_txlat_sojourn(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 	memcpy(out, t.sojourn_hist, sizeof(t.sojourn_hist));
 }
 
-void ps_txlat_completion(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_txlat_completion(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
 	struct ps_txlat_qstats t;
 
@@ -244,7 +245,44 @@ void ps_txlat_completion(const struct ps_snapshot *s, unsigned int q, __u64 *out
 	memcpy(out, t.completion_hist, sizeof(t.completion_hist));
 }
 
-bool ps_txlat_has_completion(const struct ps_snapshot *s)
-{
-	return has_completion(s);
-}
+/* ---- the family ---------------------------------------------------------- */
+
+static const struct ps_stage stages[] = {
+	{
+	    .head = "TX qdisc",
+	    .key = "qdisc_sojourn",
+	    .alias = "sojourn",
+	    .words = "qdisc sojourn",
+	    .where = "net_dev_queue to net_dev_start_xmit",
+	    .path = PS_PATH_TX,
+	    .tx = true,
+	    .hist = ps_txlat_sojourn,
+	    .json = { { "tx_latency", "sojourn_ns" } },
+	},
+	{
+	    .head = "TX compl",
+	    .key = "tx_completion",
+	    .alias = "completion",
+	    .words = "TX completion",
+	    .where = "net_dev_start_xmit to the skb freed",
+	    .path = PS_PATH_TX,
+	    .tx = true,
+	    .has = has_completion,
+	    .hist = ps_txlat_completion,
+	    .json = { { "tx_latency", "completion_ns" } },
+	},
+};
+
+const struct ps_family ps_family_txlat = {
+	.name = "txlat",
+	.features = PS_F_TXLAT,
+	.on = ps_txlat_on,
+	.slot_active = ps_txlat_slot_active,
+	.table = ps_txlat_table,
+	.hist = ps_txlat_hist,
+	.json_key = "tx_latency",
+	.queue_json = ps_txlat_json,
+	.prom = ps_txlat_prom,
+	.stages = stages,
+	.nstages = PS_ARRAY_SIZE(stages),
+};

@@ -7,8 +7,9 @@
  *   tx    qdisc sojourn, driver completion (txlat)
  *   net   ICMP RTT, TCP RTT, TCP handshake
  *   host  ICMP response, TCP data response, TCP ACK delay
- * The families own the histograms (stats/families/), stats/stages.c lists
- * them; this view only lines them up. A stage whose feature is off says "off", one with no samples
+ * The families own the histograms and declare their stages
+ * (stats/families/), stages.c gathers them; this view only lines them up. A stage whose feature is
+ * off says "off", one with no samples
  * "-".
  */
 #include "stats/render/render.h"
@@ -31,8 +32,8 @@ static enum cell stage_cell(const struct ps_snapshot *s, size_t k, unsigned int 
 
 	if (!(s->meta.features & st->feature) || !st->on(s))
 		return CELL_OFF;
-	if (st->hist == ps_txlat_completion && !ps_txlat_has_completion(s))
-		return CELL_NA; /* veth hands skbs on: nothing to complete */
+	if (st->has && !st->has(s))
+		return CELL_NA; /* e.g. veth hands skbs on: nothing to complete */
 	st->hist(s, q, h);
 	return ps_hist_count(h, PS_LAT_BUCKETS) ? CELL_SAMPLES : CELL_EMPTY;
 }

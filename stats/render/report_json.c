@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* JSON: one object per report interval; the schema is in man/pathscope-json.7. */
+/* JSON: one object per report interval, each family's parts in the registry's
+ * order; the schema is in man/pathscope-json.7. */
 #include "stats/render/render.h"
 
 #include <json-c/json.h>
@@ -10,36 +11,27 @@
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 
-/* The per-queue parts of the families with a slot per queue, in order. */
-static const struct queue_part {
-	const char *key;
-	bool (*on)(const struct ps_snapshot *s);
-	json_object *(*json)(const struct ps_report *r, unsigned int q);
-	bool (*slot_active)(const struct ps_snapshot *s, unsigned int q);
-} queue_parts[] = {
-	{ "icmp_echo", ps_echo_on, ps_echo_json, ps_echo_slot_active },
-	{ "tcp", ps_tcp_on, ps_tcp_json, ps_tcp_slot_active },
-	{ "flows", ps_flows_on, ps_flows_json, ps_flows_slot_active },
-	{ "tx_latency", ps_txlat_on, ps_txlat_json, ps_txlat_slot_active },
-	{ "driver_to_stack", ps_d2s_on, ps_d2s_json, ps_d2s_slot_active },
-	{ "socket", ps_sock_on, ps_sock_json, ps_sock_slot_active },
-	{ "kernel", ps_kernel_on, ps_kernel_queue_json, ps_kernel_slot_active },
-};
-#define NPARTS (sizeof(queue_parts) / sizeof(queue_parts[0]))
+/* Family f has data in snapshot s: its JSON parts are there. */
+static bool on(const struct ps_family *f, const struct ps_snapshot *s)
+{
+	return !f->on || f->on(s);
+}
 
 /* Queue slot q (q == nslots: all queues) of every family, into o. */
 static json_object *queue_obj(const struct ps_report *r, unsigned int q, json_object *o)
 {
+	const struct ps_family *f;
 	size_t k;
-	int h;
 
-	for (h = 0; h < PS_HOOK_COUNT; h++)
-		if (r->cur->hook[h])
-			json_object_object_add(o, ps_hook_names[h], ps_counters_hook_json(r, h, q));
-	for (k = 0; k < NPARTS; k++)
-		if (queue_parts[k].on(r->cur))
-			json_object_object_add(o, queue_parts[k].key, queue_parts[k].json(r, q));
-	ps_nic_queue_json(o, r->cur, q);
+	for (k = 0; k < ps_nfamilies; k++) {
+		f = ps_families[k];
+		if (!on(f, r->cur))
+			continue;
+		if (f->queue_json_into)
+			f->queue_json_into(o, r, q);
+		if (f->json_key && f->queue_json)
+			json_object_object_add(o, f->json_key, f->queue_json(r, q));
+	}
 	return o;
 }
 
@@ -47,10 +39,8 @@ bool ps_render_json_other(const struct ps_snapshot *c)
 {
 	size_t k;
 
-	if (ps_counters_slot_active(c, c->nslots - 1))
-		return true;
-	for (k = 0; k < NPARTS; k++)
-		if (queue_parts[k].slot_active(c, c->nslots - 1))
+	for (k = 0; k < ps_nfamilies; k++)
+		if (ps_families[k]->slot_active && ps_families[k]->slot_active(c, c->nslots - 1))
 			return true;
 	return false;
 }
@@ -62,6 +52,7 @@ static json_object *iface_obj(const struct ps_report *r)
 	json_object *o = json_object_new_object(), *queues, *qo;
 	char buf[256];
 	unsigned int q;
+	size_t k;
 
 	json_object_object_add(o, "ifname", json_object_new_string(m->ifname));
 	ps_json_add_u64(o, "ifindex", m->ifindex);
@@ -98,18 +89,9 @@ static json_object *iface_obj(const struct ps_report *r)
 	}
 	json_object_object_add(o, "queues", queues);
 	json_object_object_add(o, "latency", ps_latency_json(c));
-	if (ps_echo_on(c))
-		json_object_object_add(o, "icmp_peers", ps_echo_peers_json(c));
-	if (ps_tcp_on(c)) {
-		snprintf(buf, sizeof(buf), "%u,%u", m->tcp_prefix4, m->tcp_prefix6);
-		json_object_object_add(o, "tcp_peer_prefix", json_object_new_string(buf));
-		json_object_object_add(o, "tcp_peers", ps_tcp_peers_json(c));
-	}
-	if (ps_sock_on(c))
-		json_object_object_add(o, "socket_ports", ps_sock_ports_json(c));
-	if (ps_kernel_on(c))
-		json_object_object_add(o, "kernel", ps_kernel_json(c));
-	ps_nic_iface_json(o, c);
+	for (k = 0; k < ps_nfamilies; k++)
+		if (ps_families[k]->iface_json && on(ps_families[k], c))
+			ps_families[k]->iface_json(o, c);
 	return o;
 }
 

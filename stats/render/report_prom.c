@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Prometheus text format 0.0.4 (or the protobuf exposition, prom_pb.h): the build and the
- * interfaces, each family's metrics (stats/families/), then pathscope's own BPF run time. Each
- * metric family is written as one group (HELP and TYPE once, then its samples for every interface),
- * as the format requires, and only when it has samples. Per queue or per interface: as
- * extra->queue_detail says (stats/format/prom.h).
+ * interfaces, each family's metrics (stats/families/, in the registry's order), then pathscope's
+ * own BPF run time. Each metric family is written as one group (HELP and TYPE once, then its
+ * samples for every interface), as the format requires, and only when it has samples. Per queue
+ * or per interface: as extra->queue_detail says (stats/format/prom.h).
  */
 #include "stats/render/render.h"
 
@@ -119,6 +119,7 @@ int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 	struct ps_lbl l;
 	char abi[16];
 	int rc = 0;
+	size_t k;
 
 	if (extra && extra->protobuf && !(p.pb = ps_prom_pb_new(out)))
 		return -1;
@@ -130,17 +131,9 @@ int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 	ps_lbl_add(&l, "abi", abi);
 	ps_prom_sample_u(&p, &l, 1);
 	iface_families(&p, snaps, n, extra);
-	ps_counters_prom(&p, snaps, n);
-	ps_sizes_prom(&p, snaps, n);
-	ps_echo_prom(&p, snaps, n);
-	ps_tcp_prom(&p, snaps, n);
-	ps_flows_prom(&p, snaps, n);
-	ps_rss_prom(&p, snaps, n);
-	ps_d2s_prom(&p, snaps, n);
-	ps_sock_prom(&p, snaps, n);
-	ps_txlat_prom(&p, snaps, n);
-	ps_kernel_prom(&p, snaps, n);
-	ps_nic_prom(&p, snaps, n);
+	for (k = 0; k < ps_nfamilies; k++)
+		if (ps_families[k]->prom)
+			ps_families[k]->prom(&p, snaps, n);
 	bpf_families(&p, extra);
 	if (p.pb)
 		rc = ps_prom_pb_end(p.pb);

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The table: per interface a header line, then each family's section. */
+/* The table: per interface a header line, then each family's section in the
+ * registry's order (stats/families/families.h). */
 #include "stats/render/render.h"
 
 #include "lib/names.h"
 #include "lib/queues.h"
 #include "stats/families/families.h"
 
-typedef void (*section_fn)(FILE *out, const struct ps_report *r);
+/* The features whose families have latency stages: the percentile note. */
+static __u32 latency_features(void)
+{
+	__u32 f = 0;
+	size_t k;
 
-/* In this order, each prints nothing when its family has no data. */
-static const section_fn sections[] = {
-	ps_counters_table, ps_echo_table,    ps_tcp_table,	     ps_flows_table,
-	ps_d2s_table,	   ps_sock_table,    ps_txlat_table,	     ps_kernel_table,
-	ps_nic_table,	   ps_nic_cpu_table, ps_counters_other_note,
-};
+	for (k = 0; k < ps_nfamilies; k++)
+		if (ps_families[k]->nstages)
+			f |= ps_families[k]->features;
+	return f;
+}
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n)
 {
@@ -36,9 +40,15 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			i ? "\n" : "", m->ifname, m->ifindex, ps_xdp_mode_name(m->xdp_mode),
 			ps_tc_mode_name(m->tc_mode), queues,
 			(double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s, feats);
-		for (k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
-			sections[k](out, &r[i]);
-		if (m->features & (PS_F_ICMP | PS_F_TCP | PS_F_D2S | PS_F_SOCK | PS_F_TXLAT))
+		/* Each family's section (nothing when it has no data), then the
+		 * notes. */
+		for (k = 0; k < ps_nfamilies; k++)
+			if (ps_families[k]->table)
+				ps_families[k]->table(out, &r[i]);
+		for (k = 0; k < ps_nfamilies; k++)
+			if (ps_families[k]->table_note)
+				ps_families[k]->table_note(out, &r[i]);
+		if (m->features & latency_features())
 			fprintf(out,
 				"(latency percentiles and MAX: bucket estimates, within 1/16 of "
 				"the value; AVG: the exact mean; n<100: too few samples)\n");
