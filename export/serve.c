@@ -30,6 +30,7 @@
 #include "export/http.h"
 #include "export/web_watch.h"
 #include "loader/attach.h"
+#include "loader/detach.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 #include "lib/version.h"
