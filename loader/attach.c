@@ -29,7 +29,7 @@
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
 #include "loader/xdp_live.h"
-#include "nic/nic.h"
+#include "nic/ethtool.h"
 #include "loader/libxdp_dir.h"
 #include "pathscope_sock.skel.h"
 #include "pathscope_tc.skel.h"
