@@ -6,6 +6,7 @@
 #include "cli/options.h"
 #include "lib/names.h"
 #include "lib/util.h"
+#include "loader/detach.h"
 
 /* clang-format off: it would break the strings' lines */
 static const char attach_usage[] =

@@ -32,6 +32,7 @@
 #include "export/http.h"
 #include "export/web_watch.h"
 #include "loader/attach.h"
+#include "loader/detach.h"
 #include "loader/pins.h"
 #include "lib/output.h"
 #include "lib/util.h"

@@ -19,83 +19,22 @@
 
 #include "lib/queues.h"
 #include "lib/util.h"
-#include "loader/attach_steps.h"
+#include "loader/attach_common.h"
+#include "loader/attach_probes.h"
+#include "loader/attach_tc.h"
+#include "loader/attach_xdp.h"
+#include "loader/detach.h"
 #include "loader/features.h"
 #include "loader/iface.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
 #include "loader/xdp_live.h"
-#include "nic/nic.h"
-
-/* libxdp takes its lock in /sys/fs/bpf/xdp and leaves the directory behind.
- * Remove it again when it was not there before and is empty (rmdir fails on
- * a directory in use by libxdp's dispatcher pins). */
-#define LIBXDP_DIR "/sys/fs/bpf/xdp"
-
-bool ps_libxdp_dir_absent(void)
-{
-	return access(LIBXDP_DIR, F_OK) != 0;
-}
-
-void ps_libxdp_dir_tidy(bool was_absent)
-{
-	if (was_absent)
-		rmdir(LIBXDP_DIR);
-}
-
-int ps_prog_id_of(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_obj_get_info_by_fd(fd, &info, &len) ? 0 : (int)info.id;
-}
-
-/* The per-queue maps of the objects: nqueues + 1 slots each. */
-static const char *const per_queue_maps[] = {
-	"xdp_stats",  "tci_stats", "tce_stats",	   "echo_stats", "d2s_stats",
-	"tcp_stats",  "tcp_hist",  "sock_stats",   "sock_hist",	 "txlat_stats",
-	"kern_stats", "flows_q",   "flows_rxhash",
-};
-
-/* The maps a feature alone uses. The XDP and tc objects declare them all;
- * with the feature off the verifier has removed every access, so they get
- * one entry and cost next to nothing (stats reads a per-queue map with
- * fewer than nqueues + 1 entries as absent). */
-static const struct {
-	const char *name;
-	__u32 feature;
-} feature_maps[] = {
-	{ "echo_pending", PS_F_ICMP },	{ "echo_stats", PS_F_ICMP },
-	{ "echo_waiting", PS_F_ICMP },	{ "echo_peers", PS_F_ICMP },
-	{ "d2s_slot", PS_F_D2S },	{ "d2s_stats", PS_F_D2S },
-	{ "tcp_flows", PS_F_TCP },	{ "tcp_halfopen", PS_F_TCP },
-	{ "tcp_stats", PS_F_TCP },	{ "tcp_hist", PS_F_TCP },
-	{ "tcp_peers", PS_F_TCP },	{ "sock_tick", PS_F_SOCK },
-	{ "sock_pending", PS_F_SOCK },	{ "sock_stats", PS_F_SOCK },
-	{ "sock_hist", PS_F_SOCK },	{ "tcp_seen", PS_F_TCP },
-	{ "sock_ports", PS_F_SOCK },	{ "sock_armed", PS_F_SOCK },
-	{ "sock_addr", PS_F_SOCK },	{ "flows", PS_F_FLOWS },
-	{ "flows_q", PS_F_FLOWS },	{ "flow_tick", PS_F_FLOWS },
-	{ "flows_rxhash", PS_F_FLOWS },
-};
-
-void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
-{
-	struct bpf_map *map;
-	size_t i;
-
-	for (i = 0; i < sizeof(per_queue_maps) / sizeof(per_queue_maps[0]); i++) {
-		map = bpf_object__find_map_by_name(obj, per_queue_maps[i]);
-		if (map)
-			bpf_map__set_max_entries(map, m->nqueues + 1);
-	}
-	for (i = 0; i < sizeof(feature_maps) / sizeof(feature_maps[0]); i++) {
-		map = bpf_object__find_map_by_name(obj, feature_maps[i].name);
-		if (map && !(m->features & feature_maps[i].feature))
-			bpf_map__set_max_entries(map, 1);
-	}
-}
+#include "nic/ethtool.h"
+#include "loader/libxdp_dir.h"
+#include "pathscope_sock.skel.h"
+#include "pathscope_tc.skel.h"
+#include "pathscope_txlat.skel.h"
+#include "pathscope_xdp.skel.h"
 
 static void attach_state_close(struct ps_attach_state *st)
 {

@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* attach / detach: load the programs, attach them, pin their state. */
+/* attach: load the programs, attach them, pin their state (detach.h undoes it). */
 #ifndef PATHSCOPE_ATTACH_H
 #define PATHSCOPE_ATTACH_H
 
 #include <stdbool.h>
 #include <linux/types.h>
 
-#include "pathscope/meta.h"
-
-enum ps_xdp_request { PS_XDP_REQ_AUTO, PS_XDP_REQ_NATIVE, PS_XDP_REQ_SKB };
-enum ps_tc_request { PS_TC_REQ_AUTO, PS_TC_REQ_TCX, PS_TC_REQ_CLSACT };
-enum ps_probe_request { PS_PROBE_REQ_AUTO, PS_PROBE_REQ_TP_BTF, PS_PROBE_REQ_TRACEPOINT };
+#include "loader/attach_common.h"
 
 struct ps_attach_opts {
 	const char *ifname;
@@ -36,12 +32,5 @@ struct ps_attach_opts {
 /* Attach to opts->ifname (current network namespace). On any failure it
  * undoes what it did and returns -1 after printing one line. */
 int ps_attach(const struct ps_attach_opts *opts);
-
-/* Detach pathscope from ifname (current network namespace), or everything
- * pathscope pinned in every namespace. */
-int ps_detach_iface(const char *ifname);
-/* Every attachment (all named network namespaces); gone_only: only those whose
- * interface is gone or whose attach was interrupted. */
-int ps_detach_all(bool gone_only);
 
 #endif /* PATHSCOPE_ATTACH_H */

@@ -9,10 +9,13 @@
 
 #include "lib/liblog.h"
 #include "lib/util.h"
-#include "loader/attach_steps.h"
+#include "loader/attach_probes.h"
 #include "loader/kernel_probes.h"
 #include "loader/pins.h"
 #include "loader/tracepoints.h"
+#include "pathscope_sock.skel.h"
+#include "pathscope_tc.skel.h"
+#include "pathscope_txlat.skel.h"
 
 /* The tracepoint links of the txlat probes, pinned under these names. */
 const char *const ps_txlat_links[PS_TXLAT_NLINKS] = { "txlat_queue", "txlat_start", "txlat_consume",

@@ -10,10 +10,12 @@
 
 #include "lib/liblog.h"
 #include "lib/util.h"
-#include "loader/attach_steps.h"
+#include "loader/attach_tc.h"
 #include "loader/features.h"
 #include "loader/pins.h"
 #include "loader/tc_clsact.h"
+#include "pathscope_tc.skel.h"
+#include "pathscope_xdp.skel.h"
 
 /* The maps the tc object takes from the XDP object (bpf_map__reuse_fd), so
  * that what one sees is matched by the other: ICMP echoes, driver-to-stack

@@ -15,54 +15,16 @@
 #include "lib/compat.h"
 #include "lib/liblog.h"
 #include "lib/util.h"
-#include "loader/attach_steps.h"
+#include "loader/attach_xdp.h"
 #include "loader/features.h"
 #include "loader/pins.h"
 #include "loader/xdp_chain.h"
+#include "loader/libxdp_dir.h"
 #include "loader/xdp_peer.h"
+#include "pathscope_tc.skel.h"
+#include "pathscope_xdp.skel.h"
 
 #define PS_XDP_RUN_PRIO 1 /* libxdp's default is 50 */
-
-/* The maps of the matching that spans ingress and egress, pinned from the
- * object that owns them (XDP's, or tc's without XDP; the other one reuses
- * them). The "other" entries of the peer maps (key 0) are created first, so
- * that they always have room and the first peers get entries of their own. */
-static const char *const rx_maps[] = { "echo_pending", "echo_stats", "echo_peers", "tcp_flows",
-				       "tcp_halfopen", "tcp_stats",  "tcp_hist",   "tcp_peers" };
-
-static int add_other_entry(struct bpf_object *obj, const char *map, size_t key_size,
-			   size_t value_size)
-{
-	void *key = calloc(1, key_size), *zero = calloc(1, value_size);
-	int err = -ENOMEM;
-
-	if (key && zero) {
-		err = bpf_map_update_elem(bpf_object__find_map_fd_by_name(obj, map), key, zero,
-					  BPF_NOEXIST)
-			  ? -errno
-			  : 0;
-		if (err == -EEXIST)
-			err = 0;
-	}
-	free(key);
-	free(zero);
-	return err;
-}
-
-int ps_pin_rx_maps(const char *dir, struct bpf_object *obj)
-{
-	size_t i;
-	int err;
-
-	err = add_other_entry(obj, "echo_peers", sizeof(struct ps_peer_key),
-			      sizeof(struct ps_peer_stats));
-	if (!err)
-		err = add_other_entry(obj, "tcp_peers", sizeof(struct ps_tcp_peer_key),
-				      sizeof(struct ps_tcp_peer_stats));
-	for (i = 0; !err && i < sizeof(rx_maps) / sizeof(rx_maps[0]); i++)
-		err = ps_pin_fd(dir, rx_maps[i], bpf_object__find_map_fd_by_name(obj, rx_maps[i]));
-	return err;
-}
 
 /* Refuse when any XDP program is attached: pathscope never replaces one. */
 int ps_check_no_xdp(const struct ps_iface *ifc)

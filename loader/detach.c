@@ -14,9 +14,10 @@
 #include <xdp/libxdp.h>
 
 #include "lib/util.h"
-#include "loader/attach.h"
-#include "loader/attach_steps.h"
+#include "loader/attach_probes.h"
+#include "loader/detach.h"
 #include "loader/iface.h"
+#include "loader/libxdp_dir.h"
 #include "loader/kernel_probes.h"
 #include "loader/netns_gone.h"
 #include "loader/pins.h"

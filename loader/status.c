@@ -17,7 +17,7 @@
 
 #include "loader/iface.h"
 #include "loader/netns_gone.h"
-#include "nic/nic.h"
+#include "nic/ethtool.h"
 #include "loader/pins.h"
 #include "lib/util.h"
 #include "loader/xdp_chain.h"

@@ -10,7 +10,7 @@
 #include <bpf/libbpf.h>
 #include <stdbool.h>
 
-#include "loader/attach.h"
+#include "loader/attach_common.h"
 
 struct ps_tp_prog {
 	const char *pin_name; /* the link's pin under the attachment directory */

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <xdp/libxdp.h>
 
-#include "loader/attach_steps.h"
+#include "loader/libxdp_dir.h"
 
 enum ps_xdp_live ps_xdp_live(int ifindex, __u32 id, __u32 *dispatcher_id, unsigned int *nprogs)
 {

@@ -6,14 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nic/nic.h"
-#include "nic/netlink.h"
-#include "nic/parse.h"
-
-const char *const ps_nic_feature_names[PS_NIC_F_COUNT] = {
-	[PS_NIC_F_GRO] = "gro", [PS_NIC_F_LRO] = "lro",		  [PS_NIC_F_GSO] = "gso",
-	[PS_NIC_F_TSO] = "tso", [PS_NIC_F_RXHASH] = "rx_hashing",
-};
+#include "nic/ethtool.h"
 
 /* Store a u32 attribute in *dst when it has exactly the size of one. */
 static void put_u32(const struct nlattr *attr, uint64_t *dst)

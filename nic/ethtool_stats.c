@@ -20,16 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "nic/nic.h"
-#include "nic/netlink.h"
-#include "nic/parse.h"
-
-const char *const ps_nic_estat_names[PS_NIC_ES_COUNT] = {
-	[PS_NIC_ES_PACKETS] = "packets",
-	[PS_NIC_ES_BYTES] = "bytes",
-	[PS_NIC_ES_XDP_PACKETS] = "xdp_packets",
-	[PS_NIC_ES_DROPS] = "drops",
-};
+#include "nic/ethtool_stats.h"
 
 /* A per-queue name: PREFIX, the queue id in decimal, SUFFIX, nothing more. */
 struct pattern {

@@ -6,44 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/nic.h"
-#include "nic/netlink.h"
-#include "nic/parse.h"
+#include "nic/netdev.h"
 #include "lib/compat.h"
 
 _Static_assert(PS_NIC_QSTATS_COUNT ==
 		   PS_NETDEV_A_QSTATS_TX_WAKE - PS_NETDEV_A_QSTATS_RX_PACKETS + 1,
 	       "one slot per netdev qstats counter");
-
-const char *const ps_nic_qstats_names[PS_NIC_QSTATS_COUNT] = {
-	"rx_packets",
-	"rx_bytes",
-	"tx_packets",
-	"tx_bytes",
-	"rx_alloc_fail",
-	"rx_hw_drops",
-	"rx_hw_drop_overruns",
-	"rx_csum_complete",
-	"rx_csum_unnecessary",
-	"rx_csum_none",
-	"rx_csum_bad",
-	"rx_hw_gro_packets",
-	"rx_hw_gro_bytes",
-	"rx_hw_gro_wire_packets",
-	"rx_hw_gro_wire_bytes",
-	"rx_hw_drop_ratelimits",
-	"tx_hw_drops",
-	"tx_hw_drop_errors",
-	"tx_csum_none",
-	"tx_needs_csum",
-	"tx_hw_gso_packets",
-	"tx_hw_gso_bytes",
-	"tx_hw_gso_wire_packets",
-	"tx_hw_gso_wire_bytes",
-	"tx_hw_drop_ratelimits",
-	"tx_stop",
-	"tx_wake",
-};
 
 /* netlink "uint": u32 or u64 by the value's size. false for any other length. */
 static bool get_uint(const struct nlattr *attr, uint64_t *v)

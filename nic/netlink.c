@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "nic/parse.h"
-
 /* mnl_nlmsg_ok() compares (int)nlmsg_len, so it accepts a length of 2 GiB or
  * more (negative as an int): check the unsigned length as well. */
 static bool msg_ok(const struct nlmsghdr *nlh, int rem)

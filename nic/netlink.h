@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Netlink socket I/O for stats/nic.c: one request, then its reply or dump. */
+/* Netlink socket I/O for nic/'s readers: one request, then its reply or
+ * dump, and the checks every parser of a reply makes (nic/parse.h). */
 #ifndef PATHSCOPE_NIC_NL_H
 #define PATHSCOPE_NIC_NL_H
 
@@ -18,7 +19,7 @@ struct ps_nl {
 /* Large enough for a verbose FEATURES_GET reply and a dump datagram. */
 #define PS_NL_BUF_SIZE 65536
 
-/* Parses one datagram; returns as the parsers of nic_parse.h do. */
+/* Parses one datagram; returns as the parsers of nic/parse.h do. */
 typedef int (*ps_nl_parse_fn)(const void *buf, size_t len, void *data);
 
 /* Open and bind a socket of bus (NETLINK_ROUTE, NETLINK_GENERIC): -errno on failure. */
@@ -37,20 +38,14 @@ int ps_nl_talk(struct ps_nl *nl, struct nlmsghdr *req, ps_nl_parse_fn parse, voi
 /* Resolve a generic netlink family id: 0, -ENOENT when the kernel has none. */
 int ps_nl_genl_family(struct ps_nl *nl, const char *name, uint16_t *id);
 
-/* The sources of nic/nic.c. Each fills its parts of f, or sets them
- * n/a with a reason. ps_nic_read_link returns -errno when the link cannot be
- * read (e.g. -ENODEV); the others cannot fail as a whole. */
-struct ps_nic_facts;
-int ps_nic_read_link(struct ps_nl *rt, struct ps_nic_facts *f);
-void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f);
-void ps_nic_read_netdev(struct ps_nl *gn, struct ps_nic_facts *f);
-/* ethtool -S of f->ifname over the SIOCETHTOOL ioctl (f->estats). */
-void ps_nic_read_estats(struct ps_nic_facts *f);
+/* mnl_cb_run over buf after checking that every message in it is complete. */
+int ps_nl_run(const void *buf, size_t len, mnl_cb_t cb, void *data);
 
-/* SIOCETHTOOL cmd (a struct ethtool_*) on ifname through socket fd: 0 or -errno. */
-int ps_nic_eioctl(int fd, const char *ifname, void *cmd);
+/* For message callbacks: MNL_CB_OK when nlh carries a genlmsghdr of cmd, else
+ * MNL_CB_ERROR with errno EBADMSG (too short) or EPROTO (another command). */
+int ps_nl_genl_expect(const struct nlmsghdr *nlh, uint8_t cmd);
 
-/* "not supported by the driver (EOPNOTSUPP)", "malformed reply", strerror... */
-void ps_nic_why(char *why, size_t len, const char *what, int err);
+/* CTRL_CMD_GETFAMILY reply: the family id. */
+int ps_nl_parse_family(const void *buf, size_t len, uint16_t *id);
 
 #endif /* PATHSCOPE_NIC_NL_H */

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "nic/netlink.h"
-#include "nic/parse.h"
 
 static int stats2_cb(const struct nlattr *attr, void *data)
 {

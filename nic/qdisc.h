@@ -29,7 +29,7 @@ struct ps_qdiscs {
 };
 
 /* Parse one RTM_NEWQDISC datagram (possibly several messages) and append the
- * qdiscs of qs->ifindex. Returns as the nic_parse.h parsers: <0 -errno, 0 at
+ * qdiscs of qs->ifindex. Returns as the parsers of nic/parse.h: <0 -errno, 0 at
  * the end of a dump, 1 parsed. Then ps_qdisc_link() sets the txq fields. */
 int ps_qdisc_parse(const void *buf, size_t len, struct ps_qdiscs *qs);
 void ps_qdisc_link(struct ps_qdiscs *qs);

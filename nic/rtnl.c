@@ -7,37 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nic/nic.h"
-#include "nic/netlink.h"
-#include "nic/parse.h"
-
-const char *const ps_link_names[PS_LINK_COUNT] = {
-	"rx_packets",
-	"tx_packets",
-	"rx_bytes",
-	"tx_bytes",
-	"rx_errors",
-	"tx_errors",
-	"rx_dropped",
-	"tx_dropped",
-	"multicast",
-	"collisions",
-	"rx_length_errors",
-	"rx_over_errors",
-	"rx_crc_errors",
-	"rx_frame_errors",
-	"rx_fifo_errors",
-	"rx_missed_errors",
-	"tx_aborted_errors",
-	"tx_carrier_errors",
-	"tx_fifo_errors",
-	"tx_heartbeat_errors",
-	"tx_window_errors",
-	"rx_compressed",
-	"tx_compressed",
-	"rx_nohandler",
-	"rx_otherhost_dropped",
-};
+#include "nic/rtnl.h"
 
 /* Every kernel since 2.6.35 sends at least these 23 counters. */
 #define STATS64_MIN_FIELDS 23

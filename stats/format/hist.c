@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "pathscope/hist.h"
-#include "stats/format/table.h"
+#include "stats/format/duration.h"
 
 uint64_t ps_hist_count(const __u64 *buckets, unsigned int n)
 {

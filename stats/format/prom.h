@@ -29,9 +29,8 @@
 #include <stdio.h>
 #include <linux/types.h>
 
+#include "stats/format/prom_common.h"
 #include "stats/read/snapshot.h"
-
-typedef unsigned __int128 ps_u128; /* cumulative counts of UINT64_MAX buckets */
 
 struct ps_prom_pb;
 
@@ -49,20 +48,6 @@ struct ps_prom {
 /* Are the families of feature f per queue in this exposition? */
 bool ps_prom_per_queue(const struct ps_prom *p, __u32 feature);
 
-/* A label set: escaped for the text format (a="x",b="y"), and as raw
- * pairs for the protobuf one (a\0x\0b\0y\0, npairs of them). */
-struct ps_lbl {
-	char s[768];
-	size_t n;
-	char raw[768];
-	size_t rn;
-	unsigned int npairs;
-};
-
-void ps_lbl_reset(struct ps_lbl *l);
-/* Label values escape backslash, double quote and line feed. */
-void ps_lbl_add(struct ps_lbl *l, const char *key, const char *val);
-void ps_lbl_addu(struct ps_lbl *l, const char *key, unsigned long long v);
 /* iface="NAME" (a fresh set). */
 void ps_lbl_iface(struct ps_lbl *l, const struct ps_snapshot *s);
 /* iface, queue ("0".."N-1", or "other" for the last slot). */
@@ -83,23 +68,8 @@ void ps_prom_sample_seconds(struct ps_prom *p, const struct ps_lbl *l, ps_u128 n
 void ps_prom_sample_u1(struct ps_prom *p, const struct ps_lbl *base, const char *key,
 		       const char *val, ps_u128 v);
 
-/* le = 2^k - 1 for k0 <= k <= k1; ns: values are ns, exported in seconds. */
-struct ps_prom_edges {
-	unsigned int k0, k1;
-	bool ns;
-};
-
 /* Latencies: ns, exported in seconds, edges ~1 us .. ~34 s. */
 extern const struct ps_prom_edges ps_prom_lat_edges;
-
-/* The classic buckets: at most this many edges, +Inf included. */
-#define PS_PROM_MAX_BUCKETS 66
-
-/* The cumulative counts of b at e's edges (2^k - 1 for k = k0..k1), then at
- * +Inf (the total), into cum: k1 - k0 + 2 of them, which it returns. The one
- * place both expositions take their classic buckets from. */
-unsigned int ps_prom_cumulative(const __u64 *b, unsigned int n, const struct ps_prom_edges *e,
-				ps_u128 cum[PS_PROM_MAX_BUCKETS]);
 
 /* _bucket at every edge, +Inf, _sum (given), _count. */
 void ps_prom_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 *b, unsigned int n,

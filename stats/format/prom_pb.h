@@ -25,7 +25,7 @@
 
 #include <stdio.h>
 
-#include "stats/format/prom.h"
+#include "stats/format/prom_common.h"
 
 #define PS_PROM_PB_CONTENT_TYPE                                                      \
 	"application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; " \

@@ -8,15 +8,12 @@
 #include <stdint.h>
 #include <linux/types.h>
 
+#include "stats/format/duration.h"
 #include "stats/read/snapshot.h"
 
 /* A latency in ns as a short human string (850ns, 45.3us, 12.1ms, 1.20s), or
  * "-" when count is 0. */
 void ps_fmt_ns(char *buf, size_t len, __u64 ns, __u64 count);
-/* The same without the count; three_digits: three significant digits
- * (1.05ms, 524us), as the --hist bounds need to tell powers of two apart. */
-void ps_fmt_duration(char *buf, size_t len, __u64 ns, bool three_digits);
-
 /* Percentile pct (0 < pct <= 100) of a latency histogram, or its maximum
  * for PS_PCT_MAX, as ps_fmt_ns ("-" when the histogram is empty). A
  * percentile above p50 and below p100 from fewer samples than it needs (p90:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The flows of each RX queue: reading the pinned maps, scaling, intervals,
- * the HyperLogLog estimate (stats/flows.h). */
+ * the HyperLogLog estimate (flow_table.h). */
 #include "stats/read/flow_table.h"
 
 #include <bpf/bpf.h>
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "loader/pins.h"
-#include "stats/read/snapshot.h"
+#include "stats/read/snapshot_types.h"
 
 bool ps_flows_on(const struct ps_snapshot *s)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/read/snapshot.h"
+#include "stats/read/percpu.h"
 
 static int read_queues(int fd, struct ps_kern_snapshot *k, void *percpu, int ncpus)
 {

@@ -3,7 +3,15 @@
 #ifndef PATHSCOPE_PROG_STATS_H
 #define PATHSCOPE_PROG_STATS_H
 
-#include "stats/render/render.h"
+#include <stdint.h>
+
+/* Run time of one BPF program of an attachment (kernel.bpf_stats_enabled). */
+struct ps_prom_prog {
+	char ifname[16];
+	char program[64]; /* its pin name: xdp_prog, tci_link, k_napi_poll ... */
+	uint64_t run_time_ns;
+	uint64_t run_cnt;
+};
 
 /* kernel.bpf_stats_enabled: 1, 0, or -1 when it cannot be read. */
 int ps_bpf_stats_enabled(void);

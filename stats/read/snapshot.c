@@ -13,6 +13,7 @@
 
 #include "stats/read/flow_table.h"
 #include "stats/read/kern_snapshot.h"
+#include "stats/read/percpu.h"
 #include "nic/nic.h"
 #include "nic/qdisc.h"
 #include "nic/rss.h"
@@ -27,26 +28,6 @@ static const char *const hook_pins[PS_HOOK_COUNT] = {
 	[PS_HOOK_TC_EGRESS] = "tce_stats",
 };
 
-void ps_u64s_add(void *dst, const void *src, size_t n)
-{
-	const __u64 *s = src;
-	__u64 *d = dst;
-	size_t i;
-
-	for (i = 0; i < n / sizeof(__u64); i++)
-		d[i] += s[i];
-}
-
-void ps_u64s_sub(void *out, const void *a, const void *b, size_t n)
-{
-	const __u64 *x = a, *y = b;
-	__u64 *o = out;
-	size_t i;
-
-	for (i = 0; i < n / sizeof(__u64); i++)
-		o[i] = x[i] >= y[i] ? x[i] - y[i] : 0;
-}
-
 void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src)
 {
 	ps_u64s_add(dst, src, sizeof(*dst));
@@ -55,18 +36,6 @@ void ps_qstats_add(struct ps_qstats *dst, const struct ps_qstats *src)
 void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struct ps_qstats *b)
 {
 	ps_u64s_sub(out, a, b, sizeof(*out));
-}
-
-int ps_percpu_sum(int fd, const void *key, void *percpu, size_t size, int ncpus, void *out)
-{
-	int cpu;
-
-	if (bpf_map_lookup_elem(fd, key, percpu))
-		return -errno;
-	memset(out, 0, size);
-	for (cpu = 0; cpu < ncpus; cpu++)
-		ps_u64s_add(out, (char *)percpu + cpu * size, size);
-	return 0;
 }
 
 /* Read a pinned per-queue per-CPU map of nslots values of size bytes into a

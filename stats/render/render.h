@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stats/read/prog_stats.h"
 #include "stats/read/report.h"
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n);
@@ -34,14 +35,6 @@ struct ps_stage;
 void ps_render_heat(FILE *out, const struct ps_report *r, int n, const struct ps_stage *st);
 
 #define PS_PROM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
-
-/* Run time of one BPF program of an attachment (kernel.bpf_stats_enabled). */
-struct ps_prom_prog {
-	char ifname[16];
-	char program[64]; /* its pin name: xdp_prog, tci_link, k_napi_poll ... */
-	uint64_t run_time_ns;
-	uint64_t run_cnt;
-};
 
 /* An interface being served, whether or not its snapshot could be read. */
 struct ps_prom_iface {
