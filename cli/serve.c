@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "export/web_config_load.h"
 #include "export/http.h"
 #include "export/serve.h"
 #include "export/web_watch.h"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "export/http.h"
+#include "export/web_config_load.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

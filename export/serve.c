@@ -10,6 +10,7 @@
  * are loaded from BTF lazily, by whoever asks first.
  */
 #include "export/serve.h"
+#include "export/web_config_load.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,8 +14,6 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "export/web_creds.h"
-
 /* tls_server_config's values that become something else once all are read */
 struct tls_parse {
 	char *client_auth, *min_version, *max_version;
@@ -443,31 +441,4 @@ int ps_web_config_parse(const char *text, size_t len, const char *file, struct p
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return rc;
-}
-
-static void free_secret(char *s)
-{
-	if (s)
-		explicit_bzero(s, strlen(s));
-	free(s);
-}
-
-void ps_web_config_free(struct ps_web_config *c)
-{
-	int i;
-
-	for (i = 0; i < c->nusers; i++) {
-		free(c->users[i].name);
-		free(c->users[i].hash);
-	}
-	free(c->users);
-	free(c->cert_file);
-	free(c->key_file);
-	free(c->client_ca_file);
-	free(c->cert);
-	free_secret(c->key);
-	free(c->client_ca);
-	free(c->priorities);
-	ps_web_creds_free(c->creds);
-	explicit_bzero(c, sizeof(*c));
 }

@@ -68,17 +68,6 @@ struct ps_web_config {
  * ps_web_config_free() in both cases. */
 int ps_web_config_parse(const char *text, size_t len, const char *file, struct ps_web_config *c);
 
-/* Read file, parse it, read the PEM files it names and check them (the key
- * matches the certificate, the client CA holds a certificate, GnuTLS takes
- * the TLS versions): 0, or 1 (a file cannot be read, or is not a regular
- * file: a FIFO would block, a directory or a device is no config) or 2 (bad
- * content) after one line on stderr. Warns on stderr, one line each, and
- * returns 0 for a bcrypt cost below PS_WEB_BCRYPT_COST_WARN and for a file
- * that enables neither TLS nor basic authentication. */
-int ps_web_config_load(const char *file, struct ps_web_config *c);
-
-void ps_web_config_free(struct ps_web_config *c);
-
 /* Is s a bcrypt hash crypt(3) takes ($2a$, $2b$ or $2y$, cost 04..31, 53
  * characters of its base64)? */
 bool ps_web_bcrypt_form(const char *s);

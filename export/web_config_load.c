@@ -4,7 +4,7 @@
  * PEM files it names without blocking on a FIFO, and have GnuTLS and crypt(3)
  * check them, so that serve fails before it touches the kernel.
  */
-#include "export/web_config.h"
+#include "export/web_config_load.h"
 
 #include <crypt.h>
 #include <errno.h>
@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "export/web_creds.h"
 
 #include "lib/util.h"
 
@@ -263,4 +265,31 @@ int ps_web_config_load(const char *file, struct ps_web_config *c)
 		     "anyone",
 		     file);
 	return 0;
+}
+
+static void free_secret(char *s)
+{
+	if (s)
+		explicit_bzero(s, strlen(s));
+	free(s);
+}
+
+void ps_web_config_free(struct ps_web_config *c)
+{
+	int i;
+
+	for (i = 0; i < c->nusers; i++) {
+		free(c->users[i].name);
+		free(c->users[i].hash);
+	}
+	free(c->users);
+	free(c->cert_file);
+	free(c->key_file);
+	free(c->client_ca_file);
+	free(c->cert);
+	free_secret(c->key);
+	free(c->client_ca);
+	free(c->priorities);
+	ps_web_creds_free(c->creds);
+	explicit_bzero(c, sizeof(*c));
 }

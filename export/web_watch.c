@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The web config's files, watched for a reload (see web_watch.h). */
 #include "export/web_watch.h"
+#include "export/web_config_load.h"
 
 #include <stdlib.h>
 #include <string.h>

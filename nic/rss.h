@@ -110,14 +110,4 @@ int ps_rss_parse_netlink(const void *buf, size_t len, struct ps_rss *r);
  * fit len, -E2BIG beyond the limits. */
 int ps_rss_parse_rxfh(const void *rxfh, size_t len, struct ps_rss *r);
 
-/*
- * nqueues: the RX queues in use (channels), so that a queue the table leaves
- * out shows 0 entries; the table's own count (ps_rss_nqueues) when higher.
- * JSON: {"available": true, "source", "hfunc", "key" (hex, null if none),
- * "input_xfrm", "table", "entries_per_queue", "fields": {"tcp4": ["src",
- * "dst", "sport", "dport", ...] or null, ...}, "fields_na", "ntuple_rules"
- * (null if unknown), "ntuple_na"}; or {"available": false, "why"}.
- */
-json_object *ps_rss_json(const struct ps_rss *r, __u32 nqueues);
-
 #endif /* PATHSCOPE_NIC_RSS_H */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "export/web_config.h"
+#include "export/web_config_load.h"
 
 #define WEB "/etc/pathscope/web.yml"
 

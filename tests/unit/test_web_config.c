@@ -22,7 +22,7 @@
 #include "tests/lib/check.h"
 #include "export/auth_pool.h"
 #include "export/web_auth.h"
-#include "export/web_config.h"
+#include "export/web_config_load.h"
 
 #define SALT_HASH "mDwo.lAisC94iLAyP81MCesa29IzH37oigHC/42V2pdJlUprsJPze"
 #define HASH	  "$2y$10$" SALT_HASH
