@@ -167,3 +167,8 @@ void ps_nic_why(char *why, size_t len, const char *what, int err)
 	else
 		snprintf(why, len, "%s: %s", what, strerror(-err));
 }
+
+const char *ps_nic_onoff_name(enum ps_nic_onoff s)
+{
+	return s == PS_NIC_ON ? "on" : s == PS_NIC_OFF ? "off" : "n/a";
+}

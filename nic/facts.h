@@ -76,6 +76,8 @@ struct ps_nic_rings {
 };
 
 enum ps_nic_onoff { PS_NIC_NA = 0, PS_NIC_OFF, PS_NIC_ON };
+/* "on", "off" or "n/a". */
+const char *ps_nic_onoff_name(enum ps_nic_onoff s);
 
 enum {
 	PS_NIC_F_GRO,	 /* rx-gro */

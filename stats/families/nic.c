@@ -9,7 +9,7 @@
 #include "nic/nic.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"
-#include "stats/render/nic_report.h"
+#include "stats/format/nic_json.h"
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
