@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Is an attachment served by `pathscope serve` still live? (/healthz, pathscope_up) */
-#ifndef PATHSCOPE_SERVE_HEALTH_H
-#define PATHSCOPE_SERVE_HEALTH_H
+#ifndef PATHSCOPE_EXPORT_HEALTH_H
+#define PATHSCOPE_EXPORT_HEALTH_H
 
 #include <stddef.h>
 #include <linux/types.h>
@@ -19,4 +19,4 @@ int ps_serve_health(const char *ifname, char *dir, size_t dirlen, char *why, siz
 /* After detach: is pathscope's XDP program (meta m) still attached? */
 int ps_serve_xdp_left(const struct ps_meta *m);
 
-#endif /* PATHSCOPE_SERVE_HEALTH_H */
+#endif /* PATHSCOPE_EXPORT_HEALTH_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The HTTP side of `pathscope serve`: libmicrohttpd on its own thread, a
  * few GET routes, 404 for anything else. */
-#ifndef PATHSCOPE_SERVE_HTTP_H
-#define PATHSCOPE_SERVE_HTTP_H
+#ifndef PATHSCOPE_EXPORT_HTTP_H
+#define PATHSCOPE_EXPORT_HTTP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,4 +64,4 @@ int ps_http_set_web(struct ps_http *h, struct ps_web_config *web, const char **w
  * closed unanswered. */
 void ps_http_stop(struct ps_http *h);
 
-#endif /* PATHSCOPE_SERVE_HTTP_H */
+#endif /* PATHSCOPE_EXPORT_HTTP_H */

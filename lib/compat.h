@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Kernel UAPI constants newer than Debian 12's linux-libc-dev (6.1). */
-#ifndef PATHSCOPE_COMPAT_H
-#define PATHSCOPE_COMPAT_H
+#ifndef PATHSCOPE_LIB_COMPAT_H
+#define PATHSCOPE_LIB_COMPAT_H
 
 #include <linux/bpf.h>
 
@@ -83,4 +83,4 @@
 #define PS_ETH_RSS_HASH_XOR	     (1U << 1)
 #define PS_ETH_RSS_HASH_CRC32	     (1U << 2)
 
-#endif /* PATHSCOPE_COMPAT_H */
+#endif /* PATHSCOPE_LIB_COMPAT_H */

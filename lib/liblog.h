@@ -4,8 +4,8 @@
  * kept, so that a failed load can say why in its one error line (the
  * verifier's complaint, or libbpf's) instead of only "Invalid argument".
  */
-#ifndef PATHSCOPE_LIBLOG_H
-#define PATHSCOPE_LIBLOG_H
+#ifndef PATHSCOPE_LIB_LIBLOG_H
+#define PATHSCOPE_LIB_LIBLOG_H
 
 #include <stddef.h>
 
@@ -29,4 +29,4 @@ int ps_load_error(const char *what, int err);
  * truncated to fit, into out (n bytes) and returns out. */
 char *ps_lib_log_reason_of(const char *log, char *out, size_t n);
 
-#endif /* PATHSCOPE_LIBLOG_H */
+#endif /* PATHSCOPE_LIB_LIBLOG_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Names of the ABI's ids, as they appear in tables, JSON and --features. */
-#ifndef PATHSCOPE_NAMES_H
-#define PATHSCOPE_NAMES_H
+#ifndef PATHSCOPE_LIB_NAMES_H
+#define PATHSCOPE_LIB_NAMES_H
 
 #include <stddef.h>
 #include <linux/types.h>
@@ -28,4 +28,4 @@ const char *ps_probe_mode_name(const struct ps_meta *m);
 /* "class,ecn,sizes,gro" or "none". */
 void ps_features_format(__u32 features, char *buf, size_t len);
 
-#endif /* PATHSCOPE_NAMES_H */
+#endif /* PATHSCOPE_LIB_NAMES_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Queue lists: "0-3,7" <-> a bitmap of PS_MAX_QUEUES bits. */
-#ifndef PATHSCOPE_QUEUES_H
-#define PATHSCOPE_QUEUES_H
+#ifndef PATHSCOPE_LIB_QUEUES_H
+#define PATHSCOPE_LIB_QUEUES_H
 
 #include <linux/types.h>
 #include <stddef.h>
@@ -21,4 +21,4 @@ static inline int ps_queue_selected(const __u64 mask[PS_QMASK_WORDS], unsigned i
 	return q < PS_MAX_QUEUES && (mask[q / 64] >> (q % 64)) & 1;
 }
 
-#endif /* PATHSCOPE_QUEUES_H */
+#endif /* PATHSCOPE_LIB_QUEUES_H */

@@ -7,8 +7,8 @@
  * input (most significant first), XOR in the 32 bits of the key that start
  * at that bit's position.
  */
-#ifndef PATHSCOPE_TOEPLITZ_H
-#define PATHSCOPE_TOEPLITZ_H
+#ifndef PATHSCOPE_LIB_TOEPLITZ_H
+#define PATHSCOPE_LIB_TOEPLITZ_H
 
 #include <linux/types.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ __u32 ps_toeplitz(const __u8 *key, size_t key_len, const __u8 *in, size_t len);
  */
 __u32 ps_rss_hash(const __u8 *key, size_t key_len, const struct ps_tuple *t, __u32 rxh_fields);
 
-#endif /* PATHSCOPE_TOEPLITZ_H */
+#endif /* PATHSCOPE_LIB_TOEPLITZ_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Small helpers shared by the subcommands. */
-#ifndef PATHSCOPE_UTIL_H
-#define PATHSCOPE_UTIL_H
+#ifndef PATHSCOPE_LIB_UTIL_H
+#define PATHSCOPE_LIB_UTIL_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -72,4 +72,4 @@ bool ps_parse_prefixes(const char *s, unsigned int *v4, unsigned int *v6);
 /* Parse seconds, 0 < s <= 86400 (a day), e.g. "0.5" or "10"; false otherwise. */
 bool ps_parse_seconds(const char *s, double *out);
 
-#endif /* PATHSCOPE_UTIL_H */
+#endif /* PATHSCOPE_LIB_UTIL_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#ifndef PATHSCOPE_VERSION_H
-#define PATHSCOPE_VERSION_H
+#ifndef PATHSCOPE_LIB_VERSION_H
+#define PATHSCOPE_LIB_VERSION_H
 
 /* The release; a build may override it (-DPATHSCOPE_VERSION=...). */
 #ifndef PATHSCOPE_VERSION
 #define PATHSCOPE_VERSION "0.1.0"
 #endif
 
-#endif /* PATHSCOPE_VERSION_H */
+#endif /* PATHSCOPE_LIB_VERSION_H */

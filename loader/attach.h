@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* attach: load the programs, attach them, pin their state (detach.h undoes it). */
-#ifndef PATHSCOPE_ATTACH_H
-#define PATHSCOPE_ATTACH_H
+#ifndef PATHSCOPE_LOADER_ATTACH_H
+#define PATHSCOPE_LOADER_ATTACH_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -33,4 +33,4 @@ struct ps_attach_opts {
  * undoes what it did and returns -1 after printing one line. */
 int ps_attach(const struct ps_attach_opts *opts);
 
-#endif /* PATHSCOPE_ATTACH_H */
+#endif /* PATHSCOPE_LOADER_ATTACH_H */

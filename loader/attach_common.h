@@ -4,8 +4,8 @@
  * attach_xdp.c, attach_tc.c, attach_probes.c; detach.c undoes them): what was
  * asked, the state one attach holds open, and the helpers they call.
  */
-#ifndef PATHSCOPE_ATTACH_COMMON_H
-#define PATHSCOPE_ATTACH_COMMON_H
+#ifndef PATHSCOPE_LOADER_ATTACH_COMMON_H
+#define PATHSCOPE_LOADER_ATTACH_COMMON_H
 
 #include <linux/types.h>
 
@@ -56,4 +56,4 @@ int ps_prog_id_of(int fd);
 /* Pin the maps of the ingress/egress matching (ICMP echo, TCP) from obj. */
 int ps_pin_rx_maps(const char *dir, struct bpf_object *obj);
 
-#endif /* PATHSCOPE_ATTACH_COMMON_H */
+#endif /* PATHSCOPE_LOADER_ATTACH_COMMON_H */

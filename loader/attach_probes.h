@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The tracepoint steps of attach (attach.c runs them): 0, or -1 after one
  * line on stderr; and the pin names of their links, which detach.c removes. */
-#ifndef PATHSCOPE_ATTACH_PROBES_H
-#define PATHSCOPE_ATTACH_PROBES_H
+#ifndef PATHSCOPE_LOADER_ATTACH_PROBES_H
+#define PATHSCOPE_LOADER_ATTACH_PROBES_H
 
 #include "loader/attach_common.h"
 
@@ -16,4 +16,4 @@ extern const char *const ps_txlat_links[PS_TXLAT_NLINKS];
 #define PS_SOCK_NLINKS 3
 extern const char *const ps_sock_links[PS_SOCK_NLINKS];
 
-#endif /* PATHSCOPE_ATTACH_PROBES_H */
+#endif /* PATHSCOPE_LOADER_ATTACH_PROBES_H */

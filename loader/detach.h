@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* detach: undo an attachment, complete or partial, and drop its pins. */
-#ifndef PATHSCOPE_DETACH_H
-#define PATHSCOPE_DETACH_H
+#ifndef PATHSCOPE_LOADER_DETACH_H
+#define PATHSCOPE_LOADER_DETACH_H
 
 #include <stdbool.h>
 
@@ -18,4 +18,4 @@ int ps_detach_iface(const char *ifname);
  * interface is gone or whose attach was interrupted. */
 int ps_detach_all(bool gone_only);
 
-#endif /* PATHSCOPE_DETACH_H */
+#endif /* PATHSCOPE_LOADER_DETACH_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* What this kernel supports (feature probes), for attach and `pathscope features`. */
-#ifndef PATHSCOPE_FEATURES_H
-#define PATHSCOPE_FEATURES_H
+#ifndef PATHSCOPE_LOADER_FEATURES_H
+#define PATHSCOPE_LOADER_FEATURES_H
 
 #include <linux/types.h>
 #include <stdbool.h>
@@ -54,4 +54,4 @@ bool ps_xdp_rx_hash_supported(void);
  * Linux release that has it. */
 __u32 ps_features_supported(__u32 features);
 
-#endif /* PATHSCOPE_FEATURES_H */
+#endif /* PATHSCOPE_LOADER_FEATURES_H */

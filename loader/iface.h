@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Interface facts from rtnetlink (libmnl), read-only. */
-#ifndef PATHSCOPE_IFACE_H
-#define PATHSCOPE_IFACE_H
+#ifndef PATHSCOPE_LOADER_IFACE_H
+#define PATHSCOPE_LOADER_IFACE_H
 
 #include <net/if.h>
 #include <stdbool.h>
@@ -25,4 +25,4 @@ int ps_iface_get(const char *name, int ifindex, struct ps_iface *out);
 /* Same, with a one-line error for the user; also refuses non-Ethernet links. */
 int ps_iface_require_ethernet(const char *name, struct ps_iface *out);
 
-#endif /* PATHSCOPE_IFACE_H */
+#endif /* PATHSCOPE_LOADER_IFACE_H */

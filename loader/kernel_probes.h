@@ -3,8 +3,8 @@
  * The kernel path probes (probes/pathscope_kernel.bpf.c, feature kernel):
  * pinned with an attachment, or started for a while by `pathscope check`.
  */
-#ifndef PATHSCOPE_KERNEL_PROBES_H
-#define PATHSCOPE_KERNEL_PROBES_H
+#ifndef PATHSCOPE_LOADER_KERNEL_PROBES_H
+#define PATHSCOPE_LOADER_KERNEL_PROBES_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -39,4 +39,4 @@ void ps_kernel_probes_detach_pinned(const char *dir);
 int ps_kern_fds_open(const char *dir, struct ps_kern_fds *fds);
 void ps_kern_fds_close(struct ps_kern_fds *fds);
 
-#endif /* PATHSCOPE_KERNEL_PROBES_H */
+#endif /* PATHSCOPE_LOADER_KERNEL_PROBES_H */

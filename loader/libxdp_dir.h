@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* libxdp takes its lock in /sys/fs/bpf/xdp and leaves the directory behind:
  * whoever calls libxdp notes whether it was absent, and removes it again. */
-#ifndef PATHSCOPE_LIBXDP_DIR_H
-#define PATHSCOPE_LIBXDP_DIR_H
+#ifndef PATHSCOPE_LOADER_LIBXDP_DIR_H
+#define PATHSCOPE_LOADER_LIBXDP_DIR_H
 
 #include <stdbool.h>
 
@@ -12,4 +12,4 @@ bool ps_libxdp_dir_absent(void);
  * directory in use by libxdp's dispatcher pins). */
 void ps_libxdp_dir_tidy(bool was_absent);
 
-#endif /* PATHSCOPE_LIBXDP_DIR_H */
+#endif /* PATHSCOPE_LOADER_LIBXDP_DIR_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The kernel memory of an attachment's maps, for `pathscope status`. */
-#ifndef PATHSCOPE_MAP_MEMORY_H
-#define PATHSCOPE_MAP_MEMORY_H
+#ifndef PATHSCOPE_LOADER_MAP_MEMORY_H
+#define PATHSCOPE_LOADER_MAP_MEMORY_H
 
 #include <stdint.h>
 
@@ -15,4 +15,4 @@ struct ps_map_memory {
  * behind a pinned link, each counted once. 0, or -errno when dir is unreadable. */
 int ps_map_memory(const char *dir, struct ps_map_memory *out);
 
-#endif /* PATHSCOPE_MAP_MEMORY_H */
+#endif /* PATHSCOPE_LOADER_MAP_MEMORY_H */

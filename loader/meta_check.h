@@ -3,8 +3,8 @@
  * The meta map is read back from bpffs, where anyone with CAP_BPF could have
  * rewritten it: every reader takes it only after this check.
  */
-#ifndef PATHSCOPE_META_CHECK_H
-#define PATHSCOPE_META_CHECK_H
+#ifndef PATHSCOPE_LOADER_META_CHECK_H
+#define PATHSCOPE_LOADER_META_CHECK_H
 
 #include <linux/types.h>
 
@@ -14,4 +14,4 @@
  * wrong with it in a few words ("ifname not terminated", ...). */
 const char *ps_meta_problem(const struct ps_meta *m);
 
-#endif /* PATHSCOPE_META_CHECK_H */
+#endif /* PATHSCOPE_LOADER_META_CHECK_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#ifndef PATHSCOPE_NETNS_GONE_H
-#define PATHSCOPE_NETNS_GONE_H
+#ifndef PATHSCOPE_LOADER_NETNS_GONE_H
+#define PATHSCOPE_LOADER_NETNS_GONE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,4 +25,4 @@ bool ps_netns_held(uint64_t ino);
 /* The fate of the attachment pinned in dir, in namespace netns_ino. */
 enum ps_reach_fate ps_reach_fate(const char *dir, uint64_t netns_ino);
 
-#endif /* PATHSCOPE_NETNS_GONE_H */
+#endif /* PATHSCOPE_LOADER_NETNS_GONE_H */

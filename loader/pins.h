@@ -14,8 +14,8 @@
  * the first and then finds it attached (or gone); meanwhile `status` shows
  * an attach at work by its meta (PS_META_ATTACHING).
  */
-#ifndef PATHSCOPE_PINS_H
-#define PATHSCOPE_PINS_H
+#ifndef PATHSCOPE_LOADER_PINS_H
+#define PATHSCOPE_LOADER_PINS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,4 +74,4 @@ int ps_pin_dir_remove(const char *dir);
 /* Call fn for every attachment directory; stops when fn returns non-zero. */
 int ps_pin_foreach(int (*fn)(const char *dir, void *ctx), void *ctx);
 
-#endif /* PATHSCOPE_PINS_H */
+#endif /* PATHSCOPE_LOADER_PINS_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-#ifndef PATHSCOPE_STATUS_H
-#define PATHSCOPE_STATUS_H
+#ifndef PATHSCOPE_LOADER_STATUS_H
+#define PATHSCOPE_LOADER_STATUS_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -18,4 +18,4 @@
  * pinned TCX links may still tell: "namespace gone", "interface gone"). */
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach);
 
-#endif /* PATHSCOPE_STATUS_H */
+#endif /* PATHSCOPE_LOADER_STATUS_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Classic clsact attach (the fallback where TCX is missing) and TCX links. */
-#ifndef PATHSCOPE_TC_CLSACT_H
-#define PATHSCOPE_TC_CLSACT_H
+#ifndef PATHSCOPE_LOADER_TC_CLSACT_H
+#define PATHSCOPE_LOADER_TC_CLSACT_H
 
 #include <stdbool.h>
 
@@ -33,4 +33,4 @@ int ps_clsact_filter_count(int ifindex);
  * ps_clsact_filter_count() is 0). */
 int ps_clsact_destroy(int ifindex);
 
-#endif /* PATHSCOPE_TC_CLSACT_H */
+#endif /* PATHSCOPE_LOADER_TC_CLSACT_H */

@@ -4,8 +4,8 @@
  * (typed arguments, preferred) and as classic tracepoints (the fallback).
  * One of the two is loaded, attached, and its links pinned by name.
  */
-#ifndef PATHSCOPE_TRACEPOINTS_H
-#define PATHSCOPE_TRACEPOINTS_H
+#ifndef PATHSCOPE_LOADER_TRACEPOINTS_H
+#define PATHSCOPE_LOADER_TRACEPOINTS_H
 
 #include <bpf/libbpf.h>
 #include <stdbool.h>
@@ -39,4 +39,4 @@ int ps_tp_attach(const struct ps_tp_prog *p, unsigned int n, bool classic, const
 /* Detach pinned links by name (missing ones are skipped). */
 void ps_tp_detach_pinned(const char *dir, const char *const *names, unsigned int n);
 
-#endif /* PATHSCOPE_TRACEPOINTS_H */
+#endif /* PATHSCOPE_LOADER_TRACEPOINTS_H */

@@ -10,8 +10,8 @@
  *          pinned root program array (Katran's shared mode) and tail-calls
  *          the slots after it; detach empties the slot.
  */
-#ifndef PATHSCOPE_XDP_CHAIN_H
-#define PATHSCOPE_XDP_CHAIN_H
+#ifndef PATHSCOPE_LOADER_XDP_CHAIN_H
+#define PATHSCOPE_LOADER_XDP_CHAIN_H
 
 #include <bpf/libbpf.h>
 #include <stdbool.h>
@@ -45,4 +45,4 @@ void ps_xdp_chain_detach(const char *dir, const struct ps_meta *m);
 /* Is pathscope's program still where it was put? */
 bool ps_xdp_chain_live(const struct ps_meta *m);
 
-#endif /* PATHSCOPE_XDP_CHAIN_H */
+#endif /* PATHSCOPE_LOADER_XDP_CHAIN_H */

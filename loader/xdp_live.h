@@ -2,8 +2,8 @@
 /* Is pathscope's XDP program still attached to its interface, and how:
  * alone, or as one of the programs of libxdp's dispatcher (whose own id is
  * what the kernel reports for the interface)? */
-#ifndef PATHSCOPE_XDP_LIVE_H
-#define PATHSCOPE_XDP_LIVE_H
+#ifndef PATHSCOPE_LOADER_XDP_LIVE_H
+#define PATHSCOPE_LOADER_XDP_LIVE_H
 
 #include <linux/types.h>
 
@@ -19,4 +19,4 @@ enum ps_xdp_live {
  * *nprogs the number of programs it runs, ours included. */
 enum ps_xdp_live ps_xdp_live(int ifindex, __u32 id, __u32 *dispatcher_id, unsigned int *nprogs);
 
-#endif /* PATHSCOPE_XDP_LIVE_H */
+#endif /* PATHSCOPE_LOADER_XDP_LIVE_H */

@@ -18,8 +18,8 @@
  * removes the filter's pin, and `xdp-filter unload` no longer finds its
  * program, also after pathscope has put it back.
  */
-#ifndef PATHSCOPE_XDP_PEER_H
-#define PATHSCOPE_XDP_PEER_H
+#ifndef PATHSCOPE_LOADER_XDP_PEER_H
+#define PATHSCOPE_LOADER_XDP_PEER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,4 +50,4 @@ int ps_xdp_peer_describe_id(__u32 id, const char *ifname, struct ps_xdp_peer *p)
 /* "XDP program 26774 'xdpfilt_alw_all' (xdp-filter, pinned at PATH)" */
 void ps_xdp_peer_format(const struct ps_xdp_peer *p, char *buf, size_t len);
 
-#endif /* PATHSCOPE_XDP_PEER_H */
+#endif /* PATHSCOPE_LOADER_XDP_PEER_H */

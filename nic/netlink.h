@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Netlink socket I/O for nic/'s readers: one request, then its reply or
  * dump, and the checks every parser of a reply makes (nic/parse.h). */
-#ifndef PATHSCOPE_NIC_NL_H
-#define PATHSCOPE_NIC_NL_H
+#ifndef PATHSCOPE_NIC_NETLINK_H
+#define PATHSCOPE_NIC_NETLINK_H
 
 #include <libmnl/libmnl.h>
 #include <stdbool.h>
@@ -48,4 +48,4 @@ int ps_nl_genl_expect(const struct nlmsghdr *nlh, uint8_t cmd);
 /* CTRL_CMD_GETFAMILY reply: the family id. */
 int ps_nl_parse_family(const void *buf, size_t len, uint16_t *id);
 
-#endif /* PATHSCOPE_NIC_NL_H */
+#endif /* PATHSCOPE_NIC_NETLINK_H */

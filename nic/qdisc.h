@@ -4,8 +4,8 @@
  * kind, handle, parent and TCA_STATS2 counters, and which TX queue each one
  * serves (children of an mq/mqprio root: parent minor = queue + 1).
  */
-#ifndef PATHSCOPE_QDISC_H
-#define PATHSCOPE_QDISC_H
+#ifndef PATHSCOPE_NIC_QDISC_H
+#define PATHSCOPE_NIC_QDISC_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -44,4 +44,4 @@ const struct ps_qdisc *ps_qdisc_of_txq(const struct ps_qdiscs *qs, unsigned int 
 
 json_object *ps_qdisc_json(const struct ps_qdisc *q);
 
-#endif /* PATHSCOPE_QDISC_H */
+#endif /* PATHSCOPE_NIC_QDISC_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Per-CPU backlog counters of /proc/net/softnet_stat (global, not per namespace). */
-#ifndef PATHSCOPE_SOFTNET_H
-#define PATHSCOPE_SOFTNET_H
+#ifndef PATHSCOPE_NIC_SOFTNET_H
+#define PATHSCOPE_NIC_SOFTNET_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -38,4 +38,4 @@ int ps_softnet_read(struct ps_softnet_cpu **out);
 json_object *ps_softnet_json(const struct ps_softnet_cpu *c, int n);
 void ps_softnet_print(FILE *out, const struct ps_softnet_cpu *c, int n);
 
-#endif /* PATHSCOPE_SOFTNET_H */
+#endif /* PATHSCOPE_NIC_SOFTNET_H */

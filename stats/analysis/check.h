@@ -4,8 +4,8 @@
  * the driver's link and per-queue stats), read twice and compared pair by
  * pair: `pathscope check` (cli/check.c).
  */
-#ifndef PATHSCOPE_CHECK_H
-#define PATHSCOPE_CHECK_H
+#ifndef PATHSCOPE_STATS_ANALYSIS_CHECK_H
+#define PATHSCOPE_STATS_ANALYSIS_CHECK_H
 
 #include <stdbool.h>
 
@@ -32,4 +32,4 @@ void ps_check_free(struct ps_check_layers *l);
 bool ps_check_report(const struct ps_check_layers *before, const struct ps_check_layers *after,
 		     double secs, bool json);
 
-#endif /* PATHSCOPE_CHECK_H */
+#endif /* PATHSCOPE_STATS_ANALYSIS_CHECK_H */

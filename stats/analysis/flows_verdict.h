@@ -16,8 +16,8 @@
  *             more flows, or RPS;
  *   bytes     none of these: the flows spread by hash and their bytes do
  *             not. */
-#ifndef PATHSCOPE_STATS_FLOWS_VERDICT_H
-#define PATHSCOPE_STATS_FLOWS_VERDICT_H
+#ifndef PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
+#define PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,4 +76,4 @@ const char *ps_hot_cause_name(enum ps_hot_cause c);
 /* What to do about it, one line. */
 const char *ps_hot_cause_advice(enum ps_hot_cause c);
 
-#endif /* PATHSCOPE_STATS_FLOWS_VERDICT_H */
+#endif /* PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H */

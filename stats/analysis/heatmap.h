@@ -9,8 +9,8 @@
  * interval. A count that goes down means the interface was attached anew:
  * that interval holds the new attachment's counts.
  */
-#ifndef PATHSCOPE_HEATMAP_H
-#define PATHSCOPE_HEATMAP_H
+#ifndef PATHSCOPE_STATS_ANALYSIS_HEATMAP_H
+#define PATHSCOPE_STATS_ANALYSIS_HEATMAP_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -92,4 +92,4 @@ bool ps_heat_rows(const struct ps_heat *h, unsigned int *lo, unsigned int *hi);
 /* The largest count of one cell. */
 uint64_t ps_heat_max(const struct ps_heat *h);
 
-#endif /* PATHSCOPE_HEATMAP_H */
+#endif /* PATHSCOPE_STATS_ANALYSIS_HEATMAP_H */

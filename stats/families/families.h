@@ -13,8 +13,8 @@
  * whether a snapshot has the family's data; slot_active() whether slot q
  * has anything to show (the JSON lists queue "other" when one has).
  */
-#ifndef PATHSCOPE_FAMILIES_H
-#define PATHSCOPE_FAMILIES_H
+#ifndef PATHSCOPE_STATS_FAMILIES_FAMILIES_H
+#define PATHSCOPE_STATS_FAMILIES_FAMILIES_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -93,4 +93,4 @@ json_object *ps_flows_rx_hash_json(const struct ps_flows_q *q);
 bool ps_flows_slot_active(const struct ps_snapshot *s, unsigned int q);
 void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n);
 
-#endif /* PATHSCOPE_FAMILIES_H */
+#endif /* PATHSCOPE_STATS_FAMILIES_FAMILIES_H */

@@ -9,8 +9,8 @@
  * report (json), so that a recording of JSON lines and a live snapshot give
  * the same figures.
  */
-#ifndef PATHSCOPE_STAGES_H
-#define PATHSCOPE_STAGES_H
+#ifndef PATHSCOPE_STATS_FAMILIES_STAGES_H
+#define PATHSCOPE_STATS_FAMILIES_STAGES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ void ps_stage_names(char *buf, size_t len);
  * completion a device that completes (veth hands skbs on). */
 bool ps_stage_on(const struct ps_stage *st, const struct ps_snapshot *s);
 
-#endif /* PATHSCOPE_STAGES_H */
+#endif /* PATHSCOPE_STATS_FAMILIES_STAGES_H */

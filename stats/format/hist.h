@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Percentiles and totals computed from log-linear buckets (hist.h), and
  * the bar histogram of the tables. */
-#ifndef PATHSCOPE_FORMAT_HIST_H
-#define PATHSCOPE_FORMAT_HIST_H
+#ifndef PATHSCOPE_STATS_FORMAT_HIST_H
+#define PATHSCOPE_STATS_FORMAT_HIST_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -25,4 +25,4 @@ uint64_t ps_hist_max(const __u64 *buckets, unsigned int n);
  * unit "ns" prints its bounds in human units: [1.05ms, 2.1ms). */
 void ps_print_hist(FILE *out, const __u64 *buckets, unsigned int n, const char *unit);
 
-#endif /* PATHSCOPE_FORMAT_HIST_H */
+#endif /* PATHSCOPE_STATS_FORMAT_HIST_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* JSON pieces every family uses (json-c). */
-#ifndef PATHSCOPE_FORMAT_JSON_H
-#define PATHSCOPE_FORMAT_JSON_H
+#ifndef PATHSCOPE_STATS_FORMAT_JSON_H
+#define PATHSCOPE_STATS_FORMAT_JSON_H
 
 #include <json-c/json.h>
 #include <linux/types.h>
@@ -28,4 +28,4 @@ json_object *ps_json_counts(const __u64 *v, const char *const *names, int n);
  * clamped last bucket; the percentiles are null when it is empty. */
 json_object *ps_json_dist(const __u64 *buckets, unsigned int n);
 
-#endif /* PATHSCOPE_FORMAT_JSON_H */
+#endif /* PATHSCOPE_STATS_FORMAT_JSON_H */

@@ -21,8 +21,8 @@
  * "less than or equal to 2^k - 1", and that is the le label. The top edge is
  * 2^(bits - 1): the last bucket also holds clamped values.
  */
-#ifndef PATHSCOPE_FORMAT_PROM_H
-#define PATHSCOPE_FORMAT_PROM_H
+#ifndef PATHSCOPE_STATS_FORMAT_PROM_H
+#define PATHSCOPE_STATS_FORMAT_PROM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -133,4 +133,4 @@ void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 
 #define PS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#endif /* PATHSCOPE_FORMAT_PROM_H */
+#endif /* PATHSCOPE_STATS_FORMAT_PROM_H */

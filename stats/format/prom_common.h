@@ -2,8 +2,8 @@
 /* What both Prometheus expositions share, below them (prom.c writes the text
  * format, prom_pb.c the protobuf one): label sets, the classic histogram
  * edges and the cumulative counts at them. */
-#ifndef PATHSCOPE_FORMAT_PROM_COMMON_H
-#define PATHSCOPE_FORMAT_PROM_COMMON_H
+#ifndef PATHSCOPE_STATS_FORMAT_PROM_COMMON_H
+#define PATHSCOPE_STATS_FORMAT_PROM_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,4 +41,4 @@ struct ps_prom_edges {
 unsigned int ps_prom_cumulative(const __u64 *b, unsigned int n, const struct ps_prom_edges *e,
 				ps_u128 cum[PS_PROM_MAX_BUCKETS]);
 
-#endif /* PATHSCOPE_FORMAT_PROM_COMMON_H */
+#endif /* PATHSCOPE_STATS_FORMAT_PROM_COMMON_H */

@@ -20,8 +20,8 @@
  * k >= 4 (a value equal to 2^k shares its log-linear bucket with 2^k + 1 and
  * goes above), and exact below 16, where the buckets are single values.
  */
-#ifndef PATHSCOPE_FORMAT_PROM_PB_H
-#define PATHSCOPE_FORMAT_PROM_PB_H
+#ifndef PATHSCOPE_STATS_FORMAT_PROM_PB_H
+#define PATHSCOPE_STATS_FORMAT_PROM_PB_H
 
 #include <stdio.h>
 
@@ -59,4 +59,4 @@ int ps_prom_pb_end(struct ps_prom_pb *pb);
  * 2^((i-1)/2^s) < v <= 2^(i/2^s). */
 int ps_prom_native_index(double v, int schema);
 
-#endif /* PATHSCOPE_FORMAT_PROM_PB_H */
+#endif /* PATHSCOPE_STATS_FORMAT_PROM_PB_H */

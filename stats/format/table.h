@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Table cells every family uses: numbers, rates, latencies, queue labels. */
-#ifndef PATHSCOPE_FORMAT_TABLE_H
-#define PATHSCOPE_FORMAT_TABLE_H
+#ifndef PATHSCOPE_STATS_FORMAT_TABLE_H
+#define PATHSCOPE_STATS_FORMAT_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,4 +30,4 @@ void ps_fmt_u64(char *buf, size_t len, __u64 v, bool have);
 /* The table label of queue slot q: its number, or "other" for the last slot. */
 void ps_queue_label(const struct ps_snapshot *s, unsigned int q, char *buf, size_t len);
 
-#endif /* PATHSCOPE_FORMAT_TABLE_H */
+#endif /* PATHSCOPE_STATS_FORMAT_TABLE_H */

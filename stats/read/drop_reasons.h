@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Names of the kernel's drop reasons (enum skb_drop_reason), read from the
  * running kernel's BTF, so they match whatever kernel pathscope runs on. */
-#ifndef PATHSCOPE_DROP_REASONS_H
-#define PATHSCOPE_DROP_REASONS_H
+#ifndef PATHSCOPE_STATS_READ_DROP_REASONS_H
+#define PATHSCOPE_STATS_READ_DROP_REASONS_H
 
 #include <linux/types.h>
 #include <stddef.h>
@@ -14,4 +14,4 @@ const char *ps_drop_reason_name(__u32 reason, char *buf, size_t len);
 /* The value of a named reason (without prefix), or -1. */
 long ps_drop_reason_value(const char *name);
 
-#endif /* PATHSCOPE_DROP_REASONS_H */
+#endif /* PATHSCOPE_STATS_READ_DROP_REASONS_H */

@@ -20,8 +20,8 @@
  * PS_META_RX_HASH, map flows_rxhash), per queue the sampled frames whose RX
  * hash the driver typed L4, L3 only, or gave none (abi.h, ps_rx_hash_q).
  */
-#ifndef PATHSCOPE_STATS_FLOWS_H
-#define PATHSCOPE_STATS_FLOWS_H
+#ifndef PATHSCOPE_STATS_READ_FLOW_TABLE_H
+#define PATHSCOPE_STATS_READ_FLOW_TABLE_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -71,4 +71,4 @@ double ps_flows_distinct(const struct ps_snapshot *s, unsigned int q);
  * nothing when they are not pinned. 0 or -errno. */
 int ps_flows_snapshot_read(const char *dir, struct ps_snapshot *s, int ncpus);
 
-#endif /* PATHSCOPE_STATS_FLOWS_H */
+#endif /* PATHSCOPE_STATS_READ_FLOW_TABLE_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* BPF run time of an attachment's programs (kernel.bpf_stats_enabled). */
-#ifndef PATHSCOPE_PROG_STATS_H
-#define PATHSCOPE_PROG_STATS_H
+#ifndef PATHSCOPE_STATS_READ_PROG_STATS_H
+#define PATHSCOPE_STATS_READ_PROG_STATS_H
 
 #include <stdint.h>
 
@@ -23,4 +23,4 @@ int ps_bpf_stats_enabled(void);
  * were added. */
 int ps_prog_stats_read(const char *dir, const char *ifname, struct ps_prom_prog *out, int max);
 
-#endif /* PATHSCOPE_PROG_STATS_H */
+#endif /* PATHSCOPE_STATS_READ_PROG_STATS_H */

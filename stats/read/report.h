@@ -5,8 +5,8 @@
  * (or since attach, for the first report). stats/render.h prints reports as
  * a table, as histograms, or as JSON.
  */
-#ifndef PATHSCOPE_REPORT_H
-#define PATHSCOPE_REPORT_H
+#ifndef PATHSCOPE_STATS_READ_REPORT_H
+#define PATHSCOPE_STATS_READ_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,4 +38,4 @@ __u64 ps_ip_packets(const struct ps_qstats *s);		/* sum of ECN counts */
 __u64 ps_ecn_count(const struct ps_qstats *s, int ecn); /* IPv4 + IPv6 */
 __u64 ps_segments(const struct ps_qstats *s);		/* packets, GSO/GRO skbs split */
 
-#endif /* PATHSCOPE_REPORT_H */
+#endif /* PATHSCOPE_STATS_READ_REPORT_H */

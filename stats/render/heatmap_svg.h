@@ -5,8 +5,8 @@
  * data-interval, data-t0, data-t1, data-low, data-high, data-count), so that
  * a test or a script can read the figure back exactly.
  */
-#ifndef PATHSCOPE_HEATMAP_SVG_H
-#define PATHSCOPE_HEATMAP_SVG_H
+#ifndef PATHSCOPE_STATS_RENDER_HEATMAP_SVG_H
+#define PATHSCOPE_STATS_RENDER_HEATMAP_SVG_H
 
 #include <stdio.h>
 
@@ -23,4 +23,4 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h);
  * heats[k] holds stage ps_stages[k] over the same recording. */
 void ps_budget_svg(FILE *out, const struct ps_heat *heats);
 
-#endif /* PATHSCOPE_HEATMAP_SVG_H */
+#endif /* PATHSCOPE_STATS_RENDER_HEATMAP_SVG_H */

@@ -5,8 +5,8 @@
  * --hist histograms, the JSON document (schema in man/pathscope-json.7) and the
  * Prometheus text exposition (format 0.0.4). Pure: they read no kernel state.
  */
-#ifndef PATHSCOPE_RENDER_H
-#define PATHSCOPE_RENDER_H
+#ifndef PATHSCOPE_STATS_RENDER_RENDER_H
+#define PATHSCOPE_STATS_RENDER_RENDER_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -70,4 +70,4 @@ struct ps_prom_extra {
 int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		   const struct ps_prom_extra *extra);
 
-#endif /* PATHSCOPE_RENDER_H */
+#endif /* PATHSCOPE_STATS_RENDER_RENDER_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* `pathscope status`: one attachment as a table line or a JSON object, from
  * its (checked) meta, its state in words and its map memory. */
-#ifndef PATHSCOPE_STATUS_FORMAT_H
-#define PATHSCOPE_STATUS_FORMAT_H
+#ifndef PATHSCOPE_STATS_RENDER_STATUS_H
+#define PATHSCOPE_STATS_RENDER_STATUS_H
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -49,4 +49,4 @@ void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p);
 void ps_status_incomplete_text(char *buf, size_t len, const char *dir, const char *reason);
 json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint64_t current_netns);
 
-#endif /* PATHSCOPE_STATUS_FORMAT_H */
+#endif /* PATHSCOPE_STATS_RENDER_STATUS_H */

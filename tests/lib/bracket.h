@@ -8,8 +8,8 @@
  * The 2 ms sleep makes a constant error (+-200 us), a scale error (x1.2,
  * x0.8) or a unit error fall outside it.
  */
-#ifndef PATHSCOPE_TEST_BRACKET_H
-#define PATHSCOPE_TEST_BRACKET_H
+#ifndef PATHSCOPE_TESTS_LIB_BRACKET_H
+#define PATHSCOPE_TESTS_LIB_BRACKET_H
 
 #include <linux/types.h>
 #include <time.h>
@@ -51,4 +51,4 @@ static inline void bracket_of(const struct span *a, const struct span *b, __u64 
 	*hi = b->end - a->start;
 }
 
-#endif /* PATHSCOPE_TEST_BRACKET_H */
+#endif /* PATHSCOPE_TESTS_LIB_BRACKET_H */

@@ -8,8 +8,8 @@
  *                          for a facility this kernel lacks, see below)
  * A test program exits 1 when any check failed.
  */
-#ifndef PATHSCOPE_TEST_CHECK_H
-#define PATHSCOPE_TEST_CHECK_H
+#ifndef PATHSCOPE_TESTS_LIB_CHECK_H
+#define PATHSCOPE_TESTS_LIB_CHECK_H
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -95,4 +95,4 @@ static inline int check_exit_code(void)
 	return check_failures ? 1 : 0;
 }
 
-#endif /* PATHSCOPE_TEST_CHECK_H */
+#endif /* PATHSCOPE_TESTS_LIB_CHECK_H */

@@ -4,8 +4,8 @@
  * headers (Ethernet, VLAN tags, IPv4, IPv6 and its extension headers, TCP,
  * UDP, ICMP) to a buffer, then fix the IP lengths.
  */
-#ifndef PATHSCOPE_TEST_FRAME_H
-#define PATHSCOPE_TEST_FRAME_H
+#ifndef PATHSCOPE_TESTS_LIB_FRAME_H
+#define PATHSCOPE_TESTS_LIB_FRAME_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,4 +189,4 @@ static inline void fix_lengths(struct frame *f)
 		wr16(f->b + f->ip_off + 4, f->len - f->ip_off - 40);
 }
 
-#endif /* PATHSCOPE_TEST_FRAME_H */
+#endif /* PATHSCOPE_TESTS_LIB_FRAME_H */

@@ -4,8 +4,8 @@
  * tests/golden/. PS_GOLDEN_UPDATE=1 rewrites the files instead (then review
  * the diff before committing it).
  */
-#ifndef PATHSCOPE_TEST_GOLDEN_H
-#define PATHSCOPE_TEST_GOLDEN_H
+#ifndef PATHSCOPE_TESTS_LIB_GOLDEN_H
+#define PATHSCOPE_TESTS_LIB_GOLDEN_H
 
 #include <errno.h>
 #include <stdio.h>
@@ -77,4 +77,4 @@ static void golden(const char *name, const char *text, size_t len)
 	free(want);
 }
 
-#endif /* PATHSCOPE_TEST_GOLDEN_H */
+#endif /* PATHSCOPE_TESTS_LIB_GOLDEN_H */

@@ -6,8 +6,8 @@
  * the other. skel_pair_open(), then any rodata of the test's own, then
  * skel_pair_load(). With the headers every such test needs.
  */
-#ifndef PATHSCOPE_TEST_SKEL_PAIR_H
-#define PATHSCOPE_TEST_SKEL_PAIR_H
+#ifndef PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
+#define PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
 
 #include <errno.h>
 #include <stdarg.h>
@@ -74,4 +74,4 @@ static inline bool skel_pair_ready(const char *name, int err)
 	return false;
 }
 
-#endif /* PATHSCOPE_TEST_SKEL_PAIR_H */
+#endif /* PATHSCOPE_TESTS_LIB_SKEL_PAIR_H */

@@ -6,6 +6,9 @@
  * write it; standin_lxdrop.bpf.c adds libxdp's run config, as programs
  * written for libxdp do.
  */
+#ifndef PATHSCOPE_TESTS_STANDINS_PORTDROP_H
+#define PATHSCOPE_TESTS_STANDINS_PORTDROP_H
+
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -60,3 +63,5 @@ static __always_inline int portdrop(struct xdp_md *ctx)
 }
 
 char LICENSE[] SEC("license") = "GPL";
+
+#endif /* PATHSCOPE_TESTS_STANDINS_PORTDROP_H */

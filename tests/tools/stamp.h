@@ -5,8 +5,8 @@
  * payload bytes 4..11, after udpsend's sequence number. udpsend --stamp
  * writes it; udpsend --stamped and tapwire read it on the other side.
  */
-#ifndef PS_TOOLS_STAMP_H
-#define PS_TOOLS_STAMP_H
+#ifndef PATHSCOPE_TESTS_TOOLS_STAMP_H
+#define PATHSCOPE_TESTS_TOOLS_STAMP_H
 
 #include <stdint.h>
 #include <time.h>
@@ -40,4 +40,4 @@ static inline uint64_t stamp_get(const unsigned char *payload)
 	return ns;
 }
 
-#endif
+#endif /* PATHSCOPE_TESTS_TOOLS_STAMP_H */

@@ -12,8 +12,8 @@
  * veth's recorded on Linux 6.18; virtio_net's and e1000's names as their
  * drivers' sources print them, with made-up values.
  */
-#ifndef PATHSCOPE_NIC_FIXTURES_H
-#define PATHSCOPE_NIC_FIXTURES_H
+#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_H
+#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_H
 
 /* RTM_NEWLINK of vA: IFLA_STATS64 of 25 counters, rx 6 packets / 516 bytes, tx 9 / 762 */
 static const unsigned char fx_veth_link[1500] = {
@@ -742,4 +742,4 @@ static const __u64 fx_e1000_estats_vals[46] = {
 	132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145,
 };
 
-#endif /* PATHSCOPE_NIC_FIXTURES_H */
+#endif /* PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_H */

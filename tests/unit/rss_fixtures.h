@@ -10,8 +10,8 @@
  * repeated over 4 queues, a 40-byte key (here Microsoft's standard one, so
  * the predictions are checkable by hand) and Toeplitz.
  */
-#ifndef PATHSCOPE_RSS_FIXTURES_H
-#define PATHSCOPE_RSS_FIXTURES_H
+#ifndef PATHSCOPE_TESTS_UNIT_RSS_FIXTURES_H
+#define PATHSCOPE_TESTS_UNIT_RSS_FIXTURES_H
 
 /* virtio_net eth0 (ifindex 4), Linux 6.18: HFUNC 1 (toeplitz), no INDIR, no
  * HKEY, and a FLOW_HASH nest (attribute 8, Linux 6.17) of 27 zero u32s */
@@ -91,4 +91,4 @@ static const unsigned char fx_rss_virtio_612[620] = {
 	0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
-#endif /* PATHSCOPE_RSS_FIXTURES_H */
+#endif /* PATHSCOPE_TESTS_UNIT_RSS_FIXTURES_H */

@@ -5,8 +5,8 @@
  * TX latency, the kernel path, NIC facts, qdiscs and softnet. The renderers'
  * golden test (test_golden.c) renders them in every format.
  */
-#ifndef PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
-#define PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H
+#ifndef PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H
+#define PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H
 
 #include <arpa/inet.h>
 #include <string.h>
@@ -448,4 +448,4 @@ static void fx_fill(struct ps_snapshot snaps[2][2])
 		}
 }
 
-#endif /* PATHSCOPE_TEST_SNAPSHOT_FIXTURE_H */
+#endif /* PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H */
