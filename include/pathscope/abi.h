@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 8
+#define PS_ABI_VERSION 9
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -355,6 +355,8 @@ struct ps_tcp_qstats {
 	__u64 resp_expired; /* ... never echoed */
 	__u64 hs_timed;	    /* handshakes timed, by RX queue of the reply */
 	__u64 syn_retrans;  /* SYNs and SYN-ACKs sent again (not timed), by TX queue */
+	__u64 halfopen_new; /* handshakes added to tcp_halfopen, by TX queue: those
+			     * not there any more were evicted (the LRU was full) */
 };
 
 /* Per queue, shared by the CPUs (atomic adds: samples are rare, and one
@@ -566,6 +568,8 @@ struct ps_flow_count {
 struct ps_flows_qstate {
 	__u64 packets; /* sampled frames */
 	__u64 bytes;
+	__u64 flows_new; /* entries this queue added to the flow table: those
+			  * not there any more were evicted (the LRU was full) */
 	__u8 hll[PS_HLL_REGS];
 };
 

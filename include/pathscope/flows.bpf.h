@@ -234,8 +234,11 @@ static __always_inline void ps_flows_xdp(void *data, void *data_end, const struc
 	if (!v) {
 		struct ps_flow_count one = { 1, len };
 
-		if (!bpf_map_update_elem(&flows, &k, &one, BPF_NOEXIST))
+		if (!bpf_map_update_elem(&flows, &k, &one, BPF_NOEXIST)) {
+			if (q)
+				q->flows_new++;
 			return;
+		}
 		v = bpf_map_lookup_elem(&flows, &k); /* another CPU made it first */
 		if (!v)
 			return;

@@ -261,7 +261,8 @@ static __always_inline void ps_tcp_hs_start(const struct ps_tcp_seg *g, struct p
 	v.hs_ns = bpf_ktime_get_ns();
 	v.hs_seq = g->seq;
 	v.hs_state = (g->flags & PS_TCP_ACK) ? PS_TCP_HS_SYNACK_SENT : PS_TCP_HS_SYN_SENT;
-	bpf_map_update_elem(&tcp_halfopen, &g->key, &v, BPF_ANY);
+	if (bpf_map_update_elem(&tcp_halfopen, &g->key, &v, BPF_ANY) == 0 && !h && s)
+		s->halfopen_new++;
 }
 
 /* Arrival: the reply that completes the handshake timed in h (the SYN-ACK for
