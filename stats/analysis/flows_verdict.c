@@ -27,7 +27,7 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 		   struct ps_hot_verdict *v)
 {
 	const struct ps_hot_queue *q = &qs[i];
-	uint64_t all = total_packets(qs, nq), all_bytes = 0;
+	uint64_t all = total_packets(qs, nq), all_bytes = 0, evicted = 0;
 	double distinct = 0, top;
 	unsigned int k;
 	int c;
@@ -38,6 +38,7 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 	for (k = 0; k < nq; k++) {
 		all_bytes += qs[k].bytes;
 		distinct += qs[k].distinct;
+		evicted += qs[k].evicted;
 	}
 	v->queue = q->queue;
 	v->share = (double)q->packets / (double)all;
@@ -68,6 +69,12 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 			 "%.0f distinct flows for %u queues (fewer than 4 per queue)", distinct,
 			 nq);
 	}
+	if (evicted) {
+		v->holds[PS_HOT_OVERFLOW] = true;
+		snprintf(v->why[PS_HOT_OVERFLOW], sizeof(v->why[0]),
+			 "the flow table was full: %llu flows evicted, %llu of them this queue's",
+			 (unsigned long long)evicted, (unsigned long long)q->evicted);
+	}
 	v->holds[PS_HOT_BYTES] = true;
 	snprintf(v->why[PS_HOT_BYTES], sizeof(v->why[0]),
 		 "%.0f%% of the packets and %.0f%% of the bytes; its flows: %.0f of %.0f",
@@ -82,7 +89,8 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 
 const char *ps_hot_cause_name(enum ps_hot_cause c)
 {
-	static const char *const names[] = { "elephant", "table", "fields", "few", "bytes" };
+	static const char *const names[] = { "elephant", "table",    "fields",
+					     "few",	 "overflow", "bytes" };
 
 	return (unsigned int)c < PS_HOT_NCAUSES ? names[c] : "?";
 }
@@ -98,6 +106,9 @@ const char *ps_hot_cause_advice(enum ps_hot_cause c)
 		return "the NIC hashes on addresses only: ethtool -N IFACE rx-flow-hash PROTO sdfn";
 	case PS_HOT_FEW:
 		return "fewer flows than queues can spread: more flows (connections), or RPS";
+	case PS_HOT_OVERFLOW:
+		return "the flow table overflowed: its flows are not all known; sample fewer "
+		       "(attach --flow-sample N)";
 	case PS_HOT_BYTES:
 	default:
 		return "the flows spread by hash and their bytes do not: some flows are heavier";

@@ -14,6 +14,9 @@
  *             rx-flow-hash;
  *   few       fewer distinct flows on the interface than 4 x the queues:
  *             more flows, or RPS;
+ *   overflow  none of these, and the flow table was full in the window (it
+ *             evicted flows): the flows it lost cannot be weighed, so no
+ *             guess is made; sample fewer (attach --flow-sample);
  *   bytes     none of these: the flows spread by hash and their bytes do
  *             not. */
 #ifndef PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
@@ -27,6 +30,7 @@ enum ps_hot_cause {
 	PS_HOT_TABLE,
 	PS_HOT_FIELDS,
 	PS_HOT_FEW,
+	PS_HOT_OVERFLOW,
 	PS_HOT_BYTES,
 	PS_HOT_NCAUSES,
 };
@@ -37,6 +41,7 @@ struct ps_hot_queue {
 	uint64_t packets, bytes;
 	uint64_t top_packets; /* of its heaviest flow */
 	double distinct;      /* distinct flows, estimated */
+	uint64_t evicted;     /* its flows evicted from the full flow table */
 	/* Its main protocol (by packets) is hashed on addresses only: 1 yes,
 	 * 0 no (ports too), -1 unknown (no hashed fields, no RX hash type). */
 	int l3_only;

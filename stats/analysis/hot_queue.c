@@ -57,6 +57,7 @@ void ps_hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struct ps
 					   ? qs[i].packets
 					   : qs[i].flows[0].packets,
 			.distinct = qs[i].distinct,
+			.evicted = qs[i].evicted,
 			.l3_only = l3_only(rss, type, &qs[i]),
 			.proto = type >= 0 ? ps_rss_flow_names[type] : NULL,
 			.entries = rss->have_table ? entries[i] : 0,

@@ -45,6 +45,7 @@ static struct ps_flow_row *window_flows(const struct ps_report *r, unsigned int 
 			qo->packets += qs[i].packets;
 			qo->bytes += qs[i].bytes;
 			qo->sampled += qs[i].sampled;
+			qo->evicted += qs[i].evicted;
 			qo->rx_hash = qs[i].rx_hash;
 			qo->rx_hash_l4 += qs[i].rx_hash_l4;
 			qo->rx_hash_l3 += qs[i].rx_hash_l3;
@@ -127,6 +128,11 @@ void ps_flows_table(FILE *out, const struct ps_report *r)
 		flows_row(out, r, q, qname);
 	}
 	flows_row(out, r, s->nslots, "all");
+	if (ps_flows_evicted(s, s->nslots))
+		fprintf(out,
+			"(the flow table was full: %llu flows evicted since attach; ACTIVE and TOP "
+			"are of the flows it kept, DISTINCT of all)\n",
+			(unsigned long long)ps_flows_evicted(s, s->nslots));
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -158,6 +164,7 @@ json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
 	json_object_object_add(o, "distinct_err", json_object_new_double(qo.distinct_err));
 	json_object_object_add(o, "active", json_object_new_int64(n));
 	ps_json_add_u64(o, "sampled", qo.sampled);
+	ps_json_add_u64(o, "evicted", qo.evicted);
 	json_object_object_add(o, "rx_hash", ps_flows_rx_hash_json(&qo));
 	for (i = 0; i < n && i < PS_FLOWS_TOP_JSON; i++)
 		json_object_array_add(top, ps_flow_json(&rows[i]));
@@ -207,6 +214,9 @@ static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l, const st
 
 void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
+	struct ps_lbl l;
+	int i;
+
 	ps_prom_family(p, "pathscope_flows_distinct", "gauge",
 		       "Distinct flows per RX queue since attach (XDP, sampled frames; "
 		       "HyperLogLog, relative standard error 6.5%).");
@@ -215,6 +225,15 @@ void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "The top flow's share of its RX queue's packets since attach, 0..1 (its "
 		       "sampled packets times N over the queue's XDP packets).");
 	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, top_share_sample);
+	ps_prom_family(p, "pathscope_flows_evicted_total", "counter",
+		       "Flows evicted from the full flow table (16384 flows, all queues) since "
+		       "attach: the top flows and their shares are then of the flows it kept.");
+	for (i = 0; i < n; i++) {
+		if (!ps_flows_on(&s[i]))
+			continue;
+		ps_lbl_iface(&l, &s[i]);
+		ps_prom_sample_u(p, &l, ps_flows_evicted(&s[i], s[i].nslots));
+	}
 }
 
 /* ---- the family ---------------------------------------------------------- */

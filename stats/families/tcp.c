@@ -155,6 +155,16 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 	}
 }
 
+/* Handshakes evicted from the full half-open table (PS_TCP_HALFOPEN_MAX)
+ * since attach, untimed: those added that it no longer holds. */
+static __u64 halfopen_evicted(const struct ps_snapshot *s)
+{
+	struct ps_tcp_qstats all;
+
+	ps_per_queue_total(s->tcp, sizeof(all), s->nslots, s->nslots, &all);
+	return all.halfopen_new > s->tcp_halfopen ? all.halfopen_new - s->tcp_halfopen : 0;
+}
+
 static void ps_tcp_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
@@ -181,6 +191,11 @@ static void ps_tcp_table(FILE *out, const struct ps_report *r)
 	if (all.rx_no_ts + all.tx_no_ts && !(all.rx_ts + all.tx_ts))
 		fprintf(out, "(no TCP segment carried the timestamp option: these flows have no "
 			     "RTT or response time, only handshakes)\n");
+	if (halfopen_evicted(s))
+		fprintf(out,
+			"(the half-open table (%u handshakes) was full: %llu handshakes evicted "
+			"untimed since attach)\n",
+			PS_TCP_HALFOPEN_MAX, (unsigned long long)halfopen_evicted(s));
 	if (s->ntcp_peers)
 		peers_table(out, s);
 }
@@ -434,7 +449,9 @@ static void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		  "in a pure ACK, per RX queue; _sum is estimated from bucket midpoints.",
 		  ackd_hist },
 	};
+	struct ps_lbl l;
 	size_t i;
+	int k;
 
 	ps_prom_family(p, "pathscope_tcp_segments_total", "counter",
 		       "TCP segments with and without the timestamp option, per RX queue (rx, "
@@ -442,6 +459,15 @@ static void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "RTT.");
 	ps_prom_each_slot(p, s, n, &tcp_slots, 0, segments);
 	ps_prom_slot_counters(p, s, n, &tcp_slots, counters, PS_ARRAY_SIZE(counters));
+	ps_prom_family(p, "pathscope_tcp_halfopen_evicted_total", "counter",
+		       "Handshakes evicted untimed from the full half-open table (4096 "
+		       "handshakes) since attach.");
+	for (k = 0; k < n; k++) {
+		if (!ps_tcp_on(&s[k]))
+			continue;
+		ps_lbl_iface(&l, &s[k]);
+		ps_prom_sample_u(p, &l, halfopen_evicted(&s[k]));
+	}
 	for (i = 0; i < PS_ARRAY_SIZE(hists); i++) {
 		ps_prom_family(p, hists[i].name, "histogram", hists[i].help);
 		ps_prom_each_slot(p, s, n, &tcp_slots, 0, hists[i].fn);
@@ -488,6 +514,7 @@ static void iface_json(json_object *o, const struct ps_snapshot *s)
 	snprintf(buf, sizeof(buf), "%u,%u", s->meta.tcp_prefix4, s->meta.tcp_prefix6);
 	json_object_object_add(o, "tcp_peer_prefix", json_object_new_string(buf));
 	json_object_object_add(o, "tcp_peers", ps_tcp_peers_json(s));
+	ps_json_add_u64(o, "tcp_halfopen_evicted", halfopen_evicted(s));
 }
 
 static const struct ps_stage stages[] = {

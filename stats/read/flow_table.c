@@ -79,6 +79,7 @@ static int read_flows_q(int fd, struct ps_snapshot *s, int ncpus)
 		for (cpu = 0; cpu < ncpus; cpu++) {
 			o->packets += percpu[cpu].packets;
 			o->bytes += percpu[cpu].bytes;
+			o->flows_new += percpu[cpu].flows_new;
 			for (j = 0; j < PS_HLL_REGS; j++)
 				if (percpu[cpu].hll[j] > o->hll[j])
 					o->hll[j] = percpu[cpu].hll[j];
@@ -240,6 +241,23 @@ static __u64 delta(__u64 cur, __u64 prev)
 	return cur >= prev ? cur - prev : cur;
 }
 
+__u64 ps_flows_evicted(const struct ps_snapshot *s, unsigned int q)
+{
+	__u64 added = 0, held = 0;
+	unsigned int i, fq;
+
+	if (!ps_flows_on(s))
+		return 0;
+	for (i = 0; i < s->nslots; i++)
+		if (q == s->nslots || q == i)
+			added += s->flows_q[i].flows_new;
+	for (i = 0; i < s->nflows; i++) {
+		fq = s->flows[i].key.queue < s->nslots ? s->flows[i].key.queue : s->nslots - 1;
+		held += q == s->nslots || q == fq;
+	}
+	return added > held ? added - held : 0;
+}
+
 int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		  struct ps_flows_q **qs_out, unsigned int *nq_out)
 {
@@ -281,6 +299,8 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 			o->rx_hash_l3 = delta(c->l3, p ? p->l3 : 0);
 			o->rx_hash_none = delta(c->none, p ? p->none : 0);
 		}
+		o->evicted =
+		    delta(ps_flows_evicted(cur, q), use_prev ? ps_flows_evicted(prev, q) : 0);
 		o->distinct = ps_hll_estimate(cur->flows_q[q].hll, PS_HLL_REGS);
 		o->distinct_err = PS_HLL_ERR;
 	}

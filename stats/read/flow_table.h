@@ -42,6 +42,7 @@ struct ps_flows_q {
 	double distinct;      /* distinct flows since attach (HyperLogLog) */
 	double distinct_err;  /* its relative standard error */
 	__u32 nflows;	      /* flows with frames in the interval */
+	__u64 evicted;	      /* flows evicted from the full table in the interval */
 	/* The RX hash's type of the sampled frames (not scaled): with
 	 * rx_hash false, not measured (not the device-bound XDP program). */
 	bool rx_hash;
@@ -59,6 +60,11 @@ __u32 ps_flows_sample(const struct ps_snapshot *s);
 int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		  struct ps_flows_q **qs, unsigned int *nq);
 void ps_flows_free(struct ps_flows_q *qs, unsigned int nq);
+
+/* Flows of queue slot q (q == nslots: all) evicted from the flow table
+ * since attach: those it added (flows_new) that it no longer holds. An LRU
+ * hash evicts without a word; this is its count. */
+__u64 ps_flows_evicted(const struct ps_snapshot *s, unsigned int q);
 
 /* The HyperLogLog estimate of m registers (linear counting for small
  * ranges), and of queue slot q of a snapshot (q == nslots: all queues,

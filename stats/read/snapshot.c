@@ -112,6 +112,27 @@ static int read_entries(const char *dir, const char *name, size_t key_size, size
 	return 0;
 }
 
+/* How many entries the hash map name holds (keys of key_size bytes). */
+static int count_entries(const char *dir, const char *name, size_t key_size, __u64 *n)
+{
+	char key[64], next[64];
+	void *prev = NULL;
+	int fd = ps_pin_open(dir, name);
+
+	*n = 0;
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	while (*n < (1U << 24) && bpf_map_get_next_key(fd, prev, next) == 0) {
+		memcpy(key, next, key_size);
+		prev = key;
+		(*n)++;
+	}
+	close(fd);
+	return 0;
+}
+
 /* The sock samples still pending, by queue: in flight or past their age. */
 static int read_sock_pending(const char *dir, struct ps_snapshot *s)
 {
@@ -252,6 +273,9 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 				   offsetof(struct ps_tcp_peer_entry, stats), PS_TCP_PEERS_MAX + 1,
 				   sizeof(struct ps_tcp_peer_entry), (void **)&s->tcp_peers,
 				   &s->ntcp_peers);
+	if (!err && s->tcp)
+		err = count_entries(dir, "tcp_halfopen", sizeof(struct ps_tcp_flow_key),
+				    &s->tcp_halfopen);
 	if (!err)
 		err = read_per_queue(dir, "sock_stats", sizeof(struct ps_sock_qstats), s->nslots,
 				     ncpus, (void **)&s->sock);

@@ -33,6 +33,7 @@ struct ps_snapshot {
 	struct ps_tcp_qhist *tcp_hist;	     /* nslots */
 	struct ps_tcp_peer_entry *tcp_peers; /* per peer subnet */
 	unsigned int ntcp_peers;
+	__u64 tcp_halfopen; /* entries in tcp_halfopen when read */
 	struct ps_sock_qstats *sock;	       /* nslots; NULL: sock maps not pinned */
 	struct ps_sock_qhist *sock_hist;       /* nslots */
 	struct ps_sock_pend *sock_pend;	       /* nslots: samples still waiting for a read */

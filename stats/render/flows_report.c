@@ -81,6 +81,17 @@ static void text_flow(FILE *out, const struct report *r)
 			ps_flows_sample(r->cur) > 1 ? " (sampled 1 in N: try N=1)" : "");
 }
 
+/* Flows evicted from the full flow table over the report's window. */
+static unsigned long long evicted(const struct report *r)
+{
+	unsigned long long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nq; i++)
+		n += r->qs[i].evicted;
+	return n;
+}
+
 static void text(FILE *out, const struct report *r)
 {
 	const struct ps_flows_opts *o = r->o;
@@ -95,6 +106,11 @@ static void text(FILE *out, const struct report *r)
 		o->interval_s ? o->interval_s
 			      : (double)(cur->mono_ns - cur->meta.attach_monotonic_ns) / 1e9,
 		ps_flows_sample(cur), PS_HLL_ERR * 100);
+	if (evicted(r))
+		fprintf(out,
+			"the flow table was full: %llu flows evicted; the flows and top flows "
+			"below are of those it kept\n",
+			(unsigned long long)evicted(r));
 	fprintf(out, "%5s %12s %6s %14s %6s %8s %6s  %s\n", "queue", "packets", "share", "bytes",
 		"share", "distinct", "flows", "top flow (share of the queue)");
 	for (i = 0; i < r->nq; i++) {
@@ -254,6 +270,7 @@ static void json(FILE *out, const struct report *r)
 	json_object_object_add(j, "distinct_err", ps_json_double(PS_HLL_ERR, 3));
 	json_object_object_add(j, "distinct",
 			       ps_json_double(ps_flows_distinct(r->cur, r->cur->nslots), 1));
+	json_object_object_add(j, "evicted", json_object_new_uint64(evicted(r)));
 	if (o->flow)
 		json_object_object_add(j, "flow", json_flow(r));
 	a = json_object_new_array();

@@ -241,6 +241,7 @@ static void qstate(__u32 q, struct ps_flows_qstate *out)
 	for (c = 0; c < ncpus; c++) {
 		out->packets += pc[c].packets;
 		out->bytes += pc[c].bytes;
+		out->flows_new += pc[c].flows_new;
 		for (j = 0; j < (int)PS_HLL_REGS; j++)
 			if (pc[c].hll[j] > out->hll[j])
 				out->hll[j] = pc[c].hll[j];
@@ -291,6 +292,7 @@ static void sendf(const char *what, const struct frame *f, __u32 q, __u32 count,
 
 static void test_exact(void)
 {
+	unsigned long long added;
 	struct ps_flows_qstate qs;
 	struct ps_flow_count v;
 	struct frame f;
@@ -372,8 +374,9 @@ static void test_exact(void)
 	n = table_size();
 	check_report(n == nwants, "N=1: the table holds exactly those flows", "%u flows, want %u",
 		     n, nwants);
-	for (q = 0; q < NSLOTS; q++) {
+	for (q = 0, added = 0; q < NSLOTS; q++) {
 		qstate(q, &qs);
+		added += qs.flows_new;
 		snprintf(name, sizeof(name),
 			 "N=1: queue slot %u's sampled totals are its frames (%llu, %llu B)", q,
 			 (unsigned long long)q_packets[q], (unsigned long long)q_bytes[q]);
@@ -381,6 +384,10 @@ static void test_exact(void)
 			     "got %llu, %llu B", (unsigned long long)qs.packets,
 			     (unsigned long long)qs.bytes);
 	}
+	check_report(added == nwants,
+		     "N=1: the queues added exactly those flows to the table (flows_new): none "
+		     "evicted",
+		     "%llu added, want %u", (unsigned long long)added, nwants);
 	if (!ctx_ok)
 		check_report(1,
 			     "N=1: this kernel's test run takes no rx_queue_index: "
@@ -432,6 +439,13 @@ static void test_distinct(unsigned int nflows)
 			 PS_FLOWS_MAX);
 		check_report(n <= PS_FLOWS_MAX && n > 0, name, "%u flows", n);
 	}
+	/* What pathscope counts as evicted (added, less what the table holds)
+	 * against the flows sent: every flow sent is held or evicted. */
+	snprintf(name, sizeof(name),
+		 "distinct %u: each flow added once (flows_new), the table holds %u: %u evicted",
+		 nflows, n, nflows - n);
+	check_report(qs.flows_new == nflows, name, "flows_new %llu",
+		     (unsigned long long)qs.flows_new);
 }
 
 /* ---- sampling ------------------------------------------------------------- */

@@ -275,6 +275,7 @@ static const char *const counter_names[NCOUNTERS] = {
 	[F(resp_expired)] = "resp_expired",
 	[F(hs_timed)] = "hs_timed",
 	[F(syn_retrans)] = "syn_retrans",
+	[F(halfopen_new)] = "halfopen_new",
 };
 
 /* Expected deltas of a case: counters by name, histogram samples, peers. */
@@ -552,8 +553,8 @@ static void test_handshake(void)
 	tx(&(struct seg){ .lport = 41000, .flags = SYN, .seq = 100, TS(20, 0) });
 	rx(&(struct seg){ .lport = 41000, .flags = SYN | ACK, .seq = 900, .ack = 101, TS(60, 20) });
 	expect("client: SYN out, SYN-ACK in: a handshake RTT",
-	       W(C([F(tx_ts)] = 1, [F(rx_ts)] = 1, [F(hs_timed)] = 1), .hist = { 0, 1 },
-		 .peer_hs = 1));
+	       W(C([F(tx_ts)] = 1, [F(rx_ts)] = 1, [F(hs_timed)] = 1, [F(halfopen_new)] = 1),
+		 .hist = { 0, 1 }, .peer_hs = 1));
 	check(flow_get(0, 41000, &f, true) && f.hs_state == PS_TCP_HS_DONE,
 	      "the half-open entry is done", "state %u", f.hs_state);
 	check(!flow_get(0, 41000, &f, false), "no established entry before the ACK", "present");
@@ -565,15 +566,15 @@ static void test_handshake(void)
 	tx(&(struct seg){ .lport = 41001, .flags = SYN, .seq = 200 });
 	rx(&(struct seg){ .lport = 41001, .flags = SYN | ACK, .seq = 5, .ack = 201 });
 	expect("without the timestamp option: timed all the same",
-	       W(C([F(tx_no_ts)] = 1, [F(rx_no_ts)] = 1, [F(hs_timed)] = 1), .hist = { 0, 1 },
-		 .peer_hs = 1));
+	       W(C([F(tx_no_ts)] = 1, [F(rx_no_ts)] = 1, [F(hs_timed)] = 1, [F(halfopen_new)] = 1),
+		 .hist = { 0, 1 }, .peer_hs = 1));
 
 	begin();
 	tx(&(struct seg){ .lport = 41002, .flags = SYN, .seq = 300, TS(30, 0) });
 	tx(&(struct seg){ .lport = 41002, .flags = SYN, .seq = 300, TS(1030, 0) });
 	rx(&(struct seg){ .lport = 41002, .flags = SYN | ACK, .seq = 7, .ack = 301, TS(70, 30) });
-	expect("a retransmitted SYN: counted, and the handshake not timed",
-	       W(C([F(tx_ts)] = 2, [F(rx_ts)] = 1, [F(syn_retrans)] = 1)));
+	expect("a retransmitted SYN: counted, and the handshake not timed (one half-open entry)",
+	       W(C([F(tx_ts)] = 2, [F(rx_ts)] = 1, [F(syn_retrans)] = 1, [F(halfopen_new)] = 1)));
 
 	begin();
 	rx(&(struct seg){ .lport = 41003, .flags = SYN, .seq = 400, TS(80, 0) });
@@ -581,8 +582,8 @@ static void test_handshake(void)
 	rx(&(struct seg){ .lport = 41003, .flags = ACK, .seq = 401, .ack = 600, TS(81, 40) });
 	rx(&(struct seg){ .lport = 41003, .flags = ACK, .seq = 401, .ack = 601, TS(81, 40) });
 	expect("server: SYN-ACK out, the ACK of it in: a handshake RTT (an ACK of less is not)",
-	       W(C([F(rx_ts)] = 3, [F(tx_ts)] = 1, [F(hs_timed)] = 1), .hist = { 0, 1 },
-		 .peer_hs = 1));
+	       W(C([F(rx_ts)] = 3, [F(tx_ts)] = 1, [F(hs_timed)] = 1, [F(halfopen_new)] = 1),
+		 .hist = { 0, 1 }, .peer_hs = 1));
 	begin();
 	tx(&(struct seg){ .lport = 41003, .flags = SYN | ACK, .seq = 600, .ack = 401 });
 	expect("a retransmitted SYN-ACK after the handshake: counted",

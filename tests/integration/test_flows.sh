@@ -23,6 +23,9 @@
 #      queue 1 is hot (71%; queue 3's 29% is not over 2/4), its top flow
 #      exactly half (not over: no elephant), 3 distinct flows for 4 queues:
 #      the verdict is few.
+#   7. Overflow: 20,000 one-datagram flows into the table of 16,384: the
+#      flows it holds plus those it counts as evicted are exactly the flows
+#      sent; flows' text says so, and stats --json's evicted is the same.
 #   6. Bad input: one line each, exit 2 (options) or 1 (interface unknown,
 #      not attached, feature flows not attached); --flow of a flow seen
 #      names the driver's queue for it, and no prediction (veth: no RSS).
@@ -301,6 +304,21 @@ ps_check_eq "few: queue 1 alone hot (600 of 850; queue 3's 250 are not over 2/4)
 	"$(jqj '[.hot[] | [.queue, .share, .cause, (.causes | keys)]]')" '[[1,0.7059,"few",["bytes","few"]]]'
 ps_check_eq "few: queue 1's top share 0.5" "$(jqj '.queues[1].top_share')" 0.5
 ps_check_eq "few: the figures" "$(jqj '.hot[0].causes.few')" '"3 distinct flows for 4 queues (fewer than 4 per queue)"'
+
+# ---- 7. a full flow table ---------------------------------------------------------------
+attach 1
+fj
+pre=$(jqj '[.queues[].flows_seen] | add // 0')
+run 20000 udp4 20000 "$B" $DPORT 1 18 20000
+ps_wait_quiet 5
+fj
+ps_check_eq "overflow: 20,000 one-datagram flows: held and evicted, they are the 20,000 sent (and the $pre held before)" \
+	"$(jqj "[.evicted + ([.queues[].flows_seen] | add) - $pre, .evicted > 3000]")" "[20000,true]"
+ps_check_eq "overflow: the text says the table was full, with the count" \
+	"$(ps_pathscope_b flows vB | grep -o '^the flow table was full: [0-9]* flows evicted')" \
+	"the flow table was full: $(jqj .evicted) flows evicted"
+ps_check_eq "overflow: stats --json's per-queue evicted adds up to it" \
+	"$(ps_pathscope_b stats vB --json | jq '.interfaces[0].totals.flows.evicted')" "$(jqj .evicted)"
 
 ps_sink_stop >/dev/null
 ps_done

@@ -159,6 +159,9 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->tcp[1].resp_expired = 1;
 	d->tcp[1].hs_timed = 2 * k;
 	d->tcp[2].syn_retrans = 1;
+	/* the half-open table full: 3 x k handshakes evicted */
+	d->tcp[2].halfopen_new = PS_TCP_HALFOPEN_MAX + 3 * k;
+	s->tcp_halfopen = PS_TCP_HALFOPEN_MAX;
 	fx_lat(d->tcp_hist[1].rtt, 2100000, 30 * k);
 	fx_lat(d->tcp_hist[1].rtt, 10500000, 8 * k);
 	fx_lat(d->tcp_hist[1].handshake, 2050000, 2 * k);
@@ -192,9 +195,11 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->flows_q[0].bytes = (50 * 64 + 1514) * k;
 	d->flows_q[0].hll[3] = d->flows_q[0].hll[77] = 1;
 	d->flows_q[0].hll[200] = 2;
+	d->flows_q[0].flows_new = 3 + 2 * k; /* it holds 3: 2 x k evicted */
 	d->flows_q[1].packets = 2 * k;
 	d->flows_q[1].bytes = 2 * 42 * k;
 	d->flows_q[1].hll[9] = 1;
+	d->flows_q[1].flows_new = 1;
 	/* RX hash types of the sampled frames (the device-bound XDP program) */
 	s->rx_hash = d->rx_hash;
 	d->rx_hash[0].l4 = 50 * k;
