@@ -20,14 +20,17 @@
  * option -letter; keys from PS_OPT_LONG up have only the long one. help is
  * its lines in --help ('\n' between them); NULL: the command's text says it
  * (not listed); "": listed on the line of the option before it
- * ("--no-xdp, --no-tc"). */
+ * ("--no-xdp, --no-tc"). Key PS_OPT_TAKEN: listed in --help only, not
+ * getopt's (nor any abbreviation of it): the command takes it out of argv
+ * before ps_opt_next (flows' --flow and its five values). */
 struct ps_opt {
 	const char *name; /* --name */
 	int key;
 	const char *arg; /* the value's name in --help ("S", "LIST"); NULL: none */
 	const char *help;
 };
-#define PS_OPT_LONG 0x100
+#define PS_OPT_LONG  0x100
+#define PS_OPT_TAKEN (-3)
 
 /* Options listed together in --help, their help starting at column col. A
  * label too long for the column puts its help on the next line at col, or,
@@ -65,21 +68,6 @@ void ps_opts_help(FILE *out, const struct ps_opt *opts, int col);
 int ps_operand_iface(int argc, char **argv, const char **ifname);
 /* No operand left: 0, or 2 after one line on stderr. */
 int ps_operand_none(int argc, char **argv);
-
-/* The interface before struct ps_command, for cli/flows.c and cli/heatmap.c
- * until they are converted (one step: their struct option[] and help text
- * become a struct ps_opt[] and a struct ps_command, ps_cmd_opt becomes
- * ps_opt_next, ps_cmd_one_iface and ps_cmd_no_operand lose their first
- * argument; then this goes). */
-struct ps_cmd {
-	const char *name;
-	const char *help;
-	const char *shortopts; /* getopt's optstring, without 'h' */
-	const struct option *opts;
-};
-int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc);
-int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char **ifname);
-int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
 
 /* The one-line errors for an interface that is not attached, and one that
  * does not exist, in one wording for every command: return 1. */
