@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/toeplitz.h"
 #include "lib/util.h"

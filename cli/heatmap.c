@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/output.h"
 #include "lib/util.h"

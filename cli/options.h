@@ -83,45 +83,4 @@ int ps_opt_seconds(const char *name, const char *arg, double *out);
  * stderr. */
 int ps_opt_count(const char *arg, uint64_t *out);
 
-/* The options of attach, which serve takes too (cli/attach_options.c): one
- * table, one parser, so that the two cannot drift. Their keys: */
-enum {
-	PS_ATTACH_XDP_MODE = PS_OPT_LONG,
-	PS_ATTACH_TC_MODE,
-	PS_ATTACH_TC_PRIO,
-	PS_ATTACH_SAMPLE,
-	PS_ATTACH_PEER_PREFIX,
-	PS_ATTACH_TCP_RX,
-	PS_ATTACH_FLOW_SAMPLE,
-	PS_ATTACH_PROBE_MODE,
-	PS_ATTACH_NO_XDP,
-	PS_ATTACH_NO_TC,
-	PS_ATTACH_XDP_CHAIN,
-	PS_ATTACH_XDP_JOIN,
-	PS_ATTACH_KEYS_END /* serve's own keys start here */
-};
-extern const struct ps_opt ps_attach_opts[];
-#define PS_ATTACH_OPTS_COL 25
-
-/* Option c of ps_attach_opts with its value arg into o: 0; 2 after one line
- * on stderr for a bad value; 1 when c is not one of them. */
-int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o);
-/* What the options say together, checked before anything is touched (the
- * queue list's form, --xdp-join's form, the combinations): 0, or 2 after one
- * line on stderr naming cmd. */
-int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o);
-
-/* The commands (cli/<name>.c), dispatched by the table in cli/main.c; argv[0]
- * is the command's name. */
-int ps_cmd_attach(int argc, char **argv);
-int ps_cmd_detach(int argc, char **argv);
-int ps_cmd_status(int argc, char **argv);
-int ps_cmd_stats(int argc, char **argv);
-int ps_cmd_check(int argc, char **argv);
-int ps_cmd_heatmap(int argc, char **argv);
-int ps_cmd_nic(int argc, char **argv);
-int ps_cmd_flows(int argc, char **argv);
-int ps_cmd_serve(int argc, char **argv);
-int ps_cmd_features(int argc, char **argv);
-
 #endif /* PATHSCOPE_CLI_OPTIONS_H */

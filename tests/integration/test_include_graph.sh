@@ -13,16 +13,12 @@ CHECK=$PS_ROOT/tests/tools/include_graph.py
 # Known and left for others' work (issue 47), each to be dropped from this
 # list by the change that fixes it (the check fails on an entry that matches
 # nothing):
-# - cli/options.h declares the commands of cli/*.c and the attach options of
-#   cli/attach_options.c (the work on options declared once rewrites it);
 # - nic/rss.h declares ps_rss_json, which stats/render/rss_report.c defines
 #   and rss_report.h declares too (nic/rss.h's owner drops the line);
 # - export/web_config.c frees what export/web_creds.c loads from a config;
 # - stats/families/nic.c calls ps_nic_json of stats/render/nic_report.c,
 #   families -> render against render -> families (the family registry).
 KNOWN=(
-	'declared elsewhere: ps_cmd_*() defined in cli/*.c, declared in cli/options.h'
-	'declared elsewhere: ps_attach_opt*() defined in cli/attach_options.c, declared in cli/options.h'
 	'declared elsewhere: ps_rss_json() defined in stats/render/rss_report.c, declared in nic/rss.h'
 	'circle: export/web_config.c -> export/web_creds.c -> export/web_config.c'
 	'folder circle: *stats/families -> stats/render*'
