@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/attach_options.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/names.h"
 #include "lib/util.h"

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/attach_options.h"
 #include "cli/options.h"
 #include "lib/names.h"
 #include "lib/queues.h"

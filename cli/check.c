@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/util.h"
 #include "loader/pins.h"

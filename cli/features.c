@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/util.h"
 #include "loader/features.h"

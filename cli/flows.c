@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/toeplitz.h"
 #include "lib/util.h"
@@ -17,7 +18,6 @@
 #include "stats/read/snapshot.h"
 #include "stats/render/flows_report.h"
 
-/* clang-format off */
 static const char flows_help[] =
     "usage: pathscope flows IFACE [--interval S] [--count N] [--top K] [--json]\n"
     "                       [--flow SRC DST PROTO SPORT DPORT]\n"
@@ -32,22 +32,28 @@ static const char flows_help[] =
     "Per queue: packets and bytes (exact) and their share, the distinct flows it\n"
     "saw since attach (HyperLogLog, +-6.5%), the flows of the interval and the\n"
     "top K with their share of the queue (sampled 1 in N frames, scaled by N:\n"
-    "attach --flow-sample). Without --interval: since attach.\n"
-    "  -i, --interval S  over S seconds\n"
-    "  -c, --count N     N reports (default 1; with --count alone the interval is 1 s)\n"
-    "  -t, --top K       flows shown per queue (default 5, at most 100)\n"
-    "  -j, --json        one JSON object per report\n"
-    "  --flow SRC DST PROTO SPORT DPORT\n"
-    "                    the queue this NIC's Toeplitz key and table predict for\n"
-    "                    that flow (PROTO tcp or udp), and where pathscope saw it;\n"
-    "                    no prediction where the hash is not Toeplitz or ntuple\n"
-    "                    rules steer flows\n"
+    "attach --flow-sample). Without --interval: since attach.\n";
+
+static const struct ps_opt flows_opts[] = {
+	{ "interval", 'i', "S", "over S seconds" },
+	{ "count", 'c', "N", "N reports (default 1; with --count alone the interval is 1 s)" },
+	{ "top", 't', "K", "flows shown per queue (default 5, at most 100)" },
+	{ "json", 'j', NULL, "one JSON object per report" },
+	/* Taken out of argv by take_flow, with its five values. */
+	{ "flow", PS_OPT_TAKEN, "SRC DST PROTO SPORT DPORT",
+	  "the queue this NIC's Toeplitz key and table predict for\n"
+	  "that flow (PROTO tcp or udp), and where pathscope saw it;\n"
+	  "no prediction where the hash is not Toeplitz or ntuple\n"
+	  "rules steer flows" },
+	{},
+};
+
+static const char flows_examples[] =
     "examples:\n"
     "  pathscope attach eth1 --features default,flows\n"
     "  pathscope flows eth1 --interval 10\n"
     "  pathscope flows eth1 --interval 5 --top 3 --json | jq '.hot'\n"
     "  pathscope flows eth1 --flow 198.18.0.1 198.18.0.2 udp 40000 9\n";
-/* clang-format on */
 
 #define MAX_TOP 100
 
@@ -137,14 +143,11 @@ static int take_flow(int *argc, char **argv, struct flow_arg *f)
 
 int ps_cmd_flows(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "top", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{},
+	static const struct ps_command cmd = {
+		.about = flows_help,
+		.groups = { { .opts = flows_opts, .col = 20 } },
+		.examples = flows_examples,
 	};
-	static const struct ps_cmd cmd = { "flows", flows_help, "i:c:t:j", opts };
 	struct ps_flows_opts v = { .top = 5 };
 	struct flow_arg flow = {};
 	struct ps_snapshot prev, cur;
@@ -155,7 +158,7 @@ int ps_cmd_flows(int argc, char **argv)
 
 	if (take_flow(&argc, argv, &flow))
 		return 2;
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &err)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
 			return err;
@@ -177,7 +180,7 @@ int ps_cmd_flows(int argc, char **argv)
 			break;
 		}
 	}
-	if (ps_cmd_one_iface(&cmd, argc, argv, &v.ifname))
+	if (ps_operand_iface(argc, argv, &v.ifname))
 		return 2;
 	if (ps_require_privileges())
 		return 1;

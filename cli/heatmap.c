@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/output.h"
 #include "lib/util.h"
@@ -30,14 +31,21 @@ static const char heatmap_help[] =
     "STAGE: driver_to_stack (d2s), socket_read (sock), qdisc_sojourn (sojourn),\n"
     "  tx_completion (completion), icmp_rtt, tcp_rtt, tcp_handshake, icmp_response,\n"
     "  tcp_response, tcp_ack_delay; or budget: per queue, the p50 of every stage as\n"
-    "  bars, the stages of one path end to end, each p99 marked.\n"
-    "  -f, --from FILE     read the recording FILE ('-': standard input); IFACE\n"
-    "                      picks an interface when it holds several\n"
-    "  -d, --duration S    live: record IFACE for S seconds (default 10)\n"
-    "  -i, --interval S    live: an interval every S seconds (default 1)\n"
-    "  -r, --record FILE   live: also write the recording to FILE\n"
-    "  -o, --output FILE   write the SVG to FILE (default: standard output)\n"
-    "  -w, --whole         one panel of all queues, not one per queue\n"
+    "  bars, the stages of one path end to end, each p99 marked.\n";
+
+static const struct ps_opt heatmap_opts[] = {
+	{ "from", 'f', "FILE",
+	  "read the recording FILE ('-': standard input); IFACE\n"
+	  "picks an interface when it holds several" },
+	{ "duration", 'd', "S", "live: record IFACE for S seconds (default 10)" },
+	{ "interval", 'i', "S", "live: an interval every S seconds (default 1)" },
+	{ "record", 'r', "FILE", "live: also write the recording to FILE" },
+	{ "output", 'o', "FILE", "write the SVG to FILE (default: standard output)" },
+	{ "whole", 'w', NULL, "one panel of all queues, not one per queue" },
+	{},
+};
+
+static const char heatmap_examples[] =
     "examples:\n"
     "  pathscope stats eth1 --interval 1 --count 61 --json > run.jsonl\n"
     "  pathscope heatmap tcp_rtt --from run.jsonl -o tcp_rtt.svg\n"
@@ -141,21 +149,16 @@ static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_arg
 
 static int parse_args(int argc, char **argv, struct heatmap_args *a)
 {
-	static const struct option opts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "record", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "whole", no_argument, NULL, 'w' },
-		{},
+	static const struct ps_command cmd = {
+		.about = heatmap_help,
+		.groups = { { .opts = heatmap_opts, .col = 22 } },
+		.examples = heatmap_examples,
 	};
-	static const struct ps_cmd cmd = { "heatmap", heatmap_help, "f:d:i:r:o:w", opts };
 	int c, err;
 
 	a->duration = 10;
 	a->interval = 1;
-	while ((c = ps_cmd_opt(&cmd, argc, argv, &err)) != PS_OPT_END) {
+	while ((c = ps_opt_next(&cmd, argc, argv, &err)) != PS_OPT_END) {
 		switch (c) {
 		case PS_OPT_EXIT:
 			return err ? err : -1;
@@ -189,7 +192,7 @@ static int parse_args(int argc, char **argv, struct heatmap_args *a)
 	a->stage = argv[optind++];
 	if (optind < argc)
 		a->ifname = argv[optind++];
-	if (ps_cmd_no_operand(&cmd, argc, argv))
+	if (ps_operand_none(argc, argv))
 		return 2;
 	if (a->from && a->live_opts)
 		return ps_error("heatmap: --duration, --interval and --record are for a live "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/liblog.h"
 #include "lib/output.h"

@@ -35,6 +35,8 @@ static void getopt_tables(const struct ps_command *c, struct option *all, char *
 	shortopts[s++] = ':'; /* ':' for a missing value, not '?' */
 	for (g = 0; g < sizeof(c->groups) / sizeof(c->groups[0]); g++) {
 		for (o = c->groups[g].opts; o && o->name; o++) {
+			if (o->key == PS_OPT_TAKEN)
+				continue; /* the command's own, out of argv */
 			/* A mistake in a table: the first run (--help) shows it. */
 			assert(n + 2 < MAX_OPTS && key_free(all, n, o->key));
 			all[n++] =
@@ -53,14 +55,21 @@ static void getopt_tables(const struct ps_command *c, struct option *all, char *
 	shortopts[s] = '\0';
 }
 
-/* getopt_long's answer ch, read as ps_opt_next says. */
-static int opt_result(int ch, char **argv, void (*help)(const void *), const void *arg, int *rc)
+int ps_opt_next(const struct ps_command *c, int argc, char **argv, int *rc)
 {
+	struct option all[MAX_OPTS];
+	char shortopts[2 * MAX_OPTS + 2];
+	int ch;
+
+	/* Rebuilt per call: getopt keeps its state in optind, not in the table. */
+	getopt_tables(c, all, shortopts);
+	opterr = 0; /* one line of our own instead of getopt's */
+	ch = getopt_long(argc, argv, shortopts, all, NULL);
 	switch (ch) {
 	case -1:
 		return PS_OPT_END;
 	case 'h':
-		help(arg);
+		ps_command_help(stdout, c);
 		*rc = 0;
 		return PS_OPT_EXIT;
 	case ':':
@@ -75,22 +84,6 @@ static int opt_result(int ch, char **argv, void (*help)(const void *), const voi
 		return PS_OPT_EXIT;
 	}
 	return ch;
-}
-
-static void command_help(const void *c)
-{
-	ps_command_help(stdout, c);
-}
-
-int ps_opt_next(const struct ps_command *c, int argc, char **argv, int *rc)
-{
-	struct option all[MAX_OPTS];
-	char shortopts[2 * MAX_OPTS + 2];
-
-	/* Rebuilt per call: getopt keeps its state in optind, not in the table. */
-	getopt_tables(c, all, shortopts);
-	opterr = 0; /* one line of our own instead of getopt's */
-	return opt_result(getopt_long(argc, argv, shortopts, all, NULL), argv, command_help, c, rc);
 }
 
 /* printf onto buf's n characters, cut at its size. */
@@ -114,7 +107,7 @@ static const struct ps_opt *label(char *buf, size_t size, const struct ps_opt *o
 
 	add(buf, size, &n, "  ");
 	for (;;) {
-		if (o->key < PS_OPT_LONG)
+		if (o->key > 0 && o->key < PS_OPT_LONG)
 			add(buf, size, &n, "-%c, ", o->key);
 		add(buf, size, &n, "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 		if (!o[1].name || !o[1].help || o[1].help[0])
@@ -185,41 +178,6 @@ int ps_operand_none(int argc, char **argv)
 	if (optind < argc)
 		return ps_error("%s: unexpected argument '%s'", argv[0], argv[optind]), 2;
 	return 0;
-}
-
-/* The interface before struct ps_command (cli/flows.c, cli/heatmap.c). */
-static void cmd_help(const void *c)
-{
-	fputs(((const struct ps_cmd *)c)->help, stdout);
-}
-
-int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc)
-{
-	struct option all[32];
-	char shortopts[32];
-	int n = 0;
-
-	while (c->opts && c->opts[n].name && n < 30) {
-		all[n] = c->opts[n];
-		n++;
-	}
-	all[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	all[n] = (struct option){};
-	snprintf(shortopts, sizeof(shortopts), ":%sh", c->shortopts ? c->shortopts : "");
-	opterr = 0;
-	return opt_result(getopt_long(argc, argv, shortopts, all, NULL), argv, cmd_help, c, rc);
-}
-
-int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char **ifname)
-{
-	(void)c;
-	return ps_operand_iface(argc, argv, ifname);
-}
-
-int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv)
-{
-	(void)c;
-	return ps_operand_none(argc, argv);
 }
 
 int ps_opt_probe_mode(const char *arg, enum ps_probe_request *out)

@@ -20,14 +20,17 @@
  * option -letter; keys from PS_OPT_LONG up have only the long one. help is
  * its lines in --help ('\n' between them); NULL: the command's text says it
  * (not listed); "": listed on the line of the option before it
- * ("--no-xdp, --no-tc"). */
+ * ("--no-xdp, --no-tc"). Key PS_OPT_TAKEN: listed in --help only, not
+ * getopt's (nor any abbreviation of it): the command takes it out of argv
+ * before ps_opt_next (flows' --flow and its five values). */
 struct ps_opt {
 	const char *name; /* --name */
 	int key;
 	const char *arg; /* the value's name in --help ("S", "LIST"); NULL: none */
 	const char *help;
 };
-#define PS_OPT_LONG 0x100
+#define PS_OPT_LONG  0x100
+#define PS_OPT_TAKEN (-3)
 
 /* Options listed together in --help, their help starting at column col. A
  * label too long for the column puts its help on the next line at col, or,
@@ -66,21 +69,6 @@ int ps_operand_iface(int argc, char **argv, const char **ifname);
 /* No operand left: 0, or 2 after one line on stderr. */
 int ps_operand_none(int argc, char **argv);
 
-/* The interface before struct ps_command, for cli/flows.c and cli/heatmap.c
- * until they are converted (one step: their struct option[] and help text
- * become a struct ps_opt[] and a struct ps_command, ps_cmd_opt becomes
- * ps_opt_next, ps_cmd_one_iface and ps_cmd_no_operand lose their first
- * argument; then this goes). */
-struct ps_cmd {
-	const char *name;
-	const char *help;
-	const char *shortopts; /* getopt's optstring, without 'h' */
-	const struct option *opts;
-};
-int ps_cmd_opt(const struct ps_cmd *c, int argc, char **argv, int *rc);
-int ps_cmd_one_iface(const struct ps_cmd *c, int argc, char **argv, const char **ifname);
-int ps_cmd_no_operand(const struct ps_cmd *c, int argc, char **argv);
-
 /* The one-line errors for an interface that is not attached, and one that
  * does not exist, in one wording for every command: return 1. */
 int ps_cmd_not_attached(const char *ifname);
@@ -94,46 +82,5 @@ int ps_opt_seconds(const char *name, const char *arg, double *out);
 /* --count N, a positive integer up to 2^32 - 1: 0, or 2 after one line on
  * stderr. */
 int ps_opt_count(const char *arg, uint64_t *out);
-
-/* The options of attach, which serve takes too (cli/attach_options.c): one
- * table, one parser, so that the two cannot drift. Their keys: */
-enum {
-	PS_ATTACH_XDP_MODE = PS_OPT_LONG,
-	PS_ATTACH_TC_MODE,
-	PS_ATTACH_TC_PRIO,
-	PS_ATTACH_SAMPLE,
-	PS_ATTACH_PEER_PREFIX,
-	PS_ATTACH_TCP_RX,
-	PS_ATTACH_FLOW_SAMPLE,
-	PS_ATTACH_PROBE_MODE,
-	PS_ATTACH_NO_XDP,
-	PS_ATTACH_NO_TC,
-	PS_ATTACH_XDP_CHAIN,
-	PS_ATTACH_XDP_JOIN,
-	PS_ATTACH_KEYS_END /* serve's own keys start here */
-};
-extern const struct ps_opt ps_attach_opts[];
-#define PS_ATTACH_OPTS_COL 25
-
-/* Option c of ps_attach_opts with its value arg into o: 0; 2 after one line
- * on stderr for a bad value; 1 when c is not one of them. */
-int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o);
-/* What the options say together, checked before anything is touched (the
- * queue list's form, --xdp-join's form, the combinations): 0, or 2 after one
- * line on stderr naming cmd. */
-int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o);
-
-/* The commands (cli/<name>.c), dispatched by the table in cli/main.c; argv[0]
- * is the command's name. */
-int ps_cmd_attach(int argc, char **argv);
-int ps_cmd_detach(int argc, char **argv);
-int ps_cmd_status(int argc, char **argv);
-int ps_cmd_stats(int argc, char **argv);
-int ps_cmd_check(int argc, char **argv);
-int ps_cmd_heatmap(int argc, char **argv);
-int ps_cmd_nic(int argc, char **argv);
-int ps_cmd_flows(int argc, char **argv);
-int ps_cmd_serve(int argc, char **argv);
-int ps_cmd_features(int argc, char **argv);
 
 #endif /* PATHSCOPE_CLI_OPTIONS_H */

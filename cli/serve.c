@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/attach_options.h"
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "export/web_config_load.h"
 #include "export/http.h"

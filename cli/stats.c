@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "stats/render/render.h"
 #include "stats/families/stages.h"

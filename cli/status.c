@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
 #include "cli/options.h"
 #include "lib/util.h"
 #include "loader/map_memory.h"

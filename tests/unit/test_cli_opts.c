@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The option tables of cli/options.h: the --help lines they make (the
  * column, a label too long for it, options on one line, options the text
- * describes) and the getopt tables (short letters, long-only keys). */
+ * describes, one the command takes out of argv itself) and the getopt
+ * tables (short letters, long-only keys). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,6 +19,7 @@ static const struct ps_opt opts[] = {
 	{ "no-x", 'x', NULL, "x or y" },
 	{ "no-y", JOINED, NULL, "" },
 	{ "hidden", HIDDEN, NULL, NULL },
+	{ "taken", PS_OPT_TAKEN, "A B", "listed, not getopt's" },
 	{},
 };
 
@@ -30,6 +32,7 @@ static const char want_help[] = "about\n"
 				"  --spaced tp_btf|tracepoint   after three spaces\n"
 				"  -x, --no-x, --no-y\n"
 				"                    x or y\n"
+				"  --taken A B       listed, not getopt's\n"
 				"examples\n";
 
 static const struct ps_command cmd = {
@@ -63,7 +66,7 @@ int main(void)
 {
 	char *buf = NULL, *a1[] = { "-i", "5", "--long-only", "-a", "v" },
 	     *a2[] = { "--no-y", "--hidden", "--spaced=m" }, *a3[] = { "-L" },
-	     *a4[] = { "--interval" };
+	     *a4[] = { "--interval" }, *a5[] = { "--taken", "x" }, *a6[] = { "--tak=x" };
 	size_t size = 0;
 	FILE *f = open_memstream(&buf, &size);
 	char want[64];
@@ -78,8 +81,10 @@ int main(void)
 	parse("short and long options, their keys", want, 5, a1);
 	snprintf(want, sizeof(want), "%d %d %d:m", JOINED, HIDDEN, SPACED);
 	parse("joined, hidden, --name=value", want, 3, a2);
-	fprintf(stderr, "(two errors on purpose:)\n");
+	fprintf(stderr, "(four errors on purpose:)\n");
 	parse("a long-only key is no short option", "exit 2", 1, a3);
 	parse("a missing value", "exit 2", 1, a4);
+	parse("PS_OPT_TAKEN: unknown to getopt", "exit 2", 2, a5);
+	parse("PS_OPT_TAKEN: nor an abbreviation of it", "exit 2", 1, a6);
 	return check_failures ? 1 : 0;
 }
