@@ -17,6 +17,11 @@ known_args=()
 read -ra user_dirs <<<"$(sed -n 's/^USER_DIRS *:\?= *//p' "$PS_ROOT/Makefile")"
 for k in "${KNOWN[@]}"; do known_args+=(--known "$k"); done
 
+# 0. Every header's include guard is derived from its path (make format
+# writes them: scripts/header_guards.py).
+ps_check_eq "include guards: each derived from its header's path" \
+	"$(cd "$PS_ROOT" && python3 scripts/header_guards.py 2>&1; echo "rc $?")" "rc 0"
+
 # 1. The tree: clean but for the known ones.
 out=$(python3 "$CHECK" "${known_args[@]}" 2>&1)
 rc=$?
