@@ -9,7 +9,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "stats/render/nic_report.h"
 #include "nic/rss.h"
 #include "stats/render/rss_report.h"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "nic/nic.h" /* PS_NA */
+#include "nic/read.h" /* PS_NA */
 
 struct ps_softnet_cpu {
 	unsigned int cpu;	   /* column 13 when present (offline CPUs have no line), else the

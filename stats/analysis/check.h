@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 #include "loader/kernel_probes.h"
-#include "nic/nic.h"
-#include "stats/read/kern_snapshot.h"
+#include "nic/read.h"
+#include "stats/read/kernel_path.h"
 #include "stats/read/snapshot.h"
 
 /* What one read of every layer gives. */

@@ -9,6 +9,14 @@
  * budget and the heatmap stages (stats/render/, stages.h) all walk it. The
  * formats are shared helpers (stats/format/).
  *
+ * Names: a family, its file and its descriptor are named as its feature
+ * (attach --features: icmp, d2s, txlat, kernel, ...; counters, sizes, nic
+ * and rss have no feature of their own); the descriptor holds the names
+ * users already have (json_key "icmp_echo", "driver_to_stack",
+ * "tx_latency"; the pathscope_* metric names). The BPF headers and the ABI
+ * keep theirs (echo.bpf.h, struct ps_echo_qstats for icmp), so that the BPF
+ * objects stay byte for byte the same.
+ *
  * Conventions: q is a queue slot, q == nslots means all queues; on() says
  * whether a snapshot has the family's data; slot_active() whether slot q
  * has anything to show (the JSON lists queue "other" when one has).

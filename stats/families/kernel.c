@@ -13,7 +13,7 @@
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 
 static const char *const xdp_action_names[PS_XDP_ACTIONS] = { "aborted", "drop",     "pass",
 							      "tx",	 "redirect", "other" };

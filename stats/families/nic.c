@@ -6,14 +6,14 @@
  */
 #include <string.h>
 
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"
 #include "stats/format/nic_json.h"
 #include "stats/families/families.h"
 #include "stats/format/json.h"
 #include "stats/format/table.h"
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 
 static const char *state_name(enum ps_nic_onoff s)
 {

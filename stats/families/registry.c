@@ -6,7 +6,7 @@
 #define PS_FAMILIES(X)                                                            \
 	X(counters) /* packets and classes per hook and queue: the hook table */  \
 	X(sizes)    /* frame and skb sizes, GRO/GSO: columns of the hook table */ \
-	X(echo)	    /* ICMP echo RTT and response */                              \
+	X(icmp)	    /* ICMP echo RTT and response */                              \
 	X(tcp)	    /* TCP RTT, handshake, response */                            \
 	X(flows)    /* distinct and top flows per RX queue */                     \
 	X(rss)	    /* the NIC's RSS, beside the flows */                         \

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "stats/read/flow_table.h"
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 #include "stats/read/percpu.h"
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "nic/qdisc.h"
 #include "nic/rss.h"
 #include "nic/softnet.h"

@@ -10,7 +10,7 @@
 
 #include "pathscope/meta.h"
 
-struct ps_kern_snapshot; /* stats/read/kern_snapshot.h */
+struct ps_kern_snapshot; /* stats/read/kernel_path.h */
 struct ps_nic_facts;	 /* nic/facts.h */
 struct ps_rss;		 /* nic/rss.h */
 struct ps_softnet_cpu;	 /* nic/softnet.h */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "stats/render/nic_report.h"
 #include "nic/parse.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "nic/parse.h"
 #include "nic/qdisc.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 #include "stats/render/render.h"
 #include "stats/render/render.h"
 

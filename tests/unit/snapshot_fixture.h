@@ -14,9 +14,9 @@
 #include "stats/read/flow_table.h"
 #include "nic/rss.h"
 #include <linux/ethtool.h>
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 #include "stats/render/render.h"
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* pathscope's NIC facts of one interface, each part from its reader (rtnl.c,
  * ethtool.c, netdev.c, ethtool_stats.c); the facts themselves: nic/facts.h. */
-#ifndef PATHSCOPE_NIC_NIC_H
-#define PATHSCOPE_NIC_NIC_H
+#ifndef PATHSCOPE_NIC_READ_H
+#define PATHSCOPE_NIC_READ_H
 
 #include "nic/facts.h"
 
@@ -13,4 +13,4 @@
  */
 int ps_nic_read(int ifindex, struct ps_nic_facts *f);
 
-#endif /* PATHSCOPE_NIC_NIC_H */
+#endif /* PATHSCOPE_NIC_READ_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Read the maps of the kernel path probes (feature kernel), and the window
  * between two reads. */
-#ifndef PATHSCOPE_STATS_READ_KERN_SNAPSHOT_H
-#define PATHSCOPE_STATS_READ_KERN_SNAPSHOT_H
+#ifndef PATHSCOPE_STATS_READ_KERNEL_PATH_H
+#define PATHSCOPE_STATS_READ_KERNEL_PATH_H
 
 #include <linux/types.h>
 
@@ -48,4 +48,4 @@ __u64 ps_kern_drops_sum(const struct ps_kern_snapshot *k, int dir, __u32 queue);
 unsigned int ps_kern_napi_sum(const struct ps_kern_snapshot *k, __u32 queue,
 			      struct ps_napi_stats *out);
 
-#endif /* PATHSCOPE_STATS_READ_KERN_SNAPSHOT_H */
+#endif /* PATHSCOPE_STATS_READ_KERNEL_PATH_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* NIC facts: read each part from its source; a part that fails is n/a, not fatal. */
-#include "nic/nic.h"
+#include "nic/read.h"
 
 #include <errno.h>
 #include <linux/netlink.h>

@@ -339,8 +339,8 @@ static const struct ps_stage stages[] = {
 	},
 };
 
-const struct ps_family ps_family_echo = {
-	.name = "echo",
+const struct ps_family ps_family_icmp = {
+	.name = "icmp",
 	.features = PS_F_ICMP,
 	.on = ps_echo_on,
 	.slot_active = ps_echo_slot_active,

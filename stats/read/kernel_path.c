@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "stats/read/kern_snapshot.h"
+#include "stats/read/kernel_path.h"
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
