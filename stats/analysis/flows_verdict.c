@@ -2,6 +2,7 @@
 /* The hot-queue verdict (see flows_verdict.h). */
 #include "stats/analysis/flows_verdict.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,13 +24,20 @@ bool ps_hot(const struct ps_hot_queue *qs, unsigned int nq, unsigned int i)
 	return nq > 1 && all && qs[i].packets * (uint64_t)nq > 2 * all;
 }
 
+/* A flow's scaled count less 3 standard deviations of its sampling: 1 in N
+ * frames, counted N each, has a variance of count x (N - 1). */
+static double low(uint64_t count, uint32_t n)
+{
+	return n > 1 ? (double)count - 3 * sqrt((double)count * (n - 1)) : (double)count;
+}
+
 int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int i,
 		   struct ps_hot_verdict *v)
 {
 	const struct ps_hot_queue *q = &qs[i];
 	uint64_t all = total_packets(qs, nq), all_bytes = 0, evicted = 0;
-	double distinct = 0, top;
-	unsigned int k;
+	double distinct = 0, top, fair;
+	unsigned int k, coolest;
 	int c;
 
 	memset(v, 0, sizeof(*v));
@@ -43,11 +51,27 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 	v->queue = q->queue;
 	v->share = (double)q->packets / (double)all;
 	v->byte_share = all_bytes ? (double)q->bytes / (double)all_bytes : 0;
-	top = (double)q->top_packets / (double)q->packets;
-	if (top > 0.5) {
+	fair = (double)all / nq;
+	top = low(q->top_packets, q->sample);
+	if (q->second_packets && low(q->second_packets, q->sample) > fair) {
+		v->holds[PS_HOT_COLLISION] = true;
+		v->steer = q->steer;
+		for (k = 1, coolest = 0; k < nq; k++)
+			if (qs[k].packets < qs[coolest].packets)
+				coolest = k;
+		v->steer_to = qs[coolest].queue;
+		snprintf(v->why[PS_HOT_COLLISION], sizeof(v->why[0]),
+			 "its top two flows carry %.0f%% and %.0f%% of the interface's packets, "
+			 "each over a fair share (%.0f%%)",
+			 100.0 * q->top_packets / all, 100.0 * q->second_packets / all, 100.0 / nq);
+	}
+	/* The top flow alone is over 2/n: any queue it is on is hot. */
+	if (top > 2.0 * all / nq) {
 		v->holds[PS_HOT_ELEPHANT] = true;
 		snprintf(v->why[PS_HOT_ELEPHANT], sizeof(v->why[0]),
-			 "its top flow carries %.0f%% of its packets", top * 100);
+			 "its top flow alone carries %.0f%% of the interface's packets (over 2/n: "
+			 "%.0f%%)",
+			 100.0 * q->top_packets / all, 200.0 / nq);
 	}
 	/* entries / table > 1.5 / n, in integers */
 	if (q->table_entries && (uint64_t)q->entries * nq * 2 > (uint64_t)q->table_entries * 3) {
@@ -89,8 +113,8 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 
 const char *ps_hot_cause_name(enum ps_hot_cause c)
 {
-	static const char *const names[] = { "elephant", "table",    "fields",
-					     "few",	 "overflow", "bytes" };
+	static const char *const names[] = { "collision", "elephant", "table", "fields",
+					     "few",	  "overflow", "bytes" };
 
 	return (unsigned int)c < PS_HOT_NCAUSES ? names[c] : "?";
 }
@@ -98,6 +122,9 @@ const char *ps_hot_cause_name(enum ps_hot_cause c)
 const char *ps_hot_cause_advice(enum ps_hot_cause c)
 {
 	switch (c) {
+	case PS_HOT_COLLISION:
+		return "flows RSS put together: steer one to the coolest queue (ethtool -N IFACE "
+		       "flow-type ... action Q), or weigh the table (ethtool -X IFACE weight ...)";
 	case PS_HOT_ELEPHANT:
 		return "one elephant flow: RSS cannot split a flow; nothing to tune";
 	case PS_HOT_TABLE:

@@ -5,8 +5,13 @@
  * hot_queue.h turns into struct ps_hot_queue. The
  * causes, in the order they are tried (the first that holds is the verdict;
  * every one that holds is listed):
- *   elephant  one flow carries more than half of the queue's packets:
- *             nothing to tune;
+ *   collision two or more flows on the queue each carry more than a fair
+ *             share (1/n) of the interface's packets: RSS put them together,
+ *             and they can be steered apart (an ntuple rule, the table's
+ *             weights);
+ *   elephant  one flow alone makes the queue hot: it carries more than 2/n
+ *             of the interface's packets by itself, so any queue it is on
+ *             is hot; RSS cannot split a flow: nothing to tune;
  *   table     the indirection table gives the queue more than 1.5/n of its
  *             entries: ethtool -X;
  *   fields    the NIC hashes the queue's main protocol on addresses only
@@ -18,7 +23,11 @@
  *             evicted flows): the flows it lost cannot be weighed, so no
  *             guess is made; sample fewer (attach --flow-sample);
  *   bytes     none of these: the flows spread by hash and their bytes do
- *             not. */
+ *             not.
+ * A cause that rests on sampled flow counts (collision, elephant) holds only
+ * beyond their sampling error: a flow's count scaled by N (1 in N frames
+ * sampled) has a standard deviation of sqrt(count x (N - 1)), and the
+ * verdict takes the count less 3 of them (at N = 1: exact). */
 #ifndef PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
 #define PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
 
@@ -26,6 +35,7 @@
 #include <stdint.h>
 
 enum ps_hot_cause {
+	PS_HOT_COLLISION,
 	PS_HOT_ELEPHANT,
 	PS_HOT_TABLE,
 	PS_HOT_FIELDS,
@@ -39,9 +49,14 @@ enum ps_hot_cause {
 struct ps_hot_queue {
 	uint32_t queue;
 	uint64_t packets, bytes;
-	uint64_t top_packets; /* of its heaviest flow */
-	double distinct;      /* distinct flows, estimated */
-	uint64_t evicted;     /* its flows evicted from the full flow table */
+	uint64_t top_packets;	 /* of its heaviest flow (scaled by sample) */
+	uint64_t second_packets; /* of its second heaviest (scaled) */
+	uint32_t sample;	 /* N: 1 in N frames sampled (0 or 1: all) */
+	/* The second flow as an ethtool ntuple rule's match ("flow-type udp4
+	 * src-ip A dst-ip B src-port S dst-port D"; "" when it has none). */
+	char steer[160];
+	double distinct;  /* distinct flows, estimated */
+	uint64_t evicted; /* its flows evicted from the full flow table */
 	/* Its main protocol (by packets) is hashed on addresses only: 1 yes,
 	 * 0 no (ports too), -1 unknown (no hashed fields, no RX hash type). */
 	int l3_only;
@@ -58,6 +73,10 @@ struct ps_hot_verdict {
 	enum ps_hot_cause cause;
 	bool holds[PS_HOT_NCAUSES];
 	char why[PS_HOT_NCAUSES][160]; /* the figures behind each that holds */
+	/* collision: the second flow's ntuple match (steer of its queue, "" if
+	 * none) and the queue to steer it to, the one with the fewest packets. */
+	const char *steer;
+	uint32_t steer_to;
 };
 
 /* l3_only from the RX hash types the device-bound XDP program saw on a

@@ -40,6 +40,23 @@ static int l3_only(const struct ps_rss *rss, int type, const struct ps_flows_q *
 	return ps_hot_l3_only_rx_hash(q->rx_hash_l4, q->rx_hash_l3);
 }
 
+/* The ethtool ntuple match of a TCP or UDP flow as the queue saw it (its
+ * source is the remote end): "flow-type udp4 src-ip A dst-ip B src-port S
+ * dst-port D"; "" for another. */
+static void steer_match(const struct ps_flow_key *k, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	int af = k->family == 6 ? AF_INET6 : AF_INET;
+
+	buf[0] = 0;
+	if ((k->family != 4 && k->family != 6) || (k->proto != 6 && k->proto != 17) ||
+	    !inet_ntop(af, k->saddr, s, sizeof(s)) || !inet_ntop(af, k->daddr, d, sizeof(d)))
+		return;
+	snprintf(buf, len, "flow-type %s%c src-ip %s dst-ip %s src-port %u dst-port %u",
+		 k->proto == 6 ? "tcp" : "udp", k->family == 6 ? '6' : '4', s, d, ntohs(k->sport),
+		 ntohs(k->dport));
+}
+
 void ps_hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struct ps_rss *rss,
 		  const __u32 *entries, struct ps_hot_queue *h)
 {
@@ -56,6 +73,8 @@ void ps_hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struct ps
 				       : qs[i].flows[0].packets > qs[i].packets
 					   ? qs[i].packets
 					   : qs[i].flows[0].packets,
+			.second_packets = qs[i].nflows < 2 ? 0 : qs[i].flows[1].packets,
+			.sample = qs[i].sample,
 			.distinct = qs[i].distinct,
 			.evicted = qs[i].evicted,
 			.l3_only = l3_only(rss, type, &qs[i]),
@@ -63,6 +82,8 @@ void ps_hot_input(const struct ps_flows_q *qs, unsigned int nrx, const struct ps
 			.entries = rss->have_table ? entries[i] : 0,
 			.table_entries = rss->have_table ? rss->table_size : 0,
 		};
+		if (qs[i].nflows >= 2)
+			steer_match(&qs[i].flows[1].key, h[i].steer, sizeof(h[i].steer));
 	}
 }
 

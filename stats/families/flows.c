@@ -193,23 +193,43 @@ static void distinct_sample(struct ps_prom *p, const struct ps_lbl *l, const str
 	ps_prom_sample(p, "", l, v);
 }
 
-/* The top flow's share of slot q's packets since attach (scaled by N). */
-static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
-			     unsigned int q)
+/* The top (rank 0) or second (rank 1) flow's share of slot q's packets
+ * since attach (scaled by N). */
+static void rank_share_sample(struct ps_prom *p, const struct ps_lbl *l,
+			      const struct ps_snapshot *s, unsigned int q, int rank)
 {
-	__u64 top = 0, whole = s->hook[PS_HOOK_XDP] ? s->hook[PS_HOOK_XDP][q].packets : 0;
+	__u64 top[2] = { 0, 0 }, whole = s->hook[PS_HOOK_XDP] ? s->hook[PS_HOOK_XDP][q].packets : 0;
 	unsigned int i;
 	char v[32];
 
 	for (i = 0; i < s->nflows; i++) {
 		unsigned int fq =
 		    s->flows[i].key.queue < s->nslots ? s->flows[i].key.queue : s->nslots - 1;
+		__u64 n = s->flows[i].packets;
 
-		if (fq == q && s->flows[i].packets > top)
-			top = s->flows[i].packets;
+		if (fq != q)
+			continue;
+		if (n > top[0]) {
+			top[1] = top[0];
+			top[0] = n;
+		} else if (n > top[1]) {
+			top[1] = n;
+		}
 	}
-	snprintf(v, sizeof(v), "%.4f", share(top * ps_flows_sample(s), whole));
+	snprintf(v, sizeof(v), "%.4f", share(top[rank] * ps_flows_sample(s), whole));
 	ps_prom_sample(p, "", l, v);
+}
+
+static void top_share_sample(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			     unsigned int q)
+{
+	rank_share_sample(p, l, s, q, 0);
+}
+
+static void second_share_sample(struct ps_prom *p, const struct ps_lbl *l,
+				const struct ps_snapshot *s, unsigned int q)
+{
+	rank_share_sample(p, l, s, q, 1);
 }
 
 void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
@@ -225,6 +245,10 @@ void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "The top flow's share of its RX queue's packets since attach, 0..1 (its "
 		       "sampled packets times N over the queue's XDP packets).");
 	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, top_share_sample);
+	ps_prom_family(p, "pathscope_flows_second_share", "gauge",
+		       "The second heaviest flow's share of its RX queue's packets since attach, "
+		       "0..1: with the top one, whether two flows collide on the queue.");
+	ps_prom_each_slot(p, s, n, &flows_slots, PS_PROM_PER_QUEUE, second_share_sample);
 	ps_prom_family(p, "pathscope_flows_evicted_total", "counter",
 		       "Flows evicted from the full flow table (16384 flows, all queues) since "
 		       "attach: the top flows and their shares are then of the flows it kept.");

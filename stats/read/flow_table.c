@@ -277,6 +277,7 @@ int ps_flows_read(const struct ps_snapshot *cur, const struct ps_snapshot *prev,
 		struct ps_flows_q *o = &qs[q];
 
 		o->queue = q < cur->meta.nqueues ? q : PS_QUEUE_UNKNOWN;
+		o->sample = (__u32)n;
 		if (cur->hook[PS_HOOK_XDP]) {
 			o->packets = cur->hook[PS_HOOK_XDP][q].packets;
 			o->bytes = cur->hook[PS_HOOK_XDP][q].bytes;

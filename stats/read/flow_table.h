@@ -39,6 +39,7 @@ struct ps_flows_q {
 	__u32 queue;	      /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
 	__u64 packets, bytes; /* of the queue (the XDP hook's counts: exact) */
 	__u64 sampled;	      /* frames sampled (not scaled) */
+	__u32 sample;	      /* N: 1 in N frames sampled, the flows' counts scaled by it */
 	double distinct;      /* distinct flows since attach (HyperLogLog) */
 	double distinct_err;  /* its relative standard error */
 	__u32 nflows;	      /* flows with frames in the interval */

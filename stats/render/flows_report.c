@@ -176,6 +176,9 @@ static void text(FILE *out, const struct report *r)
 			if (v->holds[c])
 				fprintf(out, "  also %s: %s\n", ps_hot_cause_name(c), v->why[c]);
 		fprintf(out, "  %s\n", ps_hot_cause_advice(v->cause));
+		if (v->cause == PS_HOT_COLLISION && v->steer && *v->steer)
+			fprintf(out, "  ethtool -N %s %s action %u\n", r->o->ifname, v->steer,
+				v->steer_to);
 	}
 	for (i = 0; i < r->nrx; i++) {
 		if (!cold(r, i))
@@ -219,8 +222,9 @@ static json_object *json_queue(const struct report *r, unsigned int i)
 	return x;
 }
 
-static json_object *json_hot(const struct ps_hot_verdict *v, unsigned int i)
+static json_object *json_hot(const struct ps_hot_verdict *v, unsigned int i, const char *ifname)
 {
+	char rule[256];
 	json_object *x = json_object_new_object(), *y = json_object_new_object();
 	unsigned int c;
 
@@ -234,6 +238,11 @@ static json_object *json_hot(const struct ps_hot_verdict *v, unsigned int i)
 					       json_object_new_string(v->why[c]));
 	json_object_object_add(x, "causes", y);
 	json_object_object_add(x, "advice", json_object_new_string(ps_hot_cause_advice(v->cause)));
+	if (v->cause == PS_HOT_COLLISION && v->steer && *v->steer) {
+		snprintf(rule, sizeof(rule), "ethtool -N %s %s action %u", ifname, v->steer,
+			 v->steer_to);
+		json_object_object_add(x, "steer", json_object_new_string(rule));
+	}
 	return x;
 }
 
@@ -281,7 +290,7 @@ static void json(FILE *out, const struct report *r)
 	a = json_object_new_array();
 	for (i = 0; i < r->nrx; i++)
 		if (r->hot.hot[i])
-			json_object_array_add(a, json_hot(&r->hot.v[i], i));
+			json_object_array_add(a, json_hot(&r->hot.v[i], i, r->o->ifname));
 	json_object_object_add(j, "hot", a);
 	a = json_object_new_array();
 	for (i = 0; i < r->nrx; i++) {

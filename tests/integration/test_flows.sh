@@ -16,13 +16,15 @@
 #      16,000 runs. Its queue's packets are exact.
 #   4. The elephant: 500 flows of 2 datagrams (300 pinned to queue 2 with
 #      XPS, 200 where their socket's hash sends them), then one flow sized
-#      from the driver's counters to be 55% of queue 2: it is queue 2's top
-#      flow with exactly that share (55% +- 2 points), queue 2 is hot and
-#      its verdict is elephant.
-#   5. Few: two flows of 300 datagrams on queue 1 and one of 250 on queue 3:
-#      queue 1 is hot (71%; queue 3's 29% is not over 2/4), its top flow
-#      exactly half (not over: no elephant), 3 distinct flows for 4 queues:
-#      the verdict is few.
+#      from the driver's counters to be 60% of the interface's packets (over
+#      2/4 alone): it is queue 2's top flow with exactly its share, queue 2
+#      is hot and its verdict is elephant, not collision.
+#   5. A collision: flows of 300 and 290 datagrams on queue 1 and one of 250
+#      on queue 3: queue 1 is hot (70%; queue 3's 30% is not over 2/4), its
+#      two flows each over a fair share (1/4 of 840): the verdict is
+#      collision, with the ethtool rule that steers the second flow to the
+#      coolest queue; not an elephant (300 is under 2/4); few holds too (3
+#      distinct flows for 4 queues).
 #   7. Overflow: 20,000 one-datagram flows into the table of 16,384: the
 #      flows it holds plus those it counts as evicted are exactly the flows
 #      sent; flows' text says so, and stats --json's evicted is the same.
@@ -34,7 +36,7 @@
 # flows measured here: mean 15,955, sd 501); the elephant's run has 501 flows;
 # a --flow not seen says so. Mutants it fails: bytes without the Ethernet
 # header, every flow keyed to queue 0, counts not scaled by N, a skip draw
-# halved, an elephant at exactly half, a hot queue over 1/n.
+# halved, a hot queue over 1/n.
 . "$(dirname "$0")/lib.sh"
 ps_require_root flows
 ps_require_cmd flows ip ethtool jq ping nsenter python3
@@ -257,8 +259,9 @@ ps_txq_unpin "$NS_A" vA
 run 400 udp4 20300 "$B" $DPORT 2 64 200
 SMALL=$(xq_sub "$(xq)" "$BASE")
 sq=$(cut -d' ' -f$((QE + 1)) <<<"$SMALL")
-# The elephant: b / (sq + b) = 0.55, b = 11 sq / 9, rounded.
-BIG=$(((11 * sq + 4) / 9))
+# The elephant alone carries 60% of the interface's packets (over 2/4):
+# b / (small + b) = 0.6, b = 3 small / 2, rounded.
+BIG=$(((3 * $(xq_sum "$SMALL") + 1) / 2))
 ps_txq_pin "$NS_A" vA $QE || ps_fail "txq pin $QE" "ps_txq_pin failed"
 run $BIG udp4 30000 "$B" $DPORT $BIG 64
 ps_txq_unpin "$NS_A" vA
@@ -266,43 +269,49 @@ ps_check_eq "the elephant's $BIG frames all on queue $QE (driver)" "$FQ $(xq_sum
 ps_wait_quiet 5
 TOTAL=$(xq_sub "$(xq)" "$BASE")
 qtotal=$(cut -d' ' -f$((QE + 1)) <<<"$TOTAL")
+all=$(xq_sum "$TOTAL")
 want_share=$(awk -v b="$BIG" -v q="$qtotal" 'BEGIN { printf "%.4f", b / q }')
-want_pct=$(awk -v b="$BIG" -v q="$qtotal" 'BEGIN { printf "%.0f", 100 * b / q }')
-echo "# elephant: small flows per queue $SMALL, queue $QE: $sq small + $BIG = $qtotal, share $want_share"
+want_pct=$(awk -v b="$BIG" -v a="$all" 'BEGIN { printf "%.0f", 100 * b / a }')
+echo "# elephant: small flows per queue $SMALL, queue $QE: $sq small + $BIG = $qtotal of $all"
 fj
 ps_check_eq "elephant: each queue's packets are the driver's" "$(jqj '[.queues[].packets]')" "[${TOTAL// /,}]"
 ps_check_eq "elephant: 501 flows seen" "$(jqj '[.queues[].flows_seen] | add')" 501
 ps_check_eq "elephant: queue $QE's top flow is it, $BIG packets, share = driver's $BIG / $qtotal" \
 	"$(jqj ".queues[] | select(.queue == $QE) | [.flows[0].sport, .flows[0].packets, .top_share, .flows[0].share]")" \
 	"$(jq -c -n "[30000,$BIG,$want_share,$want_share]")"
-ps_check_eq "elephant: its share is 55% +- 2 points" \
-	"$(jqj ".queues[] | select(.queue == $QE) | (.top_share - 0.55 | fabs) <= 0.02")" true
-ps_check_eq "elephant: queue $QE alone is hot, verdict elephant" \
-	"$(jqj '[.hot[] | [.queue, .cause]]')" "[[$QE,\"elephant\"]]"
+ps_check_eq "elephant: it carries 60% +- 2 points of the interface's packets (driver)" \
+	"$(awk -v b="$BIG" -v a="$all" 'BEGIN { d = b / a - 0.6; print (d < 0 ? -d : d) <= 0.02 }')" 1
+ps_check_eq "elephant: queue $QE alone is hot, verdict elephant (no second flow over a fair share: no collision)" \
+	"$(jqj '[.hot[] | [.queue, .cause, (.causes | has("collision"))]]')" "[[$QE,\"elephant\",false]]"
 ps_check_eq "elephant: the figure behind it" \
-	"$(jqj ".hot[0].causes.elephant")" "\"its top flow carries $want_pct% of its packets\""
+	"$(jqj ".hot[0].causes.elephant")" "\"its top flow alone carries $want_pct% of the interface's packets (over 2/n: 50%)\""
 ps_check_eq "elephant: not few (501 distinct flows)" "$(jqj '.hot[0].causes | has("few")')" false
 ps_check_eq "elephant: the text's verdict, and the figure behind it on the next line" \
 	"$(ps_pathscope_b flows vB | grep -A1 '^hot:' | sed 's/ (.*)//' | paste -sd'|')" \
-	"hot: queue $QE carries $(jqj ".hot[0].share * 100 | round")% of the packets: elephant|  its top flow carries $want_pct% of its packets"
+	"hot: queue $QE carries $(jqj ".hot[0].share * 100 | round")% of the packets: elephant|  its top flow alone carries $want_pct% of the interface's packets"
 
-# ---- 5. few ---------------------------------------------------------------------------
+# ---- 5. a collision (and few flows) -----------------------------------------------------
 attach 1
 ps_txq_pin "$NS_A" vA 1 || ps_fail "txq pin 1" "ps_txq_pin failed"
 run 300 udp4 31001 "$B" $DPORT 300 64
-ps_check_eq "few: flow 31001 on queue 1 (driver)" "$FQ $(xq_sum "$DELTA")" "1 300"
-run 300 udp4 31002 "$B" $DPORT 300 64
-ps_check_eq "few: flow 31002 on queue 1 (driver)" "$FQ $(xq_sum "$DELTA")" "1 300"
+ps_check_eq "collision: flow 31001 on queue 1 (driver)" "$FQ $(xq_sum "$DELTA")" "1 300"
+run 290 udp4 31002 "$B" $DPORT 290 64
+ps_check_eq "collision: flow 31002 on queue 1 (driver)" "$FQ $(xq_sum "$DELTA")" "1 290"
 ps_txq_pin "$NS_A" vA 3 || ps_fail "txq pin 3" "ps_txq_pin failed"
 run 250 udp4 31003 "$B" $DPORT 250 64
-ps_check_eq "few: flow 31003 on queue 3 (driver)" "$FQ $(xq_sum "$DELTA")" "3 250"
+ps_check_eq "collision: flow 31003 on queue 3 (driver)" "$FQ $(xq_sum "$DELTA")" "3 250"
 ps_txq_unpin "$NS_A" vA
 ps_wait_quiet 5
 fj
-ps_check_eq "few: queues' packets" "$(jqj '[.queues[].packets]')" "[$(xq_sub "$(xq)" "$BASE" | tr ' ' ,)]"
-ps_check_eq "few: queue 1 alone hot (600 of 850; queue 3's 250 are not over 2/4), its top flow exactly half: cause few, not elephant" \
-	"$(jqj '[.hot[] | [.queue, .share, .cause, (.causes | keys)]]')" '[[1,0.7059,"few",["bytes","few"]]]'
-ps_check_eq "few: queue 1's top share 0.5" "$(jqj '.queues[1].top_share')" 0.5
+ps_check_eq "collision: queues' packets" "$(jqj '[.queues[].packets]')" "[$(xq_sub "$(xq)" "$BASE" | tr ' ' ,)]"
+ps_check_eq "collision: queue 1 alone hot (590 of 840; queue 3's 250 are not over 2/4), its two flows each over a fair share (210): cause collision, also few; no elephant (300 < 420)" \
+	"$(jqj '[.hot[] | [.queue, .share, .cause, (.causes | keys)]]')" '[[1,0.7024,"collision",["bytes","collision","few"]]]'
+ps_check_eq "collision: the figures" "$(jqj '.hot[0].causes.collision')" \
+	'"its top two flows carry 36% and 35% of the interface'"'"'s packets, each over a fair share (25%)"'
+ps_check_eq "collision: the rule that steers the second flow to the coolest queue (0)" "$(jqj '.hot[0].steer')" \
+	"\"ethtool -N vB flow-type udp4 src-ip $A dst-ip $B src-port 31002 dst-port $DPORT action 0\""
+ps_check_eq "collision: ... in the text too" \
+	"$(ps_pathscope_b flows vB | grep -c "^  ethtool -N vB flow-type udp4 src-ip $A dst-ip $B src-port 31002 dst-port $DPORT action 0$")" 1
 ps_check_eq "few: the figures" "$(jqj '.hot[0].causes.few')" '"3 distinct flows for 4 queues (fewer than 4 per queue)"'
 
 # ---- 7. a full flow table ---------------------------------------------------------------

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The hot-queue verdict of `pathscope flows` (stats/flows_verdict.c): which
+/* The hot-queue verdict of `pathscope flows` (stats/analysis/flows_verdict.c): which
  * queue is hot (more than 2/n of the packets, not 2/n itself), and which
- * cause holds, in the issue's order, with the figures behind it: an
- * elephant, the indirection table (more than 1.5/n of its entries, not
+ * cause holds, in the issue's order, with the figures behind it: two flows
+ * each over a fair share (collision, with the rule that steers the second
+ * apart), one flow alone over 2/n (elephant; not within its sampling error
+ * at 1 in 16), the indirection table (more than 1.5/n of its entries, not
  * 1.5/n), hashed fields of addresses only, fewer distinct flows than 4 x the
  * queues, else the bytes. */
 #include <arpa/inet.h>
@@ -26,6 +28,9 @@ static void input(void)
 	ps_rss_init(&rss);
 	rows[0].key.family = 4, rows[0].key.proto = 17, rows[0].packets = 70;
 	rows[1].key.family = 6, rows[1].key.proto = 6, rows[1].packets = 50;
+	rows[1].key.sport = htons(443), rows[1].key.dport = htons(50000);
+	inet_pton(AF_INET6, "2001:db8::2", rows[1].key.saddr);
+	inet_pton(AF_INET6, "2001:db8::1", rows[1].key.daddr);
 	rows[2].key.family = 6, rows[2].key.proto = 6, rows[2].packets = 40;
 	qs[0] = (struct ps_flows_q){
 		.packets = 60, .bytes = 6000, .distinct = 3, .nflows = 3, .flows = rows
@@ -35,6 +40,10 @@ static void input(void)
 	CHECK_STR("queue 0: tcp6 (90 packets) over udp4 (70)", h[0].proto ? h[0].proto : "-",
 		  "tcp6");
 	CHECK_EQ_U64("queue 0: its top flow, at most the queue's packets", h[0].top_packets, 60);
+	CHECK_EQ_U64("queue 0: its second flow", h[0].second_packets, 50);
+	CHECK_STR("queue 0: the second flow's ntuple match", h[0].steer,
+		  "flow-type tcp6 src-ip 2001:db8::2 dst-ip 2001:db8::1 src-port 443 dst-port 50000");
+	CHECK_STR("queue 1: no second flow, no match", h[1].steer, "");
 	CHECK_TRUE("no table, no fields: entries 0, l3_only unknown",
 		   h[0].entries == 0 && h[0].table_entries == 0 && h[0].l3_only == -1);
 	CHECK_TRUE("queue 1: no TCP or UDP flow: no protocol, l3_only unknown",
@@ -102,21 +111,38 @@ int main(void)
 	check_report(ps_hot(q, 4, 0), "a share just above 2/n: hot", "not hot");
 	check_report(ps_hot_verdict(q, 4, 1, &v) == 0, "a cold queue: no verdict", "a verdict");
 
-	q[0].top_packets = 1001;
-	verdict(q, 0, "elephant", "its top flow over half of it: elephant");
+	/* The elephant: one flow alone over 2/n of all (2000.5 of 4001). */
+	q[0].top_packets = 2001;
+	verdict(q, 0, "elephant", "its top flow alone over 2/n of the interface: elephant");
 	ps_hot_verdict(q, 4, 0, &v);
-	check_report(strstr(v.why[PS_HOT_ELEPHANT], "50%") != NULL,
-		     "... the figure behind it: the top flow's share", "%s",
+	check_report(strstr(v.why[PS_HOT_ELEPHANT], "alone carries 50% of the interface") != NULL,
+		     "... the figure behind it: the top flow's share of the interface", "%s",
 		     v.why[PS_HOT_ELEPHANT]);
-	q[0].top_packets = 1000; /* half exactly: not an elephant */
-	verdict(q, 0, "bytes", "its top flow just under half, nothing else: the bytes");
+	q[0].sample = 16; /* 2001 sampled 1 in 16: sd sqrt(2001 x 15) = 173 */
+	verdict(q, 0, "bytes", "the same at 1 in 16 sampled: within its sampling error, no verdict");
+	q[0].sample = 1;
+	q[0].top_packets = 2000;
+	verdict(q, 0, "bytes", "its top flow just under 2/n of the interface: not an elephant");
+	/* The collision: two flows each over a fair share (1000.25 of 4001). */
+	q[0].top_packets = 1001;
+	q[0].second_packets = 1001;
+	snprintf(q[0].steer, sizeof(q[0].steer), "flow-type udp4 src-ip 198.18.0.1");
+	verdict(q, 0, "collision", "its top two flows each over 1/n of the interface: collision");
+	ps_hot_verdict(q, 4, 0, &v);
+	check_report(v.steer_to == 1 && v.steer == q[0].steer && !v.holds[PS_HOT_ELEPHANT],
+		     "... to be steered to the coolest queue (1: 500 packets), not an elephant",
+		     "to %u", v.steer_to);
+	q[0].second_packets = 1000;
+	verdict(q, 0, "bytes", "its second flow just under 1/n: not a collision");
+	q[0].second_packets = 0;
+	q[0].top_packets = 1000;
 
 	/* The table: 48 of 128 entries is 1.5/4 exactly, 49 above it. */
 	q[0].entries = 48;
 	verdict(q, 0, "bytes", "the table's 1.5/n exactly: not the table");
 	q[0].entries = 49;
 	verdict(q, 0, "table", "the table gives it more than 1.5/n: table");
-	q[0].top_packets = 1500;
+	q[0].top_packets = 2001;
 	verdict(q, 0, "elephant", "elephant and table: the elephant first");
 	ps_hot_verdict(q, 4, 0, &v);
 	check_report(v.holds[PS_HOT_ELEPHANT] && v.holds[PS_HOT_TABLE] && !v.holds[PS_HOT_FIELDS] &&
