@@ -46,7 +46,7 @@ trap 'rm -rf "$tmp"' EXIT
 # CLOCK_MONOTONIC around crafted frames, the machine's softirq time in
 # /proc/stat): another test beside them would move what they measure. A new
 # latency test goes here.
-ALONE_TIMING=" test_d2s test_echo test_tcp test_d2s.sh test_heatmap.sh test_icmp_rtt.sh
+ALONE_TIMING=" test_d2s test_echo test_tcp_brackets test_d2s.sh test_heatmap.sh test_icmp_rtt.sh
 	test_kernel_path.sh test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
 # Tests that take a census of the machine's BPF programs, maps, links and
 # pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's

@@ -14,7 +14,7 @@
 
 # tests/run.sh patterns (paths; see its usage) of the tests to run in every
 # guest: the crafted-frame BPF tests (BPF_PROG_TEST_RUN; build/tests/test_datapath
-# is every test_datapath_* program), attach/detach in
+# is every test_datapath_* program, build/tests/test_tcp both test_tcp_*), attach/detach in
 # every hook mode, the neighbours (chain, join, clsact and TCX; libxdp's
 # dispatcher with xdp-tools); then tests/vm/guest/: the virtio-net NIC
 # (exact counts against the driver and the kernel, ICMP RTT against ping,
