@@ -21,13 +21,6 @@ struct ps_http_route {
 
 struct ps_http;
 
-/* Does an Accept header ask for the media type `type` with the parameters
- * `params` ("key=value" pairs separated by ';'; values compared as given,
- * keys and the type in any case) with a q above 0 and at least the q it gives
- * text/plain? Only a range naming that type counts, not a wildcard (which
- * text/plain matches as well). NULL accept: no. */
-bool ps_http_accept_prefers(const char *accept, const char *type, const char *params);
-
 /* Parse "A.B.C.D:PORT" or "[IPV6]:PORT" (numeric, port 1..65535). */
 int ps_http_parse_listen(const char *spec, struct sockaddr_storage *ss, socklen_t *len);
 

@@ -31,6 +31,7 @@
 #include "stats/read/report.h"
 #include "export/health.h"
 #include "export/http.h"
+#include "export/http_accept.h"
 #include "export/web_watch.h"
 #include "loader/attach.h"
 #include "loader/detach.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "export/http.h"
+#include "export/http_accept.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -20,7 +20,7 @@
 
 #include "tests/lib/check.h"
 #include "lib/compat.h"
-#include "nic/nic.h"
+#include "nic/read.h"
 #include "stats/render/nic_report.h"
 #include "nic/parse.h"
 #include "tests/unit/nic_fixtures_estats.h"

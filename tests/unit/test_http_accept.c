@@ -7,6 +7,7 @@
 
 #include "tests/lib/check.h"
 #include "export/http.h"
+#include "export/http_accept.h"
 
 #define PB	  "application/vnd.google.protobuf"
 #define PB_PARAMS "proto=io.prometheus.client.MetricFamily;encoding=delimited"
