@@ -3,18 +3,19 @@
  * of NAME.c), in path order; every output walks it in this order. */
 #include "stats/families/families.h"
 
-#define PS_FAMILIES(X)                                                            \
-	X(counters) /* packets and classes per hook and queue: the hook table */  \
-	X(sizes)    /* frame and skb sizes, GRO/GSO: columns of the hook table */ \
-	X(icmp)	    /* ICMP echo RTT and response */                              \
-	X(tcp)	    /* TCP RTT, handshake, response */                            \
-	X(flows)    /* distinct and top flows per RX queue */                     \
-	X(rss)	    /* the NIC's RSS, beside the flows */                         \
-	X(d2s)	    /* driver to stack */                                         \
-	X(sock)	    /* stack to the socket read */                                \
-	X(txlat)    /* qdisc sojourn, TX completion */                            \
-	X(kernel)   /* the kernel path: NAPI, GRO, drops, softirq */              \
-	X(nic)	    /* the NIC's and the kernel's own counts, per queue and CPU */
+#define PS_FAMILIES(X)                                                             \
+	X(counters)  /* packets and classes per hook and queue: the hook table */  \
+	X(sizes)     /* frame and skb sizes, GRO/GSO: columns of the hook table */ \
+	X(placement) /* where each RX queue runs: its XDP frames by CPU */         \
+	X(icmp)	     /* ICMP echo RTT and response */                              \
+	X(tcp)	     /* TCP RTT, handshake, response */                            \
+	X(flows)     /* distinct and top flows per RX queue */                     \
+	X(rss)	     /* the NIC's RSS, beside the flows */                         \
+	X(d2s)	     /* driver to stack */                                         \
+	X(sock)	     /* stack to the socket read */                                \
+	X(txlat)     /* qdisc sojourn, TX completion */                            \
+	X(kernel)    /* the kernel path: NAPI, GRO, drops, softirq */              \
+	X(nic)	     /* the NIC's and the kernel's own counts, per queue and CPU */
 
 #define DECLARE(name) extern const struct ps_family ps_family_##name;
 #define ENTRY(name)   &ps_family_##name,

@@ -42,8 +42,19 @@ void ps_qstats_sub(struct ps_qstats *out, const struct ps_qstats *a, const struc
  * new array (*out), summed over ncpus CPUs (1 for a map that is not per-CPU);
  * *out stays NULL when the map is not pinned, or has fewer than nslots
  * entries (the loader gives the maps of a feature that is off one entry). */
+static int read_per_queue_cpus(const char *dir, const char *name, size_t size, unsigned int nslots,
+			       int ncpus, void **out, __u64 **cpu_first);
+
 static int read_per_queue(const char *dir, const char *name, size_t size, unsigned int nslots,
 			  int ncpus, void **out)
+{
+	return read_per_queue_cpus(dir, name, size, nslots, ncpus, out, NULL);
+}
+
+/* The same, and with cpu_first the first __u64 of each CPU's value too
+ * (nslots x ncpus, slot-major): what the sum would lose. */
+static int read_per_queue_cpus(const char *dir, const char *name, size_t size, unsigned int nslots,
+			       int ncpus, void **out, __u64 **cpu_first)
 {
 	struct bpf_map_info info;
 	__u32 len = sizeof(info);
@@ -64,16 +75,26 @@ static int read_per_queue(const char *dir, const char *name, size_t size, unsign
 	}
 	percpu = calloc(ncpus, size); /* sizes are multiples of 8 */
 	vals = calloc(nslots, size);
-	if (!percpu || !vals)
+	if (cpu_first)
+		*cpu_first = calloc((size_t)nslots * ncpus, sizeof(__u64));
+	if (!percpu || !vals || (cpu_first && !*cpu_first))
 		err = -ENOMEM;
-	for (q = 0; q < nslots && !err; q++)
+	for (q = 0; q < nslots && !err; q++) {
 		err = ps_percpu_sum(fd, &q, percpu, size, ncpus, (char *)vals + q * size);
+		for (int c = 0; cpu_first && !err && c < ncpus; c++)
+			(*cpu_first)[(size_t)q * ncpus + c] = *(__u64 *)((char *)percpu + c * size);
+	}
 	free(percpu);
 	close(fd);
-	if (err)
+	if (err) {
 		free(vals);
-	else
+		if (cpu_first) {
+			free(*cpu_first);
+			*cpu_first = NULL;
+		}
+	} else {
 		*out = vals;
+	}
 	return err;
 }
 
@@ -246,9 +267,13 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 	s->nslots = s->meta.nqueues + 1;
 	s->mono_ns = ps_now_ns(CLOCK_MONOTONIC);
 	s->real_ns = ps_now_ns(CLOCK_REALTIME);
+	/* The XDP hook keeps each CPU's packets too: where each RX queue runs. */
+	_Static_assert(offsetof(struct ps_qstats, packets) == 0, "cpu_first reads packets");
 	for (h = 0; h < PS_HOOK_COUNT && !err; h++)
-		err = read_per_queue(dir, hook_pins[h], sizeof(struct ps_qstats), s->nslots, ncpus,
-				     (void **)&s->hook[h]);
+		err = read_per_queue_cpus(dir, hook_pins[h], sizeof(struct ps_qstats), s->nslots,
+					  ncpus, (void **)&s->hook[h],
+					  h == PS_HOOK_XDP ? &s->xdp_cpu : NULL);
+	s->ncpus = s->xdp_cpu ? ncpus : 0;
 	if (!err)
 		err = read_per_queue(dir, "echo_stats", sizeof(struct ps_echo_qstats), s->nslots,
 				     ncpus, (void **)&s->echo);
@@ -304,6 +329,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 {
 	int h;
 
+	free(s->xdp_cpu);
+	s->xdp_cpu = NULL;
 	for (h = 0; h < PS_HOOK_COUNT; h++) {
 		free(s->hook[h]);
 		s->hook[h] = NULL;

@@ -24,16 +24,18 @@ struct ps_snapshot {
 	uint64_t real_ns;    /* CLOCK_REALTIME when read */
 	unsigned int nslots; /* meta.nqueues + 1: the last slot is "other queues" */
 	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
-	struct ps_echo_qstats *echo;	       /* nslots; NULL: echo maps not pinned */
-	struct ps_txlat_qstats *txlat;	       /* nslots; NULL: txlat probes not attached */
-	struct ps_d2s_qstats *d2s;	       /* nslots; NULL: no XDP program */
-	struct ps_peer_entry *peers;	       /* per-peer echo statistics */
+	__u64 *xdp_cpu; /* XDP packets by slot and CPU (nslots x ncpus); NULL: no XDP hook */
+	int ncpus;
+	struct ps_echo_qstats *echo;   /* nslots; NULL: echo maps not pinned */
+	struct ps_txlat_qstats *txlat; /* nslots; NULL: txlat probes not attached */
+	struct ps_d2s_qstats *d2s;     /* nslots; NULL: no XDP program */
+	struct ps_peer_entry *peers;   /* per-peer echo statistics */
 	unsigned int npeers;
 	struct ps_tcp_qstats *tcp;	     /* nslots; NULL: tcp maps not pinned */
 	struct ps_tcp_qhist *tcp_hist;	     /* nslots */
 	struct ps_tcp_peer_entry *tcp_peers; /* per peer subnet */
 	unsigned int ntcp_peers;
-	__u64 tcp_halfopen; /* entries in tcp_halfopen when read */
+	__u64 tcp_halfopen;		       /* entries in tcp_halfopen when read */
 	struct ps_sock_qstats *sock;	       /* nslots; NULL: sock maps not pinned */
 	struct ps_sock_qhist *sock_hist;       /* nslots */
 	struct ps_sock_pend *sock_pend;	       /* nslots: samples still waiting for a read */

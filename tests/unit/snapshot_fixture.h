@@ -34,6 +34,7 @@ struct fx_iface {
 	struct ps_flows_qstate flows_q[FX_NQ + 1];
 	struct ps_rx_hash_q rx_hash[FX_NQ + 1];
 	struct ps_flow_row flows[4];
+	__u64 xdp_cpu[(FX_NQ + 1) * 2]; /* 2 CPUs */
 	struct ps_rss rss;
 	struct ps_sock_qstats sock[FX_NQ + 1];
 	struct ps_sock_qhist sock_hist[FX_NQ + 1];
@@ -94,6 +95,13 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	x->bytes = 5 * 42 * k;
 	x->l3[PS_L3_ARP] = 5 * k;
 	x->size_hist[ps_hist_bucket(42, PS_SIZE_BUCKETS)] = 5 * k;
+	/* where the RX queues run: queue 0 on CPU 1, but 1 frame in 101 on CPU
+	 * 0 (its IRQ moved); queue 1 on CPU 0 */
+	s->xdp_cpu = d->xdp_cpu;
+	s->ncpus = 2;
+	d->xdp_cpu[0 * 2 + 0] = 1 * k;
+	d->xdp_cpu[0 * 2 + 1] = 100 * k;
+	d->xdp_cpu[1 * 2 + 0] = 5 * k;
 	x = &d->hook[PS_HOOK_TC_INGRESS][1];
 	x->packets = 3 * k;
 	x->bytes = (14546 + 2 * 66) * k;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Where each RX queue runs (issue 48, item 1, its measured part): stats's
+# XDP frames of each RX queue by the CPU that handled them, from the per-CPU
+# counters the XDP hook keeps. On veth the receiver's XDP runs in the NAPI
+# poll scheduled on the sending CPU, so the sender's CPU and TX queue are the
+# reference: 200 datagrams sent on CPU 0 through TX queue 1 are 200 frames of
+# RX queue 1 on CPU 0, and 100 sent on CPU 1 through TX queue 2 are 100 of RX
+# queue 2 on CPU 1; the table says so, and the Prometheus per-CPU counter
+# adds them up. Skipped on a machine of one CPU.
+. "$(dirname "$0")/lib.sh"
+ps_require_root placement
+ps_require_cmd placement jq taskset
+ps_require_file placement "$PATHSCOPE"
+ps_require_file placement "$UDPSEND"
+[ "$(nproc)" -ge 2 ] || { ps_skip placement "one CPU: nothing to place"; ps_done; }
+
+ps_testbed_create 4 || { ps_fail placement "testbed setup failed"; ps_done; }
+ps_at_exit 'ps_pathscope_b detach vB >/dev/null 2>&1'
+ps_pathscope_b attach vB --features none >/dev/null || ps_fail "attach vB" "exit $?"
+ps_wait_quiet 5
+before=$(ps_pathscope_b stats vB --json) || ps_fail "stats --json" "exit $?"
+
+send() { # CPU TXQ COUNT
+	ps_txq_pin "$NS_A" vA "$2" || ps_fail "txq pin $2" "ps_txq_pin failed"
+	ps_sink_start "$NS_B" 9000 --expect "$3" --timeout 10
+	ps_in_a taskset -c "$1" "$UDPSEND" -n "$3" "$PS_IP4_B" 9000 || ps_fail "udpsend" "exit $?"
+	ps_sink_wait >/dev/null || ps_fail "sink" "did not receive $3"
+}
+send 0 1 200
+send 1 2 100
+ps_txq_unpin "$NS_A" vA
+ps_wait_quiet 5
+after=$(ps_pathscope_b stats vB --json) || ps_fail "stats --json" "exit $?"
+# A queue's frames by CPU between the two reports.
+cpus() {
+	jq -c -n --argjson a "$after" --argjson b "$before" --arg q "$1" '
+		def c(r): (r.interfaces[0].queues[] | select((.queue | tostring) == $q) | .cpus) // {};
+		c($a) as $x | c($b) as $y | $x | with_entries(.value -= ($y[.key] // 0)) | with_entries(select(.value != 0))'
+}
+ps_check_eq "RX queue 1: the 200 frames sent on CPU 0, all on CPU 0" "$(cpus 1)" '{"0":200}'
+ps_check_eq "RX queue 2: the 100 frames sent on CPU 1, all on CPU 1" "$(cpus 2)" '{"1":100}'
+ps_check_eq "the table names each queue's CPU first (since attach)" \
+	"$(ps_pathscope_b stats vB | awk '/^RX QUEUES BY CPU/ { f = 1; next } f && /^QUEUE/ { next } f && /^[A-Za-z(]/ { f = 0 } f && /^[12] / { print $1, $3 }' | paste -sd'|')" \
+	"1 cpu0|2 cpu1"
+ps_done
