@@ -46,23 +46,29 @@ static void encoding(void)
 		struct ps_flow_row r;
 		const char *json, *text;
 	} cases[] = {
-		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"udp\",\"sport\":40000,"
+		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"udp\",\"sport\":"
+			  "40000,"
 			  "\"dport\":4789,\"ethertype\":\"0x0800\",\"packets\":6,\"bytes\":600}",
 		  .text = "udp 10.0.0.2:40000 > 10.0.0.1:4789" },
-		{ .json = "{\"src\":\"fe80::2\",\"dst\":\"fe80::1\",\"proto\":\"tcp\",\"sport\":443,"
-			  "\"dport\":50000,\"ethertype\":\"0x86dd\",\"packets\":6,\"bytes\":600}",
+		{ .json =
+		      "{\"src\":\"fe80::2\",\"dst\":\"fe80::1\",\"proto\":\"tcp\",\"sport\":443,"
+		      "\"dport\":50000,\"ethertype\":\"0x86dd\",\"packets\":6,\"bytes\":600}",
 		  .text = "tcp [fe80::2]:443 > [fe80::1]:50000" },
-		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"icmp\",\"sport\":null,"
+		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"icmp\",\"sport\":"
+			  "null,"
 			  "\"dport\":null,\"ethertype\":\"0x0800\",\"packets\":6,\"bytes\":600}",
 		  .text = "icmp 10.0.0.2 > 10.0.0.1" },
-		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"ip47\",\"sport\":null,"
+		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"ip47\",\"sport\":"
+			  "null,"
 			  "\"dport\":null,\"ethertype\":\"0x0800\",\"packets\":6,\"bytes\":600}",
 		  .text = "ip47 10.0.0.2 > 10.0.0.1" },
-		{ .json = "{\"src\":\"fe80::2\",\"dst\":\"fe80::1\",\"proto\":\"frag\",\"sport\":null,"
-			  "\"dport\":null,\"ethertype\":\"0x86dd\",\"packets\":6,\"bytes\":600}",
+		{ .json =
+		      "{\"src\":\"fe80::2\",\"dst\":\"fe80::1\",\"proto\":\"frag\",\"sport\":null,"
+		      "\"dport\":null,\"ethertype\":\"0x86dd\",\"packets\":6,\"bytes\":600}",
 		  .text = "frag fe80::2 > fe80::1" },
-		{ .json = "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"udp\",\"sport\":null,"
-			  "\"dport\":null,\"ethertype\":\"0x0800\",\"packets\":6,\"bytes\":600}",
+		{ .json =
+		      "{\"src\":\"10.0.0.2\",\"dst\":\"10.0.0.1\",\"proto\":\"udp\",\"sport\":null,"
+		      "\"dport\":null,\"ethertype\":\"0x0800\",\"packets\":6,\"bytes\":600}",
 		  .text = "udp 10.0.0.2 > 10.0.0.1" },
 		{ .json = "{\"src\":null,\"dst\":null,\"proto\":null,\"sport\":null,\"dport\":null,"
 			  "\"ethertype\":\"0x0806\",\"packets\":6,\"bytes\":600}",
@@ -97,8 +103,8 @@ static char *report(const struct ps_snapshot *cur, const struct ps_snapshot *pre
 	FILE *f = open_memstream(&buf, &len);
 
 	o->json = json;
-	check_report(ps_flows_report(f, cur, prev, o) == 0, json ? "flows report: JSON" : "flows report: text",
-		     "failed");
+	check_report(ps_flows_report(f, cur, prev, o) == 0,
+		     json ? "flows report: JSON" : "flows report: text", "failed");
 	fclose(f);
 	return buf;
 }
@@ -110,7 +116,8 @@ static json_object *get(json_object *o, const char *path)
 
 	while (o && *path) {
 		dot = strchr(path, '.');
-		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+		snprintf(key, sizeof(key), "%.*s", dot ? (int)(dot - path) : (int)strlen(path),
+			 path);
 		if (json_object_is_type(o, json_type_array))
 			o = json_object_array_get_idx(o, (size_t)atoi(key));
 		else if (!json_object_object_get_ex(o, key, &o))
@@ -180,12 +187,12 @@ static void fixture_report(void)
 		   get(flows, "hot.0.cause") && !get(flows, "hot.1") &&
 		       strstr(text, "hot: queue 0 carries") &&
 		       strstr(text, json_object_get_string(get(flows, "hot.0.cause"))));
-	CHECK_TRUE("text and JSON: --flow seen on queue 0, no prediction without a key",
-		   json_object_get_int(get(flows, "flow.seen")) == 0 &&
-		       !strcmp(json_object_get_string(get(flows, "flow.no_prediction")),
-			       "no hash key") &&
-		       strstr(text, "flow udp 198.18.0.2:40000 > 198.18.0.1:4789: no prediction "
-				    "(no hash key); pathscope saw it on queue 0 (160 packets)"));
+	CHECK_TRUE(
+	    "text and JSON: --flow seen on queue 0, no prediction without a key",
+	    json_object_get_int(get(flows, "flow.seen")) == 0 &&
+		!strcmp(json_object_get_string(get(flows, "flow.no_prediction")), "no hash key") &&
+		strstr(text, "flow udp 198.18.0.2:40000 > 198.18.0.1:4789: no prediction "
+			     "(no hash key); pathscope saw it on queue 0 (160 packets)"));
 	CHECK_TRUE("JSON: no cold queue (the table gives each about 43 entries)",
 		   get(flows, "cold") && !json_object_array_length(get(flows, "cold")));
 	if (getenv("FLOWS_REPORT_SHOW"))

@@ -41,8 +41,9 @@ static void input(void)
 		  "tcp6");
 	CHECK_EQ_U64("queue 0: its top flow, at most the queue's packets", h[0].top_packets, 60);
 	CHECK_EQ_U64("queue 0: its second flow", h[0].second_packets, 50);
-	CHECK_STR("queue 0: the second flow's ntuple match", h[0].steer,
-		  "flow-type tcp6 src-ip 2001:db8::2 dst-ip 2001:db8::1 src-port 443 dst-port 50000");
+	CHECK_STR(
+	    "queue 0: the second flow's ntuple match", h[0].steer,
+	    "flow-type tcp6 src-ip 2001:db8::2 dst-ip 2001:db8::1 src-port 443 dst-port 50000");
 	CHECK_STR("queue 1: no second flow, no match", h[1].steer, "");
 	CHECK_TRUE("no table, no fields: entries 0, l3_only unknown",
 		   h[0].entries == 0 && h[0].table_entries == 0 && h[0].l3_only == -1);
@@ -119,7 +120,8 @@ int main(void)
 		     "... the figure behind it: the top flow's share of the interface", "%s",
 		     v.why[PS_HOT_ELEPHANT]);
 	q[0].sample = 16; /* 2001 sampled 1 in 16: sd sqrt(2001 x 15) = 173 */
-	verdict(q, 0, "bytes", "the same at 1 in 16 sampled: within its sampling error, no verdict");
+	verdict(q, 0, "bytes",
+		"the same at 1 in 16 sampled: within its sampling error, no verdict");
 	q[0].sample = 1;
 	q[0].top_packets = 2000;
 	verdict(q, 0, "bytes", "its top flow just under 2/n of the interface: not an elephant");
