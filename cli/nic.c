@@ -13,6 +13,7 @@
 #include "stats/render/nic_report.h"
 #include "nic/rss.h"
 #include "stats/render/rss_report.h"
+#include "stats/render/placement_report.h"
 #include "nic/softnet.h"
 #include "lib/util.h"
 #include "stats/format/json.h"
@@ -45,11 +46,13 @@ static __u32 rx_queues(const struct ps_nic_facts *f)
 }
 
 static void print_json(const struct ps_nic_facts *f, const struct ps_rss *rss,
-		       const struct ps_softnet_cpu *cpus, int ncpus)
+		       const struct ps_nic_placement *place, const struct ps_softnet_cpu *cpus,
+		       int ncpus)
 {
 	json_object *o = ps_nic_json(f);
 
 	json_object_object_add(o, "rss", ps_rss_json(rss, rx_queues(f)));
+	json_object_object_add(o, "placement", place ? ps_placement_json(place) : NULL);
 
 	json_object_object_add(o, "softnet", ncpus >= 0 ? ps_softnet_json(cpus, ncpus) : NULL);
 	json_object_object_add(o, "softnet_na",
@@ -67,6 +70,7 @@ int ps_cmd_nic(int argc, char **argv)
 	};
 	struct ps_softnet_cpu *cpus = NULL;
 	struct ps_nic_facts f;
+	struct ps_nic_placement *place;
 	struct ps_rss *rss;
 	bool json = false;
 	const char *name;
@@ -95,17 +99,25 @@ int ps_cmd_nic(int argc, char **argv)
 	if (rc < 0) /* the interface went away, or no socket */
 		snprintf(rss->why, sizeof(rss->why), "%s", strerror(-rc));
 	ncpus = ps_softnet_read(&cpus);
+	place = malloc(sizeof(*place));
+	if (place && ps_nic_read_placement("", name, place)) {
+		free(place);
+		place = NULL;
+	}
 	if (json) {
-		print_json(&f, rss, cpus, ncpus);
+		print_json(&f, rss, place, cpus, ncpus);
 	} else {
 		ps_nic_print(stdout, &f);
 		ps_rss_print(stdout, rss, rx_queues(&f));
+		if (place)
+			ps_placement_print(stdout, place);
 		if (ncpus >= 0)
 			ps_softnet_print(stdout, cpus, ncpus);
 		else
 			printf("softnet:  n/a (/proc/net/softnet_stat: %s)\n", strerror(-ncpus));
 	}
 	free(cpus);
+	free(place);
 	free(rss);
 	ps_nic_free(&f);
 	return 0;

@@ -6,7 +6,9 @@
 # reference: 200 datagrams sent on CPU 0 through TX queue 1 are 200 frames of
 # RX queue 1 on CPU 0, and 100 sent on CPU 1 through TX queue 2 are 100 of RX
 # queue 2 on CPU 1; the table says so, and the Prometheus per-CPU counter
-# adds them up. Skipped on a machine of one CPU.
+# adds them up. And `nic`'s placement: RPS set on one veth RX queue is named
+# there, and veth's lack of IRQ vectors is said in one line. Skipped on a
+# machine of one CPU.
 . "$(dirname "$0")/lib.sh"
 ps_require_root placement
 ps_require_cmd placement jq taskset
@@ -42,4 +44,15 @@ ps_check_eq "RX queue 2: the 100 frames sent on CPU 1, all on CPU 1" "$(cpus 2)"
 ps_check_eq "the table names each queue's CPU first (since attach)" \
 	"$(ps_pathscope_b stats vB | awk '/^RX QUEUES BY CPU/ { f = 1; next } f && /^QUEUE/ { next } f && /^[A-Za-z(]/ { f = 0 } f && /^[12] / { print $1, $3 }' | paste -sd'|')" \
 	"1 cpu0|2 cpu1"
+
+# What the kernel is told of where vB's queues run: RPS set on RX queue 1
+# (CPUs 0 and 1) is named there and nowhere else; veth has no IRQ vectors,
+# said in one line.
+ps_in_b sh -c 'echo 3 > /sys/class/net/vB/queues/rx-1/rps_cpus' || ps_fail "rps_cpus" "cannot set"
+ps_check_eq "nic --json: RPS CPUs per RX queue, IRQ vectors 0" \
+	"$(ps_pathscope_b nic vB --json | jq -c '[.placement.irq_vectors, [.placement.rx[] | .rps_cpus]]')" \
+	'[0,[null,"0-1",null,null]]'
+ps_check_eq "nic: veth's queues have no IRQ of their own, in one line" \
+	"$(ps_pathscope_b nic vB | grep -c '^(no IRQ vectors of its own, as veth: ')" 1
+ps_in_b sh -c 'echo 0 > /sys/class/net/vB/queues/rx-1/rps_cpus'
 ps_done

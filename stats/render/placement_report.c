@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Where each queue runs, as pathscope nic shows it ("-": none, "n/a": not
+ * known on this kernel or device). */
+#include "stats/render/placement_report.h"
+
+#include "stats/format/json.h"
+
+static const char *dash(const char *s)
+{
+	return *s ? s : "-";
+}
+
+static void knob(FILE *out, const char *name, long v, const char *unit)
+{
+	if (v < 0)
+		fprintf(out, " %s n/a", name);
+	else
+		fprintf(out, " %s %ld%s", name, v, unit);
+}
+
+void ps_placement_print(FILE *out, const struct ps_nic_placement *p)
+{
+	unsigned int i;
+	char irq[16];
+
+	fprintf(out, "placement: NUMA node ");
+	if (p->numa_node < 0)
+		fprintf(out, "-");
+	else
+		fprintf(out, "%d", p->numa_node);
+	fprintf(out, ", NAPI threads %s;", p->threaded < 0 ? "n/a" : p->threaded ? "on" : "off");
+	knob(out, "napi_defer_hard_irqs", p->defer_hard_irqs, "");
+	knob(out, "gro_flush_timeout", p->gro_flush_timeout, " ns");
+	knob(out, "busy_poll", p->busy_poll, " us");
+	knob(out, "busy_read", p->busy_read, " us");
+	fputc('\n', out);
+	fprintf(out, "%-4s %5s %-24s %-12s %-12s %s\n", "RXQ", "IRQ", "IRQ_NAME", "AFFINITY",
+		"EFFECTIVE", "RPS_CPUS");
+	for (i = 0; i < p->nrx; i++) {
+		const struct ps_nic_place_rx *r = &p->rx[i];
+
+		snprintf(irq, sizeof(irq), "%d", r->irq);
+		fprintf(out, "%-4u %5s %-24s %-12s %-12s %s\n", i, r->irq < 0 ? "-" : irq,
+			dash(r->irq_name), dash(r->affinity), dash(r->effective), dash(r->rps));
+	}
+	if (!p->nvectors)
+		fprintf(out, "(no IRQ vectors of its own, as veth: its RX queues run where their "
+			     "frames are sent or polled)\n");
+	else if (!p->irqs_mapped)
+		fprintf(out,
+			"(%d IRQ vectors, none named after an RX queue: see /proc/interrupts)\n",
+			p->nvectors);
+	fprintf(out, "%-4s %-12s %s\n", "TXQ", "XPS_CPUS", "XPS_RXQS");
+	for (i = 0; i < p->ntx; i++)
+		fprintf(out, "%-4u %-12s %s\n", i, dash(p->tx[i].xps_cpus),
+			dash(p->tx[i].xps_rxqs));
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return *s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *long_or_null(long v)
+{
+	return v < 0 ? NULL : json_object_new_int64(v);
+}
+
+json_object *ps_placement_json(const struct ps_nic_placement *p)
+{
+	json_object *o = json_object_new_object(), *rx = json_object_new_array(),
+		    *tx = json_object_new_array(), *x;
+	unsigned int i;
+
+	json_object_object_add(o, "numa_node",
+			       p->numa_node < 0 ? NULL : json_object_new_int(p->numa_node));
+	json_object_object_add(o, "napi_threaded",
+			       p->threaded < 0 ? NULL : json_object_new_boolean(p->threaded));
+	json_object_object_add(o, "napi_defer_hard_irqs", long_or_null(p->defer_hard_irqs));
+	json_object_object_add(o, "gro_flush_timeout_ns", long_or_null(p->gro_flush_timeout));
+	json_object_object_add(o, "busy_poll_us", long_or_null(p->busy_poll));
+	json_object_object_add(o, "busy_read_us", long_or_null(p->busy_read));
+	json_object_object_add(o, "irq_vectors", json_object_new_int(p->nvectors));
+	for (i = 0; i < p->nrx; i++) {
+		const struct ps_nic_place_rx *r = &p->rx[i];
+
+		x = json_object_new_object();
+		json_object_object_add(x, "queue", json_object_new_int((int)i));
+		json_object_object_add(x, "irq", r->irq < 0 ? NULL : json_object_new_int(r->irq));
+		json_object_object_add(x, "irq_name", str_or_null(r->irq_name));
+		json_object_object_add(x, "affinity", str_or_null(r->affinity));
+		json_object_object_add(x, "effective_affinity", str_or_null(r->effective));
+		json_object_object_add(x, "rps_cpus", str_or_null(r->rps));
+		json_object_object_add(x, "rps_flow_cnt", long_or_null(r->rps_flow_cnt));
+		json_object_array_add(rx, x);
+	}
+	for (i = 0; i < p->ntx; i++) {
+		x = json_object_new_object();
+		json_object_object_add(x, "queue", json_object_new_int((int)i));
+		json_object_object_add(x, "xps_cpus", str_or_null(p->tx[i].xps_cpus));
+		json_object_object_add(x, "xps_rxqs", str_or_null(p->tx[i].xps_rxqs));
+		json_object_array_add(tx, x);
+	}
+	json_object_object_add(o, "rx", rx);
+	json_object_object_add(o, "tx", tx);
+	return o;
+}
