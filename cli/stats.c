@@ -229,13 +229,13 @@ int ps_cmd_stats(int argc, char **argv)
 			goto out;
 		}
 		render(cur, prev, n, &view);
-		err = ps_out_stdout(); /* a reader gone, a full disk: stop */
-		if (err)
-			goto out;
 		for (i = 0; i < n; i++) {
 			ps_snapshot_free(&prev[i]);
 			prev[i] = cur[i];
 		}
+		err = ps_out_stdout(); /* a reader gone, a full disk: stop */
+		if (err)
+			goto out;
 	}
 	err = 0;
 out:

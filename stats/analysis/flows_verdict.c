@@ -55,7 +55,7 @@ int ps_hot_verdict(const struct ps_hot_queue *qs, unsigned int nq, unsigned int 
 	top = low(q->top_packets, q->sample);
 	if (q->second_packets && low(q->second_packets, q->sample) > fair) {
 		v->holds[PS_HOT_COLLISION] = true;
-		v->steer = q->steer;
+		snprintf(v->steer, sizeof(v->steer), "%s", q->steer);
 		for (k = 1, coolest = 0; k < nq; k++)
 			if (qs[k].packets < qs[coolest].packets)
 				coolest = k;

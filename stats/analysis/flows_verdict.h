@@ -75,7 +75,7 @@ struct ps_hot_verdict {
 	char why[PS_HOT_NCAUSES][160]; /* the figures behind each that holds */
 	/* collision: the second flow's ntuple match (steer of its queue, "" if
 	 * none) and the queue to steer it to, the one with the fewest packets. */
-	const char *steer;
+	char steer[160];
 	uint32_t steer_to;
 };
 

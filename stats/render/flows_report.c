@@ -176,7 +176,7 @@ static void text(FILE *out, const struct report *r)
 			if (v->holds[c])
 				fprintf(out, "  also %s: %s\n", ps_hot_cause_name(c), v->why[c]);
 		fprintf(out, "  %s\n", ps_hot_cause_advice(v->cause));
-		if (v->cause == PS_HOT_COLLISION && v->steer && *v->steer)
+		if (v->cause == PS_HOT_COLLISION && *v->steer)
 			fprintf(out, "  ethtool -N %s %s action %u\n", r->o->ifname, v->steer,
 				v->steer_to);
 	}
@@ -238,7 +238,7 @@ static json_object *json_hot(const struct ps_hot_verdict *v, unsigned int i, con
 					       json_object_new_string(v->why[c]));
 	json_object_object_add(x, "causes", y);
 	json_object_object_add(x, "advice", json_object_new_string(ps_hot_cause_advice(v->cause)));
-	if (v->cause == PS_HOT_COLLISION && v->steer && *v->steer) {
+	if (v->cause == PS_HOT_COLLISION && *v->steer) {
 		snprintf(rule, sizeof(rule), "ethtool -N %s %s action %u", ifname, v->steer,
 			 v->steer_to);
 		json_object_object_add(x, "steer", json_object_new_string(rule));
