@@ -232,11 +232,13 @@ static void second_share_sample(struct ps_prom *p, const struct ps_lbl *l,
 	rank_share_sample(p, l, s, q, 1);
 }
 
+static __u64 evicted_all(const struct ps_snapshot *s)
+{
+	return ps_flows_evicted(s, s->nslots);
+}
+
 void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
-	struct ps_lbl l;
-	int i;
-
 	ps_prom_family(p, "pathscope_flows_distinct", "gauge",
 		       "Distinct flows per RX queue since attach (XDP, sampled frames; "
 		       "HyperLogLog, relative standard error 6.5%).");
@@ -252,12 +254,7 @@ void ps_flows_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_flows_evicted_total", "counter",
 		       "Flows evicted from the full flow table (16384 flows, all queues) since "
 		       "attach: the top flows and their shares are then of the flows it kept.");
-	for (i = 0; i < n; i++) {
-		if (!ps_flows_on(&s[i]))
-			continue;
-		ps_lbl_iface(&l, &s[i]);
-		ps_prom_sample_u(p, &l, ps_flows_evicted(&s[i], s[i].nslots));
-	}
+	ps_prom_each_iface(p, s, n, ps_flows_on, evicted_all);
 }
 
 /* ---- the family ---------------------------------------------------------- */

@@ -449,9 +449,7 @@ static void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		  "in a pure ACK, per RX queue; _sum is estimated from bucket midpoints.",
 		  ackd_hist },
 	};
-	struct ps_lbl l;
 	size_t i;
-	int k;
 
 	ps_prom_family(p, "pathscope_tcp_segments_total", "counter",
 		       "TCP segments with and without the timestamp option, per RX queue (rx, "
@@ -462,12 +460,8 @@ static void ps_tcp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_family(p, "pathscope_tcp_halfopen_evicted_total", "counter",
 		       "Handshakes evicted untimed from the full half-open table (4096 "
 		       "handshakes) since attach.");
-	for (k = 0; k < n; k++) {
-		if (!ps_tcp_on(&s[k]))
-			continue;
-		ps_lbl_iface(&l, &s[k]);
-		ps_prom_sample_u(p, &l, halfopen_evicted(&s[k]));
-	}
+	ps_prom_each_iface(p, s, n, ps_tcp_on, halfopen_evicted);
+
 	for (i = 0; i < PS_ARRAY_SIZE(hists); i++) {
 		ps_prom_family(p, hists[i].name, "histogram", hists[i].help);
 		ps_prom_each_slot(p, s, n, &tcp_slots, 0, hists[i].fn);

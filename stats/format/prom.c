@@ -310,3 +310,18 @@ void ps_prom_each_hook(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 		}
 	}
 }
+
+void ps_prom_each_iface(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
+			bool (*on)(const struct ps_snapshot *s),
+			__u64 (*fn)(const struct ps_snapshot *s))
+{
+	struct ps_lbl l;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!on(&snaps[i]))
+			continue;
+		ps_lbl_iface(&l, &snaps[i]);
+		ps_prom_sample_u(p, &l, fn(&snaps[i]));
+	}
+}

@@ -110,6 +110,12 @@ typedef void (*ps_prom_slot_fn)(struct ps_prom *p, const struct ps_lbl *l,
 void ps_prom_each_slot(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
 		       const struct ps_prom_slots *k, unsigned int flags, ps_prom_slot_fn fn);
 
+/* One sample per interface (label iface) whose snapshot on() says has the
+ * family's data, of the value fn gives. */
+void ps_prom_each_iface(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
+			bool (*on)(const struct ps_snapshot *s),
+			__u64 (*fn)(const struct ps_snapshot *s));
+
 /* A counter family: one __u64 at offset off of each slot's value; per
  * queue at every level, or as the detail of the slots' feature says. */
 struct ps_prom_counter {
