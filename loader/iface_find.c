@@ -282,8 +282,7 @@ const char *ps_iface_followed(const char *dir, const struct ps_meta *m)
 		/* Its index, another name: renamed, unless that is another
 		 * device (its program elsewhere). */
 		ours = (m->xdp_mode != PS_XDP_NATIVE && m->xdp_mode != PS_XDP_SKB) ||
-		       ps_xdp_live((int)m->ifindex, m->xdp_prog_id, &disp, &nprogs) >=
-			   PS_XDP_ALONE;
+		       ps_xdp_live((int)m->ifindex, m->xdp_prog_id, &disp, &nprogs) >= PS_XDP_ALONE;
 		if (ours || ps_iface_find_moved(dir, m, &w)) {
 			snprintf(state, sizeof(state), "ok (renamed to %s)", ifc.name);
 			return state;
@@ -291,8 +290,9 @@ const char *ps_iface_followed(const char *dir, const struct ps_meta *m)
 	} else if (ps_iface_find_moved(dir, m, &w)) {
 		return PS_STATE_IFACE_GONE;
 	}
-	snprintf(state, sizeof(state), PS_STATE_MOVED " %s (ifindex %d%s%s); "
-		 "'pathscope detach --gone' removes it",
+	snprintf(state, sizeof(state),
+		 PS_STATE_MOVED " %s (ifindex %d%s%s); "
+				"'pathscope detach --gone' removes it",
 		 w.netns_name, w.ifindex, strcmp(w.ifname, m->ifname) ? ", now " : "",
 		 strcmp(w.ifname, m->ifname) ? w.ifname : "");
 	return state;

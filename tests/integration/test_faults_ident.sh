@@ -40,9 +40,11 @@ DIR_B=/sys/fs/bpf/pathscope/$ino_b/$ifindex_b
 pathscope_m() { nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" "$@"; }
 state_of() { "$PATHSCOPE" status --json | jq -r --arg d "$1" '.[] | select(.pin_dir == $d) | .state'; }
 xdp_in() { ip -n "$1" -d link show "$2" 2>/dev/null | grep -c 'prog/xdp'; }
-# vB from namespace $1 back to B, up.
+# vB from namespace $1 back to B, up; without an XDP program (one left is
+# checked before: the next case must not fail for it).
 home() {
 	ip -n "$1" link set vB netns "$NS_B" && ip -n "$NS_B" link set vB up
+	ip -n "$NS_B" link set vB xdp off
 }
 code() { ps_in_b curl -gs --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT$1"; }
 get() { ps_in_b curl -gs --max-time 5 "http://127.0.0.1:$PORT$1"; }
@@ -91,9 +93,14 @@ alive() {
 }
 # NAME: none of IDS left (the attachment's own objects: robust to other
 # tests' beside this one), and the census as at the start (run alone).
+# Then, so that the next case does not fail for this one's leftovers (on
+# code that leaves some), vB detached and without XDP, and no leftover.
 nothing_left() {
 	ps_check_eq "$1: none of its programs, maps and links left" "$(alive "$2")" ""
 	ps_check_eq "$1: the census as at the start" "$(ps_census_is "$base")" "$base"
+	ps_pathscope_b detach vB >/dev/null 2>&1
+	ip -n "$NS_B" link set vB xdp off 2>/dev/null
+	[ -z "$(alive "$2")" ] || "$PATHSCOPE" detach --gone >/dev/null 2>&1
 }
 # serve's lines after "serving ...", and its stderr.
 serve_said() { grep -v '^serving ' "$TMP/serve.out"; cat "$TMP/serve.err"; }
