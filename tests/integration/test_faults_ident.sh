@@ -34,7 +34,7 @@ ps_at_exit '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; _ps_reap "$SER
 	nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" detach vB >/dev/null 2>&1;
 	ps_pathscope_b detach vB >/dev/null 2>&1; rm -rf "$TMP"'
 
-ino_b=$(stat -Lc %i "/var/run/netns/$NS_B")
+ino_b=$(stat -Lc %i "/var/run/netns/$NS_B") ino_m=$(stat -Lc %i "/var/run/netns/$NS_M")
 ifindex_b=$(ip -n "$NS_B" -j link show vB | jq '.[0].ifindex')
 DIR_B=/sys/fs/bpf/pathscope/$ino_b/$ifindex_b
 pathscope_m() { nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" "$@"; }
@@ -97,6 +97,8 @@ alive() {
 # code that leaves some), vB detached and without XDP, and no leftover.
 nothing_left() {
 	ps_check_eq "$1: none of its programs, maps and links left" "$(alive "$2")" ""
+	ps_check_eq "$1: no pin directory of $NS_B or $NS_M left" \
+		"$(ls -d "/sys/fs/bpf/pathscope/$ino_b" "/sys/fs/bpf/pathscope/$ino_m" 2>/dev/null)" ""
 	ps_check_eq "$1: the census as at the start" "$(ps_census_is "$base")" "$base"
 	ps_pathscope_b detach vB >/dev/null 2>&1
 	ip -n "$NS_B" link set vB xdp off 2>/dev/null
