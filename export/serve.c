@@ -34,6 +34,7 @@
 #include "export/web_watch.h"
 #include "loader/attach.h"
 #include "loader/detach.h"
+#include "loader/iface_find.h"
 #include "loader/pins.h"
 #include "loader/status.h"
 #include "stats/read/snapshot.h"

@@ -30,7 +30,6 @@
 
 #include "lib/util.h"
 #include "loader/iface.h"
-#include "loader/status.h"
 #include "loader/xdp_live.h"
 
 struct link_seen {
@@ -288,7 +287,7 @@ const char *ps_iface_followed(const char *dir, const struct ps_meta *m)
 			return state;
 		}
 	} else if (ps_iface_find_moved(dir, m, &w)) {
-		return PS_STATE_IFACE_GONE;
+		return NULL;
 	}
 	snprintf(state, sizeof(state),
 		 PS_STATE_MOVED " %s (ifindex %d%s%s); "

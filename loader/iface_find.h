@@ -31,10 +31,15 @@ int ps_iface_find_moved(const char *dir, const struct ps_meta *m, struct ps_ifac
 /* Enter w's namespace: the original's fd for ps_netns_leave(), -2 on failure. */
 int ps_iface_where_enter(const struct ps_iface_where *w);
 
+/* The state of an attachment whose interface moved to another namespace
+ * while attached: the words it starts with (with "interface gone" and
+ * "namespace gone" of loader/status.h, a leftover for `detach --gone`). */
+#define PS_STATE_MOVED "moved to namespace"
+
 /* For ps_attachment_health (its own namespace entered, ifindex not found
- * under m->ifname): "moved to namespace N (ifindex M)", "interface gone",
- * or, renamed with the same index, "ok (renamed to X)", after which the
- * other checks go on. A thread's own buffer. */
+ * under m->ifname): "moved to namespace N (ifindex M); ..." or, renamed
+ * with the same index, "ok (renamed to X)", after which the other checks
+ * go on; NULL when it is nowhere (interface gone). A thread's own buffer. */
 const char *ps_iface_followed(const char *dir, const struct ps_meta *m);
 
 #endif /* PATHSCOPE_LOADER_IFACE_FIND_H */

@@ -80,8 +80,10 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 		/* Followed by identity: renamed ("ok (renamed to X)", checked on),
 		 * moved to another namespace, or gone (loader/iface_find.c). */
 		state = ps_iface_followed(dir, m);
-		if (strncmp(state, "ok", 2) != 0)
+		if (!state || strncmp(state, "ok", 2) != 0) {
+			state = state ? state : PS_STATE_IFACE_GONE;
 			goto out;
+		}
 	}
 	if ((m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN) && !ps_xdp_chain_live(m)) {
 		state = m->xdp_mode == PS_XDP_CHAIN ? "xdp chain replaced by someone else"

@@ -11,8 +11,6 @@
  * "attach interrupted"): the words they start with. */
 #define PS_STATE_IFACE_GONE "interface gone"
 #define PS_STATE_NETNS_GONE "namespace gone"
-/* Moved to another network namespace while attached (loader/iface_find.c). */
-#define PS_STATE_MOVED "moved to namespace"
 
 /* The state of an attachment in a few words ("ok", "ok (interface down)",
  * "interface gone", "xdp replaced by someone else", ...), checked in its own
