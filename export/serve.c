@@ -12,6 +12,8 @@
 #include "export/serve.h"
 #include "export/web_config_load.h"
 
+#include <bpf/bpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -256,6 +258,79 @@ static void jsonl_line(struct serve *sv, bool write)
 
 /* ---- attach, detach ----------------------------------------------------------- */
 
+/* The kernel objects an attachment holds: the programs, maps and links
+ * pinned in its directory, the programs of its links and the maps of its
+ * programs, each once (by id), and its pins; to say what was removed. A
+ * program is opened by id (CAP_SYS_ADMIN), else its maps are not counted. */
+#define HELD_MAX 512
+
+struct held {
+	__u32 prog[HELD_MAX], map[HELD_MAX];
+	unsigned int nprogs, nmaps, nlinks, npins;
+};
+
+static void held_add(__u32 *set, unsigned int *n, __u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n && set[i] != id; i++)
+		;
+	if (id && i == *n && *n < HELD_MAX)
+		set[(*n)++] = id;
+}
+
+static void held_count(const char *dir, struct held *h)
+{
+	struct bpf_prog_info pi;
+	struct bpf_link_info li;
+	struct bpf_map_info mi;
+	__u32 len, ids[HELD_MAX], i, nmaps;
+	struct dirent *de;
+	int fd;
+	DIR *d;
+
+	memset(h, 0, sizeof(*h));
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || (fd = ps_pin_open(dir, de->d_name)) < 0)
+			continue;
+		h->npins++;
+		if (ps_pin_is(fd, PS_PIN_LINK)) {
+			memset(&li, 0, sizeof(li));
+			len = sizeof(li);
+			h->nlinks++;
+			if (bpf_obj_get_info_by_fd(fd, &li, &len) == 0)
+				held_add(h->prog, &h->nprogs, li.prog_id);
+		} else if (ps_pin_is(fd, PS_PIN_PROG)) {
+			memset(&pi, 0, sizeof(pi));
+			len = sizeof(pi);
+			if (bpf_obj_get_info_by_fd(fd, &pi, &len) == 0)
+				held_add(h->prog, &h->nprogs, pi.id);
+		} else if (ps_pin_is(fd, PS_PIN_MAP)) {
+			memset(&mi, 0, sizeof(mi));
+			len = sizeof(mi);
+			if (bpf_obj_get_info_by_fd(fd, &mi, &len) == 0)
+				held_add(h->map, &h->nmaps, mi.id);
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < h->nprogs; i++) {
+		fd = bpf_prog_get_fd_by_id(h->prog[i]);
+		if (fd < 0)
+			continue;
+		memset(&pi, 0, sizeof(pi));
+		pi.nr_map_ids = HELD_MAX;
+		pi.map_ids = (__u64)(unsigned long)ids;
+		len = sizeof(pi);
+		if (bpf_obj_get_info_by_fd(fd, &pi, &len) == 0)
+			for (nmaps = 0; nmaps < pi.nr_map_ids && nmaps < HELD_MAX; nmaps++)
+				held_add(h->map, &h->nmaps, ids[nmaps]);
+		close(fd);
+	}
+}
+
 /* Where interface c's attachment stands at exit, by identity, in a few
  * words for the line serve says: NULL when all is as attached (in place,
  * under its name). */
@@ -291,6 +366,7 @@ static int detach_one(const struct served *c)
 {
 	char line[160];
 	const char *moved = NULL;
+	struct held h;
 	struct ps_meta m;
 	int err = 0;
 
@@ -308,11 +384,15 @@ static int detach_one(const struct served *c)
 	} else {
 		if (ps_meta_read(c->dir, &m) == 0)
 			moved = exit_state(c, &m, line, sizeof(line));
+		if (moved)
+			held_count(c->dir, &h);
 		err = ps_detach_dir(c->dir, NULL);
 		if (!err && moved)
-			printf("%s: removed what serve attached (its programs, maps, links and "
-			       "pins)\n",
-			       moved);
+			printf("%s: removed what serve attached (%u program%s, %u map%s, %u "
+			       "link%s, %u pin%s)\n",
+			       moved, h.nprogs, h.nprogs == 1 ? "" : "s", h.nmaps,
+			       h.nmaps == 1 ? "" : "s", h.nlinks, h.nlinks == 1 ? "" : "s", h.npins,
+			       h.npins == 1 ? "" : "s");
 		else if (!err && ps_serve_xdp_left(&c->meta)) {
 			/* libxdp finds the program by id: that needs CAP_SYS_ADMIN */
 			ps_error("%s: XDP program %u is still attached after detach (without "

@@ -74,10 +74,25 @@ serve_stop() {
 ids_of() {
 	local f
 	for f in "$1"/*; do
-		bpftool -j link show pinned "$f" 2>/dev/null | jq -r 'select(.id) | "link \(.id)", "prog \(.prog_id)"'
+		bpftool -j link show pinned "$f" 2>/dev/null | jq -r 'select(.id) | "link \(.id)", "prog \(.prog_id)"' |
+			while read -r kind id; do
+				echo "$kind $id"
+				[ "$kind" = prog ] && bpftool -j prog show id "$id" | jq -r '"map \(.map_ids[]?)"'
+			done
 		bpftool -j prog show pinned "$f" 2>/dev/null | jq -r 'select(.id) | "prog \(.id)", "map \(.map_ids[]?)"'
 		bpftool -j map show pinned "$f" 2>/dev/null | jq -r 'select(.id) | "map \(.id)"'
 	done | sort -u
+}
+# What serve says it removed of an attachment of IDS pinned in DIR.
+removed() {
+	local n k out='' w
+	for k in prog map link pin; do
+		if [ "$k" = pin ]; then n=$(ls "$2" | wc -l); else n=$(grep -c "^$k " <<<"$1"); fi
+		w="$n ${k}s"
+		[ "$n" = 1 ] && w="$n $k"
+		out="$out${out:+, }$w"
+	done
+	echo "removed what serve attached (${out/progs/programs})" | sed 's/1 prog,/1 program,/'
 }
 # Of IDS, those the kernel still has (freed asynchronously: wait up to 5 s).
 alive() {
@@ -141,7 +156,7 @@ nothing_left "move, detach vB" "$ids"
 
 # ---- 2. renamed, deleted, moved under serve ----------------------------------------
 serve_start vB
-ids=$(ids_of "$DIR_B")
+ids=$(ids_of "$DIR_B") said=$(removed "$ids" "$DIR_B")
 series() { grep -c '^pathscope_packets_total{iface="vB",' <<<"$1"; }
 series0=$(series "$(get /metrics)")
 ip -n "$NS_B" link set vB down && ip -n "$NS_B" link set vB name vR && ip -n "$NS_B" link set vR up
@@ -155,7 +170,7 @@ ps_check_eq "renamed under serve: the packet series stay (under the name serve w
 ps_check_eq "renamed under serve: they are some" "$([ "$series0" -gt 0 ] && echo some)" some
 serve_stop
 ps_check_eq "renamed under serve: SIGTERM exits 0 with one line" "$SERVE_RC|$(serve_said)" \
-	"0|vB was renamed to vR: removed what serve attached (its programs, maps, links and pins)"
+	"0|vB was renamed to vR: $said"
 ip -n "$NS_B" link set vR down && ip -n "$NS_B" link set vR name vB && ip -n "$NS_B" link set vB up
 nothing_left "renamed under serve" "$ids"
 
@@ -163,21 +178,22 @@ nothing_left "renamed under serve" "$ids"
 ip -n "$NS_B" link add vD type veth peer name vE && ip -n "$NS_B" link set vD up &&
 	ip -n "$NS_B" link set vE up || ps_fail "deleted: veth vD" "not created"
 serve_start vD
-ids=$(ids_of "/sys/fs/bpf/pathscope/$ino_b/$(ip -n "$NS_B" -j link show vD | jq '.[0].ifindex')")
+dir_d=/sys/fs/bpf/pathscope/$ino_b/$(ip -n "$NS_B" -j link show vD | jq '.[0].ifindex')
+ids=$(ids_of "$dir_d") said=$(removed "$ids" "$dir_d")
 ip -n "$NS_B" link del vD
 serve_stop
 ps_check_eq "deleted under serve: SIGTERM exits 0 with one line" "$SERVE_RC|$(serve_said)" \
-	"0|vD is gone: removed what serve attached (its programs, maps, links and pins)"
+	"0|vD is gone: $said"
 nothing_left "deleted under serve" "$ids"
 
 # Moved.
 serve_start vB
-ids=$(ids_of "$DIR_B")
+ids=$(ids_of "$DIR_B") said=$(removed "$ids" "$DIR_B")
 ip -n "$NS_B" link set vB netns "$NS_M"
 ps_check_eq "moved under serve: /healthz 503" "$(code /healthz)" 503
 serve_stop
 ps_check_eq "moved under serve: SIGTERM exits 0 with one line" "$SERVE_RC|$(serve_said)" \
-	"0|vB moved to namespace $NS_M: removed what serve attached (its programs, maps, links and pins)"
+	"0|vB moved to namespace $NS_M: $said"
 ps_check_eq "moved under serve: no XDP program left on vB in $NS_M" "$(xdp_in "$NS_M" vB)" 0
 home "$NS_M"
 nothing_left "moved under serve" "$ids"
