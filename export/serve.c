@@ -455,11 +455,12 @@ static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 	int i, rc, ignored = 0;
 
 	for (i = 0; i < sv->n; i++) {
+		dir[0] = '\0';
 		if (ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == -ENODEV) {
 			ps_error_unknown_iface(sv->ifc[i].ifname);
 			goto undo;
 		}
-		rc = ps_serve_health(dir, why, sizeof(why));
+		rc = dir[0] ? ps_serve_health(dir, why, sizeof(why)) : -1;
 		if (rc == 0) {
 			served_record(&sv->ifc[i]);
 			/* Adopt a live attachment; one a serve made that has
