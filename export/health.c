@@ -12,23 +12,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stats/read/snapshot.h"
 #include "loader/pins.h"
 #include "loader/status.h"
 
-int ps_serve_health(const char *ifname, char *dir, size_t dirlen, char *why, size_t whylen)
+int ps_serve_health(const char *dir, char *why, size_t whylen)
 {
-	const char *reason = NULL, *state;
+	const char *reason = NULL, *state = "ok";
 	struct ps_meta m;
 	bool in_reach;
 	int err;
 
-	err = ps_snapshot_dir(ifname, dir, dirlen);
-	if (err) {
-		snprintf(why, whylen, "%s",
-			 err == -ENODEV	  ? "interface gone"
-			 : err == -ENOENT ? "not attached (pinned state gone)"
-					  : strerror(-err));
+	if (access(dir, F_OK)) {
+		snprintf(why, whylen, "not attached (pinned state gone)");
 		return -1;
 	}
 	err = ps_meta_read(dir, &m);
@@ -44,7 +39,7 @@ int ps_serve_health(const char *ifname, char *dir, size_t dirlen, char *why, siz
 		snprintf(why, whylen, "%s", reason);
 		return 1;
 	}
-	snprintf(why, whylen, "ok");
+	snprintf(why, whylen, "%s", state);
 	return 0;
 }
 

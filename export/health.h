@@ -8,13 +8,13 @@
 
 #include "pathscope/meta.h"
 
-/* Check the attachment of ifname in the current network namespace, as
- * `pathscope status` does: the interface exists under its name, the pinned
- * state is there, the XDP program (or chain) and the TCX link are still
- * pathscope's. Returns 0 when live; 1 when the pinned state is there but not
- * live; -1 when there is none. dir (dirlen bytes) gets the pin directory
- * when the result is >= 0; why (whylen bytes) a short reason when not 0. */
-int ps_serve_health(const char *ifname, char *dir, size_t dirlen, char *why, size_t whylen);
+/* Check the attachment pinned in dir, as `pathscope status` does: the
+ * pinned state is there, its interface is followed by identity (a renamed
+ * one is still live), the XDP program (or chain) and the TCX link are still
+ * pathscope's. Returns 0 when live; 1 when the pinned state is there but
+ * not live; -1 when there is none. why (whylen bytes) gets the state ("ok",
+ * "ok (renamed to X)", ...) or a short reason. */
+int ps_serve_health(const char *dir, char *why, size_t whylen);
 
 /* After detach: is pathscope's XDP program (meta m) still attached? */
 int ps_serve_xdp_left(const struct ps_meta *m);

@@ -12,6 +12,8 @@
 #include "export/serve.h"
 #include "export/web_config_load.h"
 
+#include <bpf/bpf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -35,7 +37,10 @@
 #include "export/web_watch.h"
 #include "loader/attach.h"
 #include "loader/detach.h"
+#include "loader/iface_find.h"
 #include "loader/pins.h"
+#include "loader/status.h"
+#include "stats/read/snapshot.h"
 #include "lib/output.h"
 #include "lib/util.h"
 #include "lib/version.h"
@@ -44,11 +49,17 @@
 #define MAX_PROGS	  (MAX_IFACES * 32)
 #define HEALTH_REASON_LEN 96
 
+/* An interface is served by identity: the pin directory of its attachment
+ * (per namespace and interface index, so a rename keeps it) and the meta
+ * it had when serve attached or adopted it, to tell on exit that the
+ * attachment there is still that one. */
 struct served {
-	char ifname[IF_NAMESIZE];
-	bool attached_here;  /* by this process (else adopted) */
-	bool detach_at_exit; /* attached by this serve or by a serve before it */
-	const char *how;     /* "attached", "adopted", "taken over" */
+	char ifname[IF_NAMESIZE]; /* as serve was given it: its series keep it */
+	bool attached_here;	  /* by this process (else adopted) */
+	bool detach_at_exit;	  /* attached by this serve or by a serve before it */
+	const char *how;	  /* "attached", "adopted", "taken over" */
+	char dir[256];		  /* its pin directory ("" until attached) */
+	struct ps_meta meta;	  /* as attached or adopted */
 };
 
 struct serve {
@@ -64,6 +75,38 @@ struct serve {
 	struct ps_snapshot prev[MAX_IFACES];
 	bool have_prev[MAX_IFACES];
 };
+
+/* ---- identity ------------------------------------------------------------------ */
+
+/* Record the attachment of c (by its name: at start). */
+static void served_record(struct served *c)
+{
+	if (ps_snapshot_dir(c->ifname, c->dir, sizeof(c->dir)) || ps_meta_read(c->dir, &c->meta))
+		memset(&c->meta, 0, sizeof(c->meta));
+}
+
+/* The same attachment as recorded: made at the same time by the same
+ * process, with the same XDP program. */
+static bool same_attachment(const struct ps_meta *a, const struct ps_meta *b)
+{
+	if (!b->attach_realtime_ns) /* not recorded: cannot tell */
+		return true;
+	return a->attach_realtime_ns == b->attach_realtime_ns && a->loader_pid == b->loader_pid &&
+	       a->xdp_prog_id == b->xdp_prog_id && a->ifindex == b->ifindex &&
+	       a->netns_ino == b->netns_ino;
+}
+
+/* The pin directory to read interface c from: the recorded one while it
+ * is there (a renamed interface keeps it), else the one of its name now
+ * (attached again after its pins went). */
+static const char *served_dir(const struct served *c, char *buf, size_t len)
+{
+	if (c->dir[0] && access(c->dir, F_OK) == 0)
+		return c->dir;
+	if (ps_snapshot_dir(c->ifname, buf, len) == 0)
+		return buf;
+	return c->dir;
+}
 
 /* ---- HTTP routes (server thread) ------------------------------------------ */
 
@@ -87,7 +130,8 @@ static int metrics(void *ctx, const char *accept, char **body, size_t *len, cons
 		.protobuf =
 		    sv->native_histograms && ps_http_accept_prefers(accept, PB_TYPE, PB_PARAMS),
 	};
-	char dir[256], why[HEALTH_REASON_LEN];
+	char buf[256], why[HEALTH_REASON_LEN];
+	const char *dir;
 	FILE *f;
 	int i, n = 0, rc;
 
@@ -98,7 +142,8 @@ static int metrics(void *ctx, const char *accept, char **body, size_t *len, cons
 	x.bpf_stats_enabled = ps_bpf_stats_enabled();
 	x.progs = progs;
 	for (i = 0; i < sv->n; i++) {
-		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));
+		dir = served_dir(&sv->ifc[i], buf, sizeof(buf));
+		rc = ps_serve_health(dir, why, sizeof(why));
 		snprintf(ifs[i].ifname, sizeof(ifs[i].ifname), "%s", sv->ifc[i].ifname);
 		ifs[i].up = rc == 0;
 		if (rc < 0 || ps_snapshot_read(dir, &snaps[n]))
@@ -129,8 +174,9 @@ out:
 static int healthz(void *ctx, const char *accept, char **body, size_t *len, const char **ctype)
 {
 	struct serve *sv = ctx;
-	char dir[256], why[HEALTH_REASON_LEN];
+	char buf[256], why[HEALTH_REASON_LEN], notes[MAX_IFACES * (IF_NAMESIZE + 32)] = "";
 	FILE *f = open_memstream(body, len);
+	size_t k;
 	int i, bad = 0;
 
 	(void)accept;
@@ -139,14 +185,21 @@ static int healthz(void *ctx, const char *accept, char **body, size_t *len, cons
 		return 500;
 	}
 	pthread_mutex_lock(&sv->lock);
-	for (i = 0; i < sv->n; i++)
-		if (ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why))) {
+	for (i = 0; i < sv->n; i++) {
+		if (ps_serve_health(served_dir(&sv->ifc[i], buf, sizeof(buf)), why, sizeof(why))) {
 			fprintf(f, "%s: %s\n", sv->ifc[i].ifname, why);
 			bad++;
+		} else if (strncmp(why, "ok (renamed to ", 15) == 0) {
+			/* "ok (vB renamed to vC)": followed, and live */
+			k = strlen(notes);
+			snprintf(notes + k, sizeof(notes) - k, "%s%s %s", k ? ", " : " (",
+				 sv->ifc[i].ifname, why + 4);
+			notes[strlen(notes) - 1] = '\0';
 		}
+	}
 	pthread_mutex_unlock(&sv->lock);
 	if (!bad)
-		fprintf(f, "ok\n");
+		fprintf(f, "ok%s%s\n", notes, notes[0] ? ")" : "");
 	if (fclose(f)) {
 		free(*body);
 		*body = NULL;
@@ -176,13 +229,12 @@ static void jsonl_line(struct serve *sv, bool write)
 	struct ps_snapshot cur[MAX_IFACES];
 	struct ps_report r[MAX_IFACES];
 	bool ok[MAX_IFACES];
-	char dir[256];
+	char buf[256];
 	int i, n = 0;
 
 	pthread_mutex_lock(&sv->lock);
 	for (i = 0; i < sv->n; i++) {
-		ok[i] = ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == 0 &&
-			ps_snapshot_read(dir, &cur[i]) == 0;
+		ok[i] = ps_snapshot_read(served_dir(&sv->ifc[i], buf, sizeof(buf)), &cur[i]) == 0;
 		if (ok[i])
 			ps_report_init(&r[n++], &cur[i], sv->have_prev[i] ? &sv->prev[i] : NULL);
 	}
@@ -207,30 +259,167 @@ static void jsonl_line(struct serve *sv, bool write)
 
 /* ---- attach, detach ----------------------------------------------------------- */
 
+/* The kernel objects an attachment holds: the programs, maps and links
+ * pinned in its directory, the programs of its links and the maps of its
+ * programs, each once (by id), and its pins; to say what was removed. A
+ * program is opened by id (CAP_SYS_ADMIN), else its maps are not counted. */
+#define HELD_MAX 512
+
+struct held {
+	__u32 prog[HELD_MAX], map[HELD_MAX];
+	unsigned int nprogs, nmaps, nlinks, npins;
+};
+
+static void held_add(__u32 *set, unsigned int *n, __u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n && set[i] != id; i++)
+		;
+	if (id && i == *n && *n < HELD_MAX)
+		set[(*n)++] = id;
+}
+
+static void held_count(const char *dir, struct held *h)
+{
+	struct bpf_prog_info pi;
+	struct bpf_link_info li;
+	struct bpf_map_info mi;
+	__u32 len, ids[HELD_MAX], i, nmaps;
+	struct dirent *de;
+	int fd;
+	DIR *d;
+
+	memset(h, 0, sizeof(*h));
+	d = opendir(dir);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || (fd = ps_pin_open(dir, de->d_name)) < 0)
+			continue;
+		h->npins++;
+		if (ps_pin_is(fd, PS_PIN_LINK)) {
+			memset(&li, 0, sizeof(li));
+			len = sizeof(li);
+			h->nlinks++;
+			if (bpf_obj_get_info_by_fd(fd, &li, &len) == 0)
+				held_add(h->prog, &h->nprogs, li.prog_id);
+		} else if (ps_pin_is(fd, PS_PIN_PROG)) {
+			memset(&pi, 0, sizeof(pi));
+			len = sizeof(pi);
+			if (bpf_obj_get_info_by_fd(fd, &pi, &len) == 0)
+				held_add(h->prog, &h->nprogs, pi.id);
+		} else if (ps_pin_is(fd, PS_PIN_MAP)) {
+			memset(&mi, 0, sizeof(mi));
+			len = sizeof(mi);
+			if (bpf_obj_get_info_by_fd(fd, &mi, &len) == 0)
+				held_add(h->map, &h->nmaps, mi.id);
+		}
+		close(fd);
+	}
+	if (d)
+		closedir(d);
+	for (i = 0; i < h->nprogs; i++) {
+		fd = bpf_prog_get_fd_by_id(h->prog[i]);
+		if (fd < 0)
+			continue;
+		memset(&pi, 0, sizeof(pi));
+		pi.nr_map_ids = HELD_MAX;
+		pi.map_ids = (__u64)(unsigned long)ids;
+		len = sizeof(pi);
+		if (bpf_obj_get_info_by_fd(fd, &pi, &len) == 0)
+			for (nmaps = 0; nmaps < pi.nr_map_ids && nmaps < HELD_MAX; nmaps++)
+				held_add(h->map, &h->nmaps, ids[nmaps]);
+		close(fd);
+	}
+}
+
+/* Where interface c's attachment stands at exit, by identity, in a few
+ * words for the line serve says: NULL when all is as attached (in place,
+ * under its name). */
+static const char *exit_state(const struct served *c, const struct ps_meta *m, char *buf,
+			      size_t len)
+{
+	const char *state;
+	bool in_reach;
+
+	state = ps_attachment_health(c->dir, m, &in_reach);
+	if (strncmp(state, PS_STATE_IFACE_GONE, strlen(PS_STATE_IFACE_GONE)) == 0 ||
+	    strncmp(state, PS_STATE_NETNS_GONE, strlen(PS_STATE_NETNS_GONE)) == 0)
+		snprintf(buf, len, "%s is gone", c->ifname);
+	else if (strncmp(state, PS_STATE_MOVED, strlen(PS_STATE_MOVED)) == 0)
+		snprintf(buf, len, "%s %.*s", c->ifname,
+			 (int)(strstr(state, " (") ? (size_t)(strstr(state, " (") - state)
+						   : strlen(state)),
+			 state); /* "vB moved to namespace N" */
+	else if (strncmp(state, "ok (renamed to ", 15) == 0)
+		snprintf(buf, len, "%s was renamed to %.*s", c->ifname,
+			 (int)strcspn(state + 15, ")"), state + 15);
+	else
+		return NULL;
+	return buf;
+}
+
+/* Detach interface c's attachment if it is still the one recorded (serve's
+ * own), wherever its interface now is (ps_detach_dir follows it by
+ * identity); a later attachment there (after someone removed serve's,
+ * `pathscope attach` again) is left, and said in one line. Under the
+ * attach lock, as every detach. */
+static int detach_one(const struct served *c)
+{
+	char line[160];
+	const char *moved = NULL;
+	struct held h;
+	struct ps_meta m;
+	int err = 0;
+
+	if (!c->dir[0])
+		return 0;
+	if (ps_pins_lock())
+		return -1;
+	if (access(c->dir, F_OK)) {
+		/* Detached meanwhile ('pathscope detach'): nothing of it left. */
+		printf("%s: detached already (its pins are gone); nothing left to remove\n",
+		       c->ifname);
+	} else if (ps_meta_read(c->dir, &m) == 0 && !same_attachment(&m, &c->meta)) {
+		printf("%s: attached again since serve attached it (pid %u): left as it is\n",
+		       c->ifname, m.loader_pid);
+	} else {
+		if (ps_meta_read(c->dir, &m) == 0)
+			moved = exit_state(c, &m, line, sizeof(line));
+		if (moved)
+			held_count(c->dir, &h);
+		err = ps_detach_dir(c->dir, NULL);
+		if (!err && moved)
+			printf("%s: removed what serve attached (%u program%s, %u map%s, %u "
+			       "link%s, %u pin%s)\n",
+			       moved, h.nprogs, h.nprogs == 1 ? "" : "s", h.nmaps,
+			       h.nmaps == 1 ? "" : "s", h.nlinks, h.nlinks == 1 ? "" : "s", h.npins,
+			       h.npins == 1 ? "" : "s");
+		else if (!err && ps_serve_xdp_left(&c->meta)) {
+			/* libxdp finds the program by id: that needs CAP_SYS_ADMIN */
+			ps_error("%s: XDP program %u is still attached after detach (without "
+				 "CAP_SYS_ADMIN it cannot be removed; run 'ip link set dev %s "
+				 "xdp off' as root)",
+				 c->ifname, c->meta.xdp_prog_id, c->ifname);
+			err = -1;
+		}
+	}
+	ps_pins_unlock();
+	fflush(stdout);
+	return err;
+}
+
 /* Detach what this process attached (undo), or also what it took over from a
- * serve before it (exit); never what it adopted from 'pathscope attach'. */
+ * serve before it (exit); never what it adopted from 'pathscope attach',
+ * and only what is still its own (detach_one). */
 static void detach_all(struct serve *sv, bool undo, int *rc)
 {
-	char dir[256];
-	struct ps_meta m;
-	bool have_meta;
 	int i;
 
 	for (i = 0; i < sv->n; i++) {
 		if (undo ? !sv->ifc[i].attached_here : !sv->ifc[i].detach_at_exit)
 			continue;
-		have_meta = ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == 0 &&
-			    ps_meta_read(dir, &m) == 0;
-		if (ps_detach_iface(sv->ifc[i].ifname))
+		if (detach_one(&sv->ifc[i]))
 			*rc = 1;
-		else if (have_meta && ps_serve_xdp_left(&m)) {
-			/* libxdp finds the program by id: that needs CAP_SYS_ADMIN */
-			ps_error("%s: XDP program %u is still attached after detach (without "
-				 "CAP_SYS_ADMIN it cannot be removed; run 'ip link set dev %s "
-				 "xdp off' as root)",
-				 sv->ifc[i].ifname, m.xdp_prog_id, sv->ifc[i].ifname);
-			*rc = 1;
-		}
 	}
 }
 
@@ -267,12 +456,14 @@ static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 	int i, rc, ignored = 0;
 
 	for (i = 0; i < sv->n; i++) {
+		dir[0] = '\0';
 		if (ps_snapshot_dir(sv->ifc[i].ifname, dir, sizeof(dir)) == -ENODEV) {
 			ps_error_unknown_iface(sv->ifc[i].ifname);
 			goto undo;
 		}
-		rc = ps_serve_health(sv->ifc[i].ifname, dir, sizeof(dir), why, sizeof(why));
+		rc = dir[0] ? ps_serve_health(dir, why, sizeof(why)) : -1;
 		if (rc == 0) {
+			served_record(&sv->ifc[i]);
 			/* Adopt a live attachment; one a serve made that has
 			 * died (this is its restart) is this serve's to detach. */
 			sv->ifc[i].detach_at_exit = ps_meta_read(dir, &m) == 0 &&
@@ -287,6 +478,7 @@ static int attach_all(struct serve *sv, const struct ps_attach_opts *base)
 		o.by_serve = true;
 		if (ps_attach(&o))
 			goto undo;
+		served_record(&sv->ifc[i]);
 		sv->ifc[i].attached_here = sv->ifc[i].detach_at_exit = true;
 		sv->ifc[i].how = "attached";
 	}

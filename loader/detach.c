@@ -17,6 +17,7 @@
 #include "loader/attach_probes.h"
 #include "loader/detach.h"
 #include "loader/iface.h"
+#include "loader/iface_find.h"
 #include "loader/libxdp_dir.h"
 #include "loader/kernel_probes.h"
 #include "loader/netns_gone.h"
@@ -25,6 +26,7 @@
 #include "loader/tc_clsact.h"
 #include "loader/tracepoints.h"
 #include "loader/xdp_chain.h"
+#include "loader/xdp_live.h"
 
 /* Is program id one of pathscope's (by name)? For an attach killed before
  * it could record the id; opening a program by id needs CAP_SYS_ADMIN. */
@@ -232,8 +234,54 @@ static int salvage_meta(const char *dir, struct ps_meta *m)
 	return 0;
 }
 
+/* Is the attachment's interface away from its index in the namespace
+ * entered: absent, or (with a program of its own) without it? */
+static bool iface_away(const struct ps_meta *m)
+{
+	struct ps_iface ifc;
+	unsigned int nprogs;
+	__u32 disp;
+
+	if (ps_iface_get(NULL, (int)m->ifindex, &ifc))
+		return true;
+	return (m->xdp_mode == PS_XDP_NATIVE || m->xdp_mode == PS_XDP_SKB) &&
+	       ps_xdp_live((int)m->ifindex, m->xdp_prog_id, &disp, &nprogs) < PS_XDP_ALONE;
+}
+
+/* The interface was moved to another network namespace while attached (ip
+ * link set DEV netns N), found there by its XDP program's id: undo there.
+ * TCX links detach through their pins from anywhere; an XDP program
+ * attached by netlink has no link, and the kernel removes it only by its
+ * device's index, which means something only inside the device's
+ * namespace: that one is entered. The program is removed only while it is
+ * still pathscope's (detach_xdp checks the id, with XDP_FLAGS_REPLACE).
+ * The clsact qdisc, and pathscope's filters on it, went with the move: a
+ * clsact there is not pathscope's. Returns false when not found. */
+static bool detach_moved(const char *dir, const struct ps_meta *m, int *err)
+{
+	struct ps_iface_where w;
+	struct ps_meta here;
+	int self;
+
+	if (ps_iface_find_moved(dir, m, &w))
+		return false;
+	self = ps_iface_where_enter(&w);
+	if (self == -2)
+		return false;
+	here = *m;
+	here.ifindex = (__u32)w.ifindex;
+	here.netns_ino = w.netns_ino;
+	here.flags &= ~PS_META_CREATED_CLSACT;
+	if (here.tc_mode == PS_TC_CLSACT)
+		here.tc_prog_id[0] = here.tc_prog_id[1] = 0;
+	*err = ps_detach_meta(dir, &here);
+	ps_netns_leave(self);
+	return true;
+}
+
 /* Detach in the attachment's own network namespace, entering it when it is a
- * named one; interface indexes mean nothing elsewhere. */
+ * named one; interface indexes mean nothing elsewhere. An interface moved
+ * to another namespace is followed there (detach_moved). */
 int ps_detach_dir(const char *dir, void *ctx)
 {
 	struct ps_meta m;
@@ -255,6 +303,8 @@ int ps_detach_dir(const char *dir, void *ctx)
 	}
 	self = ps_netns_enter(m.netns_ino);
 	if (self == -2) {
+		if (detach_moved(dir, &m, &err))
+			return err ? -1 : 0;
 		/* Its TCX links defunct: its device is gone, and with it all
 		 * that only its namespace could have undone. */
 		if (!ps_tcx_link_defunct(dir))
@@ -263,9 +313,48 @@ int ps_detach_dir(const char *dir, void *ctx)
 				 dir, m.ifname);
 		return detach_out_of_reach(dir, &m) ? -1 : 0;
 	}
+	if (!(m.flags & PS_META_ATTACHING) && iface_away(&m) && detach_moved(dir, &m, &err)) {
+		ps_netns_leave(self);
+		return err ? -1 : 0;
+	}
 	err = ps_detach_meta(dir, &m);
 	ps_netns_leave(self);
 	return err ? -1 : 0;
+}
+
+struct moved_here {
+	int ifindex;
+	char *dir;
+	size_t len;
+	bool found;
+};
+
+static int moved_here_one(const char *dir, void *ctx)
+{
+	struct moved_here *h = ctx;
+	unsigned int nprogs;
+	struct ps_meta m;
+	__u32 disp;
+
+	if (ps_meta_read(dir, &m) || m.netns_ino == ps_netns_ino() || !m.xdp_prog_id ||
+	    (m.xdp_mode != PS_XDP_NATIVE && m.xdp_mode != PS_XDP_SKB &&
+	     m.xdp_mode != PS_XDP_CHAIN) ||
+	    ps_xdp_live(h->ifindex, m.xdp_prog_id, &disp, &nprogs) < PS_XDP_ALONE)
+		return 0;
+	snprintf(h->dir, h->len, "%s", dir);
+	h->found = true;
+	return 1;
+}
+
+/* An interface moved into this namespace while attached elsewhere: the
+ * attachment whose XDP program (an id of the machine's) runs on ifindex.
+ * 0 with its pin directory in dir, -1 when there is none. */
+static int moved_here(int ifindex, char *dir, size_t len)
+{
+	struct moved_here h = { ifindex, dir, len, false };
+
+	ps_pin_foreach(moved_here_one, &h);
+	return h.found ? 0 : -1;
 }
 
 int ps_detach_iface(const char *ifname)
@@ -282,7 +371,7 @@ int ps_detach_iface(const char *ifname)
 	if (err)
 		return ps_error("cannot read interface '%s': %s", ifname, strerror(-err));
 	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc.ifindex);
-	if (access(dir, F_OK))
+	if (access(dir, F_OK) && moved_here(ifc.ifindex, dir, sizeof(dir)))
 		return ps_error("'%s' is not attached", ifname);
 	if (ps_pins_lock())
 		return -1;
@@ -304,9 +393,9 @@ static bool starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* Leftovers only: an attachment whose interface or namespace is gone, or
- * whose attach was interrupted (its loader killed). Out of reach, only
- * what its pinned links say is gone (see netns_gone.c); never "unknown". */
+/* Leftovers only: an attachment whose interface or namespace is gone, whose
+ * interface moved to another namespace, or whose attach was interrupted (its loader killed). Out of
+ * reach, only what its pinned links say is gone (see netns_gone.c); never "unknown". */
 static int detach_gone_one(const char *dir, void *ctx)
 {
 	struct ps_meta m;
@@ -316,7 +405,7 @@ static int detach_gone_one(const char *dir, void *ctx)
 	if (ps_meta_read(dir, &m) == 0) {
 		state = ps_attachment_health(dir, &m, &reach);
 		if (!starts(state, PS_STATE_IFACE_GONE) && !starts(state, PS_STATE_NETNS_GONE) &&
-		    !starts(state, "attach interrupted"))
+		    !starts(state, PS_STATE_MOVED) && !starts(state, "attach interrupted"))
 			return 0;
 	}
 	return detach_all_one(dir, ctx);

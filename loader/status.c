@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "loader/iface.h"
+#include "loader/iface_find.h"
 #include "loader/netns_gone.h"
 #include "nic/ethtool.h"
 #include "loader/pins.h"
@@ -76,9 +77,13 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 		}
 	}
 	if (ps_iface_get(NULL, m->ifindex, &ifc) || strcmp(ifc.name, m->ifname) != 0) {
-		state = ps_iface_get(NULL, m->ifindex, &ifc) ? PS_STATE_IFACE_GONE
-							     : "interface renamed";
-		goto out;
+		/* Followed by identity: renamed ("ok (renamed to X)", checked on),
+		 * moved to another namespace, or gone (loader/iface_find.c). */
+		state = ps_iface_followed(dir, m);
+		if (!state || strncmp(state, "ok", 2) != 0) {
+			state = state ? state : PS_STATE_IFACE_GONE;
+			goto out;
+		}
 	}
 	if ((m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN) && !ps_xdp_chain_live(m)) {
 		state = m->xdp_mode == PS_XDP_CHAIN ? "xdp chain replaced by someone else"

@@ -54,7 +54,7 @@ ALONE_TIMING=" test_d2s test_echo test_tcp_brackets test_d2s.sh test_heatmap.sh 
 # machine-wide `detach --gone`, which would take another test's deliberate
 # leftovers (test_faults' deleted interface) from under it.
 ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh
-	test_coexist_xdptools.sh test_faults.sh test_gone.sh "
+	test_coexist_xdptools.sh test_faults.sh test_faults_ident.sh test_gone.sh "
 
 bad_number() { # NAME VALUE: not a number > 0
 	case $2 in '' | *[!0-9]* | 0) ;; *) return 1 ;; esac
