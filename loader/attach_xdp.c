@@ -3,12 +3,14 @@
  * or in chain and join mode next to someone else's program (xdp_chain.c);
  * pin its maps. */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <linux/if_link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xdp/libxdp.h>
 
 #include "pathscope/flow_sample.h"
@@ -203,6 +205,42 @@ static int attach_xdp_alone(struct ps_attach_state *st, enum xdp_attach_mode mod
 	return err;
 }
 
+/* The largest veth peer MTU native XDP takes on this kernel (veth_xdp_set():
+ * SKB_WITH_OVERHEAD(PAGE_SIZE - VETH_XDP_HEADROOM) - ETH_HLEN, the headroom
+ * XDP_PACKET_HEADROOM, skb_shared_info's size from the kernel's BTF, cache
+ * aligned); 0 when that size cannot be read. */
+static long veth_xdp_max_mtu(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long page = sysconf(_SC_PAGESIZE), line = 64, shinfo = 0;
+	__s32 id;
+
+	if (libbpf_get_error(btf))
+		return 0;
+	id = btf__find_by_name_kind(btf, "skb_shared_info", BTF_KIND_STRUCT);
+	if (id > 0)
+		shinfo = btf__resolve_size(btf, id);
+	btf__free(btf);
+	if (shinfo <= 0 || page <= 0)
+		return 0;
+	shinfo = (shinfo + line - 1) / line * line;
+	return page - 256 - shinfo - 14;
+}
+
+/* veth refuses native XDP while its peer's MTU is larger than one page
+ * holds (-ERANGE, "Peer MTU is too large to set XDP"). */
+static int veth_mtu_error(const struct ps_meta *m)
+{
+	long max = veth_xdp_max_mtu();
+	char most[64] = "";
+
+	if (max > 0)
+		snprintf(most, sizeof(most), " (at most %ld on this kernel)", max);
+	return ps_error("cannot attach XDP to '%s': its veth peer's MTU is too large for native "
+			"XDP%s; attach with --xdp-mode skb, or lower the peer's MTU",
+			m->ifname, most);
+}
+
 int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -243,6 +281,8 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 			return ps_error("'%s': the driver does not support native XDP (try "
 					"--xdp-mode skb)",
 					m->ifname);
+		if (err == -ERANGE && (m->flags & PS_META_NO_COMPLETION)) /* veth */
+			return veth_mtu_error(m);
 		return ps_error("cannot attach XDP to '%s': %s%s%s", m->ifname, strerror(-err),
 				*ps_lib_log_reason() ? ": " : "", ps_lib_log_reason());
 	}

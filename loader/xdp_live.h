@@ -19,4 +19,26 @@ enum ps_xdp_live {
  * *nprogs the number of programs it runs, ours included. */
 enum ps_xdp_live ps_xdp_live(int ifindex, __u32 id, __u32 *dispatcher_id, unsigned int *nprogs);
 
+/* pathscope's own XDP program (by its name and its BTF's function name:
+ * pathscope_xdp, pathscope_xdp_rxhash; never the chain program, which stands
+ * in for someone else's) attached alone to ifindex in the current network
+ * namespace, recorded by no attachment pinned under /sys/fs/bpf/pathscope
+ * (its pins removed by hand, or lost with a private bpffs): an orphan. Its
+ * program id, 0 when there is none. */
+__u32 ps_xdp_orphan(int ifindex);
+
+struct ps_iface;
+/* Remove the orphan of ifc, if any, saying so in one line: 0 (removed or
+ * none), -1 after one line on failure. Call with the attach lock held. */
+int ps_xdp_orphan_remove(const struct ps_iface *ifc);
+
+/* `detach IFNAME` without a pin directory: remove its orphan. 1 when one
+ * was removed, 0 when there is none (or the interface is attached), -1 after
+ * one line on failure. */
+int ps_xdp_orphan_detach(const char *ifname);
+
+/* Call fn for every orphan in the current network namespace. */
+void ps_xdp_orphan_foreach(void (*fn)(const char *ifname, int ifindex, __u32 id, void *ctx),
+			   void *ctx);
+
 #endif /* PATHSCOPE_LOADER_XDP_LIVE_H */

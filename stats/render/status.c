@@ -237,3 +237,28 @@ json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint
 	json_object_object_add(o, "reason", json_object_new_string(reason));
 	return o;
 }
+
+void ps_status_orphan_text(char *buf, size_t len, const char *ifname, __u32 id)
+{
+	snprintf(buf, len,
+		 "? %s: orphan: pathscope's XDP program (id %u) left without its pins; "
+		 "'pathscope detach %s' removes it",
+		 ifname, id, ifname);
+}
+
+json_object *ps_status_orphan_json(const char *ifname, int ifindex, __u32 id,
+				   uint64_t current_netns)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "ifname", json_object_new_string(ifname));
+	json_object_object_add(o, "ifindex", json_object_new_int64(ifindex));
+	json_object_object_add(o, "netns", json_object_new_uint64(current_netns));
+	json_object_object_add(o, "current_netns", json_object_new_boolean(true));
+	json_object_object_add(o, "xdp_prog_id", json_object_new_int64(id));
+	json_object_object_add(o, "state", json_object_new_string("orphan"));
+	json_object_object_add(o, "reason",
+			       json_object_new_string("pathscope's XDP program left without its "
+						      "pins"));
+	return o;
+}

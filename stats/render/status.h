@@ -48,5 +48,9 @@ void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p);
 /* A pin directory without a usable meta (interrupted or corrupt). */
 void ps_status_incomplete_text(char *buf, size_t len, const char *dir, const char *reason);
 json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint64_t current_netns);
+/* pathscope's XDP program left on ifname without its pins (an orphan). */
+void ps_status_orphan_text(char *buf, size_t len, const char *ifname, __u32 id);
+json_object *ps_status_orphan_json(const char *ifname, int ifindex, __u32 id,
+				   uint64_t current_netns);
 
 #endif /* PATHSCOPE_STATS_RENDER_STATUS_H */
