@@ -169,6 +169,7 @@ static int orphan_detach(int ifindex, __u32 id)
 int ps_xdp_orphan_remove(const struct ps_iface *ifc)
 {
 	__u32 id = ps_xdp_orphan(ifc->ifindex);
+	char dir[256];
 	int err;
 
 	if (!id)
@@ -179,6 +180,11 @@ int ps_xdp_orphan_remove(const struct ps_iface *ifc)
 		    "cannot remove pathscope's XDP program (id %u) left on '%s' without "
 		    "its pins: %s",
 		    id, ifc->name, strerror(-err));
+	/* The directories its pins were in, if left empty. */
+	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc->ifindex);
+	*strrchr(dir, '/') = '\0';
+	rmdir(dir);
+	rmdir(PS_PIN_ROOT);
 	fprintf(stderr,
 		"pathscope: '%s': removed pathscope's XDP program (id %u) left without its "
 		"pins\n",
