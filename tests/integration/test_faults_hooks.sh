@@ -164,7 +164,7 @@ ip -n "$NS_A" link set vA mtu 9000
 out=$(run ps_pathscope_b attach vB)
 max=$(grep -oE 'at most [0-9]+' <<<"$out" | grep -oE '[0-9]+$')
 ps_check_eq "mtu: one line: the cause, the limit, the choices" "$out" \
-	"1|pathscope: cannot attach XDP to 'vB': its veth peer's MTU is too large for native XDP (at most ${max:-?} on this kernel); attach with --xdp-mode skb, or lower the peer's MTU"
+	"1|pathscope: cannot attach XDP to 'vB': its veth peer's MTU (9000) is too large for native XDP (at most ${max:-?} on this kernel); attach with --xdp-mode skb, or lower the peer's MTU"
 ps_check_eq "mtu: nothing left" "$(ps_census_is "$base")" "$base"
 ps_pathscope_b attach vB --xdp-mode skb --features none || ps_fail "mtu: --xdp-mode skb" "exit $?"
 ps_pathscope_b detach vB
