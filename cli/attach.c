@@ -87,8 +87,8 @@ int ps_cmd_detach(int argc, char **argv)
 	if ((all || gone) && !(all && gone) && optind == argc)
 		return ps_detach_all(gone) ? 1 : 0;
 	if (!all && !gone && optind == argc - 1) {
-		/* pathscope's XDP program left without its pins: removed. */
-		rc = ps_xdp_orphan_detach(argv[optind]);
+		/* pathscope's programs left without their pins: removed. */
+		rc = ps_orphans_detach(argv[optind]);
 		if (rc)
 			return rc < 0 ? 1 : 0;
 		return ps_detach_iface(argv[optind]) ? 1 : 0;

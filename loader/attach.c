@@ -141,8 +141,8 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 		}
 		/* What is left of it goes; the attach below makes it anew. */
 		ps_detach_dir(st->dir, NULL);
-	} else if (!o->no_xdp && !o->xdp_chain && !o->xdp_join && ps_xdp_orphan_remove(ifc)) {
-		return -1;
+	} else if (ps_orphans_remove(ifc, o->tc_prio)) {
+		return -1; /* pathscope's programs left without their pins: removed */
 	}
 	/* Chain and join go next to the XDP program there; else there must be none. */
 	if (!o->no_xdp && o->xdp_chain) {

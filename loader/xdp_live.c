@@ -19,6 +19,7 @@
 #include "loader/iface.h"
 #include "loader/libxdp_dir.h"
 #include "loader/pins.h"
+#include "loader/tc_clsact.h"
 
 enum ps_xdp_live ps_xdp_live(int ifindex, __u32 id, __u32 *dispatcher_id, unsigned int *nprogs)
 {
@@ -85,25 +86,41 @@ static bool btf_func_name(int fd, const struct bpf_prog_info *info, char *buf, s
 	return ok;
 }
 
-/* Is program id pathscope's own XDP program (not the chain program)? */
-static bool prog_is_pathscope_xdp(__u32 id)
+/* Is program id of type type one of pathscope's functions funcs (by its
+ * name, cut at 15 characters, and its BTF function's whole name)? */
+static bool prog_is(__u32 id, enum bpf_prog_type type, const char *const *funcs)
 {
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 	char func[64];
 	bool ours = false;
-	int fd = bpf_prog_get_fd_by_id(id);
+	int fd = bpf_prog_get_fd_by_id(id), i;
 
 	if (fd < 0)
 		return false;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && info.type == BPF_PROG_TYPE_XDP &&
-	    (strcmp(info.name, "pathscope_xdp") == 0 ||
-	     strcmp(info.name, "pathscope_xdp_r") == 0) &&
+	if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && info.type == type &&
 	    btf_func_name(fd, &info, func, sizeof(func)))
-		ours =
-		    strcmp(func, "pathscope_xdp") == 0 || strcmp(func, "pathscope_xdp_rxhash") == 0;
+		for (i = 0; funcs[i] && !ours; i++)
+			ours = strcmp(func, funcs[i]) == 0 &&
+			       strncmp(info.name, funcs[i], sizeof(info.name) - 1) == 0;
 	close(fd);
 	return ours;
+}
+
+/* pathscope's own XDP program: not the chain program, which stands in for
+ * someone else's. */
+static bool prog_is_pathscope_xdp(__u32 id)
+{
+	static const char *const funcs[] = { "pathscope_xdp", "pathscope_xdp_rxhash", NULL };
+
+	return prog_is(id, BPF_PROG_TYPE_XDP, funcs);
+}
+
+static bool prog_is_pathscope_tc(__u32 id)
+{
+	static const char *const funcs[] = { "pathscope_tc_ingress", "pathscope_tc_egress", NULL };
+
+	return prog_is(id, BPF_PROG_TYPE_SCHED_CLS, funcs);
 }
 
 struct recorded {
@@ -111,37 +128,53 @@ struct recorded {
 	bool found;
 };
 
+/* Does the attachment pinned in dir record program r->id: in its meta, or
+ * pinned (an attach killed before it recorded the id)? */
 static int recorded_one(const char *dir, void *ctx)
 {
+	static const char *const pins[] = { "xdp_prog", "tci_prog", "tce_prog" };
 	struct recorded *r = ctx;
 	struct ps_meta m;
+	unsigned int i;
 	int fd;
 
-	if (ps_meta_read(dir, &m) == 0 && m.xdp_prog_id == r->id)
+	if (ps_meta_read(dir, &m) == 0 &&
+	    (m.xdp_prog_id == r->id || m.tc_prog_id[0] == r->id || m.tc_prog_id[1] == r->id))
 		r->found = true;
-	/* An attach killed before it recorded the id: its pinned program. */
-	fd = ps_pin_open(dir, "xdp_prog");
-	if (fd >= 0) {
-		if ((__u32)ps_prog_id_of(fd) == r->id)
-			r->found = true;
-		close(fd);
+	for (i = 0; i < sizeof(pins) / sizeof(pins[0]) && !r->found; i++) {
+		fd = ps_pin_open(dir, pins[i]);
+		if (fd >= 0) {
+			if ((__u32)ps_prog_id_of(fd) == r->id)
+				r->found = true;
+			close(fd);
+		}
 	}
 	return r->found;
+}
+
+static bool recorded(__u32 id)
+{
+	struct recorded r = { .id = id };
+
+	ps_pin_foreach(recorded_one, &r);
+	return r.found;
+}
+
+unsigned int ps_clsact_orphan(int ifindex, bool ingress, unsigned int prio)
+{
+	unsigned int id = ps_clsact_prog_id(ifindex, ingress, prio);
+
+	return id && prog_is_pathscope_tc(id) && !recorded(id) ? id : 0;
 }
 
 __u32 ps_xdp_orphan(int ifindex)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
-	struct recorded r = {};
 
 	if (bpf_xdp_query(ifindex, 0, &q) ||
 	    (q.attach_mode != XDP_ATTACHED_DRV && q.attach_mode != XDP_ATTACHED_SKB))
 		return 0;
-	if (!prog_is_pathscope_xdp(q.prog_id))
-		return 0;
-	r.id = q.prog_id;
-	ps_pin_foreach(recorded_one, &r);
-	return r.found ? 0 : q.prog_id;
+	return prog_is_pathscope_xdp(q.prog_id) && !recorded(q.prog_id) ? q.prog_id : 0;
 }
 
 /* Detach program id from ifindex, only if it is still the one attached. */
@@ -166,34 +199,60 @@ static int orphan_detach(int ifindex, __u32 id)
 	return err;
 }
 
-int ps_xdp_orphan_remove(const struct ps_iface *ifc)
+bool ps_orphan_find(int ifindex, unsigned int prio, struct ps_orphan *o)
 {
-	__u32 id = ps_xdp_orphan(ifc->ifindex);
-	char dir[256];
-	int err;
+	memset(o, 0, sizeof(*o));
+	o->xdp_id = ps_xdp_orphan(ifindex);
+	o->tc_id[0] = ps_clsact_orphan(ifindex, true, prio);
+	o->tc_id[1] = ps_clsact_orphan(ifindex, false, prio);
+	return o->xdp_id || o->tc_id[0] || o->tc_id[1];
+}
 
-	if (!id)
+void ps_orphan_text(char *buf, size_t len, const struct ps_orphan *o)
+{
+	char xdp[48] = "", tc[64] = "";
+
+	if (o->xdp_id)
+		snprintf(xdp, sizeof(xdp), "XDP program (id %u)", o->xdp_id);
+	if (o->tc_id[0] && o->tc_id[1])
+		snprintf(tc, sizeof(tc), "clsact filters (ids %u, %u)", o->tc_id[0], o->tc_id[1]);
+	else if (o->tc_id[0] || o->tc_id[1])
+		snprintf(tc, sizeof(tc), "clsact %s filter (id %u)",
+			 o->tc_id[0] ? "ingress" : "egress",
+			 o->tc_id[0] ? o->tc_id[0] : o->tc_id[1]);
+	snprintf(buf, len, "pathscope's %s%s%s left without %s pins", xdp,
+		 xdp[0] && tc[0] ? " and " : "", tc,
+		 (xdp[0] && tc[0]) || (o->tc_id[0] && o->tc_id[1]) ? "their" : "its");
+}
+
+int ps_orphans_remove(const struct ps_iface *ifc, unsigned int prio)
+{
+	struct ps_orphan o;
+	char dir[256], what[192];
+	int i, err = 0;
+
+	if (!ps_orphan_find(ifc->ifindex, prio, &o))
 		return 0;
-	err = orphan_detach(ifc->ifindex, id);
+	ps_orphan_text(what, sizeof(what), &o);
+	if (o.xdp_id)
+		err = orphan_detach(ifc->ifindex, o.xdp_id);
+	for (i = 0; i < 2 && !err; i++)
+		if (o.tc_id[i])
+			err = ps_clsact_detach(ifc->ifindex, i == 0, prio, o.tc_id[i]);
 	if (err)
-		return ps_error(
-		    "cannot remove pathscope's XDP program (id %u) left on '%s' without "
-		    "its pins: %s",
-		    id, ifc->name, strerror(-err));
+		return ps_error("cannot remove %s from '%s': %s", what, ifc->name, strerror(-err));
 	/* The directories its pins were in, if left empty. */
 	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc->ifindex);
 	*strrchr(dir, '/') = '\0';
 	rmdir(dir);
 	rmdir(PS_PIN_ROOT);
-	fprintf(stderr,
-		"pathscope: '%s': removed pathscope's XDP program (id %u) left without its "
-		"pins\n",
-		ifc->name, id);
+	fprintf(stderr, "pathscope: '%s': removed %s\n", ifc->name, what);
 	return 0;
 }
 
-int ps_xdp_orphan_detach(const char *ifname)
+int ps_orphans_detach(const char *ifname)
 {
+	struct ps_orphan o;
 	struct ps_iface ifc;
 	char dir[256];
 	int err;
@@ -201,23 +260,24 @@ int ps_xdp_orphan_detach(const char *ifname)
 	if (ps_iface_get(ifname, 0, &ifc))
 		return 0; /* detach says what is wrong */
 	ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), ifc.ifindex);
-	if (access(dir, F_OK) == 0 || !ps_xdp_orphan(ifc.ifindex))
+	if (access(dir, F_OK) == 0 || !ps_orphan_find(ifc.ifindex, PS_TC_DEFAULT_PRIO, &o))
 		return 0;
 	if (ps_require_privileges() || ps_pins_lock())
 		return -1;
-	err = access(dir, F_OK) == 0 ? 0 : ps_xdp_orphan(ifc.ifindex) ? 1 : 0;
+	err = access(dir, F_OK) == 0 ? 0 : 1;
 	if (err)
-		err = ps_xdp_orphan_remove(&ifc) ? -1 : 1;
+		err = ps_orphans_remove(&ifc, PS_TC_DEFAULT_PRIO) ? -1 : 1;
 	ps_pins_unlock();
 	return err;
 }
 
-void ps_xdp_orphan_foreach(void (*fn)(const char *ifname, int ifindex, __u32 id, void *ctx),
-			   void *ctx)
+void ps_orphans_foreach(void (*fn)(const char *ifname, int ifindex, const struct ps_orphan *o,
+				   void *ctx),
+			void *ctx)
 {
 	struct if_nameindex *ifs = if_nameindex(), *i;
+	struct ps_orphan o;
 	char dir[256];
-	__u32 id;
 
 	if (!ifs)
 		return;
@@ -225,9 +285,8 @@ void ps_xdp_orphan_foreach(void (*fn)(const char *ifname, int ifindex, __u32 id,
 		ps_pin_dir(dir, sizeof(dir), ps_netns_ino(), (int)i->if_index);
 		if (access(dir, F_OK) == 0)
 			continue;
-		id = ps_xdp_orphan((int)i->if_index);
-		if (id)
-			fn(i->if_name, (int)i->if_index, id, ctx);
+		if (ps_orphan_find((int)i->if_index, PS_TC_DEFAULT_PRIO, &o))
+			fn(i->if_name, (int)i->if_index, &o, ctx);
 	}
 	if_freenameindex(ifs);
 }

@@ -10,8 +10,9 @@
 #   - a tracepoint link's pin removed (a tracepoint link cannot be detached,
 #     only freed with its pin): "tracepoint probe txlat_queue gone";
 #   - the attachment's pin directory removed by hand: pathscope's XDP program
-#     left on vB is listed by status as an orphan, `detach vB` and `attach vB`
-#     remove it in one line; someone else's XDP program is never touched;
+#     (and in clsact mode its filters) left on vB is listed by status as an
+#     orphan, `detach vB` and `attach vB` remove it in one line; someone
+#     else's XDP program is never touched;
 #   - pathscope run under `ip netns exec` (a mount namespace of its own,
 #     /sys remounted, no bpffs): attach refuses in one line, nothing made;
 #   - the veth peer's MTU above what native XDP takes: one line naming the
@@ -141,6 +142,24 @@ ps_check_eq "pins removed: attach removes the orphan in one line and attaches" \
 ps_check_eq "pins removed: attached anew: ok" "$(state)" ok
 ps_pathscope_b detach vB || ps_fail "detach (pins 2)" "exit $?"
 ps_check_eq "pins removed: nothing left" "$(ps_census_is "$base")" "$base"
+# In clsact mode the filters stay too (they hold their programs): orphans as well.
+ps_pathscope_b attach vB --tc-mode clsact || ps_fail "attach (pins, clsact)" "exit $?"
+id=$(xdp_id)
+ti=$(tc -n "$NS_B" filter show dev vB ingress | grep -o 'id [0-9]* name pathscope_tc_in' | grep -o '[0-9]*')
+te=$(tc -n "$NS_B" filter show dev vB egress | grep -o 'id [0-9]* name pathscope_tc_eg' | grep -o '[0-9]*')
+rm -rf "$DIR"
+ps_check_eq "pins removed (clsact): status lists the XDP program and both filters" \
+	"$(ps_pathscope_b status | grep '^? vB')" \
+	"? vB: orphan: pathscope's XDP program (id $id) and clsact filters (ids $ti, $te) left without their pins; 'pathscope detach vB' removes it"
+ps_check_eq "pins removed (clsact): status --json: their ids" \
+	"$(ps_pathscope_b status --json | jq -c '.[] | select(.current_netns and .ifname == "vB") | [.state, .xdp_prog_id, .tc_prog_ids]')" \
+	"[\"orphan\",$id,[$ti,$te]]"
+ps_check_eq "pins removed (clsact): detach vB removes them in one line" "$(run ps_pathscope_b detach vB)" \
+	"0|pathscope: 'vB': removed pathscope's XDP program (id $id) and clsact filters (ids $ti, $te) left without their pins"
+ps_check_eq "pins removed (clsact): no XDP, no filter; the clsact qdisc stays (whose it is, is not known)" \
+	"$(xdp_id)|$(tc -n "$NS_B" filter show dev vB ingress)$(tc -n "$NS_B" filter show dev vB egress)|$(tc -n "$NS_B" qdisc show dev vB | grep -c clsact)" "||1"
+tc -n "$NS_B" qdisc del dev vB clsact
+ps_check_eq "pins removed (clsact): nothing left" "$(ps_census_is "$base")" "$base"
 # Someone else's XDP program is no orphan of pathscope's.
 ip -n "$NS_B" link set vB xdp obj "$STANDIN_XDP" sec xdp || ps_fail "stand-in xdp" "attach failed"
 theirs=$(xdp_id)
