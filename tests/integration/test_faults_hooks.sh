@@ -14,7 +14,9 @@
 #     orphan, `detach vB` and `attach vB` remove it in one line; someone
 #     else's XDP program is never touched;
 #   - pathscope run under `ip netns exec` (a mount namespace of its own,
-#     /sys remounted, no bpffs): attach refuses in one line, nothing made;
+#     /sys remounted, no bpffs), or with a bpffs mounted in a private mount
+#     namespace: attach refuses in one line, nothing made; a private mount
+#     namespace that sees the host's bpffs is fine;
 #   - the veth peer's MTU above what native XDP takes: one line naming the
 #     cause, the limit (checked: the limit works, one more fails) and the
 #     choices; --xdp-mode skb works.
@@ -177,6 +179,18 @@ ps_check_eq "ip netns exec: it says why and what to do" \
 	"$(grep -cE "/sys/fs/bpf is not a bpf filesystem.*(not the host's|cannot be told).*mount bpffs on /sys/fs/bpf in the host's mount namespace.*nsenter --net" <<<"$out")" 1
 ps_check_eq "ip netns exec: nothing attached, nothing mounted" \
 	"$(ps_census_is "$b5") $(ip netns exec "$NS_B" stat -f -c %T /sys/fs/bpf)" "$b5 sysfs"
+
+# A bpffs of a private mount namespace (mounted there over the host's): refused.
+out=$(run nsenter --net="/var/run/netns/$NS_B" unshare -m --propagation private \
+	sh -c 'mount -t bpf bpf /sys/fs/bpf && exec "$0" attach vB' "$PATHSCOPE")
+ps_check_eq "private bpffs: attach refuses in one line, says which" \
+	"$(cut -d'|' -f1 <<<"$out") $(grep -c . <<<"$out") $(grep -cE "/sys/fs/bpf here is a bpf filesystem of this mount namespace \([0-9]+\), not the host's \([0-9]+\): pins there vanish with it" <<<"$out")" "1 1 1"
+ps_check_eq "private bpffs: nothing attached" "$(ps_census_is "$b5")" "$b5"
+# A private mount namespace that sees the host's bpffs: its pins last; taken.
+out=$(run nsenter --net="/var/run/netns/$NS_B" unshare -m --propagation private "$PATHSCOPE" attach vB --features none)
+ps_check_eq "private mount namespace on the host's bpffs: attach works" \
+	"$out $(state)" "0| ok"
+ps_pathscope_b detach vB
 
 # ---- 6. the veth peer's MTU too large for native XDP ------------------------------------
 ip -n "$NS_A" link set vA mtu 9000
