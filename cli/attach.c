@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "lib/names.h"
 #include "lib/util.h"
+#include "loader/xdp_live.h"
 #include "loader/detach.h"
 
 /* clang-format off: it would break the strings' lines */
@@ -85,7 +86,12 @@ int ps_cmd_detach(int argc, char **argv)
 	}
 	if ((all || gone) && !(all && gone) && optind == argc)
 		return ps_detach_all(gone) ? 1 : 0;
-	if (!all && !gone && optind == argc - 1)
+	if (!all && !gone && optind == argc - 1) {
+		/* pathscope's programs left without their pins: removed. */
+		rc = ps_orphans_detach(argv[optind]);
+		if (rc)
+			return rc < 0 ? 1 : 0;
 		return ps_detach_iface(argv[optind]) ? 1 : 0;
+	}
 	return ps_error("detach: expected one interface name, --all or --gone"), 2;
 }

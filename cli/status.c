@@ -14,6 +14,7 @@
 #include "loader/pins.h"
 #include "loader/status.h"
 #include "stats/render/status.h"
+#include "loader/xdp_live.h"
 #include "loader/xdp_peer.h"
 #include "stats/format/json.h"
 
@@ -85,6 +86,25 @@ static int status_one(const char *dir, void *arg)
 	return 0;
 }
 
+/* pathscope's programs on an interface of this namespace that no
+ * attachment records (its pins removed by hand): an orphan. */
+static void orphan_one(const char *ifname, int ifindex, const struct ps_orphan *o, void *arg)
+{
+	struct status_ctx *c = arg;
+	char what[192], line[320];
+
+	ps_orphan_text(what, sizeof(what), o);
+	if (c->json)
+		json_object_array_add(c->list,
+				      ps_status_orphan_json(ifname, ifindex, o->xdp_id, o->tc_id,
+							    what, ps_netns_ino()));
+	else {
+		ps_status_orphan_text(line, sizeof(line), ifname, what);
+		ps_status_table_line(&c->table, line);
+	}
+	c->count++;
+}
+
 static const char status_help[] =
     "usage: pathscope status [--json]\n"
     "List every pathscope attachment (all network namespaces) and whether\n"
@@ -113,6 +133,7 @@ int ps_cmd_status(int argc, char **argv)
 	if (c.json)
 		c.list = json_object_new_array();
 	ps_pin_foreach(status_one, &c);
+	ps_orphans_foreach(orphan_one, &c);
 	if (c.json) {
 		ps_json_print(stdout, c.list);
 		json_object_put(c.list);

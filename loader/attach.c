@@ -27,6 +27,7 @@
 #include "loader/features.h"
 #include "loader/iface.h"
 #include "loader/pins.h"
+#include "loader/status.h"
 #include "loader/xdp_chain.h"
 #include "loader/xdp_live.h"
 #include "nic/ethtool.h"
@@ -67,13 +68,10 @@ static int step_done(struct ps_attach_state *st, int err, const char *step)
  * work, so a meta still marked "attaching" (or none) is an attach that died. */
 static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 {
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info), dispatcher;
 	enum ps_xdp_live live;
 	unsigned int nprogs;
 	struct ps_meta old;
-	bool stale = false;
-	int fd;
+	__u32 dispatcher;
 
 	if (ps_meta_read(dir, &old) || (old.flags & PS_META_ATTACHING))
 		return true;
@@ -87,18 +85,21 @@ static bool attachment_is_stale(const char *dir, const struct ps_iface *ifc)
 		if (live != PS_XDP_ALONE && live != PS_XDP_DISPATCHED)
 			return true;
 	}
-	if (old.tc_mode == PS_TC_TCX) {
-		fd = ps_pin_open(dir, "tci_link");
-		if (fd < 0)
-			return true;
-		/* A TCX link whose device is gone reports ifindex 0. Debian's
-		 * 6.1 UAPI lacks info.tcx; its ifindex sits where xdp's does,
-		 * first in the union. */
-		stale = bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
-			info.xdp.ifindex != (__u32)ifc->ifindex;
-		close(fd);
-	}
-	return stale;
+	return false;
+}
+
+/* A live attachment of which a hook is gone (a tc link detached, the clsact
+ * filters deleted, a tracepoint link's pin removed): its state, copied to
+ * buf; NULL when every hook is there. */
+static const char *half_removed(const char *dir, char *buf, size_t len)
+{
+	const char *missing;
+	struct ps_meta old;
+
+	if (ps_meta_read(dir, &old) || !(missing = ps_hooks_missing(dir, &old)))
+		return NULL;
+	snprintf(buf, len, "%s", missing);
+	return buf;
 }
 
 static int already_attached(const struct ps_meta *m, const char *dir)
@@ -125,17 +126,23 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 			 const struct ps_iface *ifc)
 {
 	struct ps_meta *m = &st->meta;
+	char missing[128] = "";
 	int err;
 
 	ps_pin_dir(st->dir, sizeof(st->dir), m->netns_ino, m->ifindex);
 	if (access(st->dir, F_OK) == 0) {
-		if (!attachment_is_stale(st->dir, ifc))
+		if (attachment_is_stale(st->dir, ifc)) {
+			fprintf(stderr,
+				"pathscope: removing the leftover state of an earlier attachment "
+				"whose interface or programs are gone (%s)\n",
+				st->dir);
+		} else if (!half_removed(st->dir, missing, sizeof(missing))) {
 			return already_attached(m, st->dir);
-		fprintf(stderr,
-			"pathscope: removing the leftover state of an earlier attachment "
-			"whose interface or programs are gone (%s)\n",
-			st->dir);
+		}
+		/* What is left of it goes; the attach below makes it anew. */
 		ps_detach_dir(st->dir, NULL);
+	} else if (ps_orphans_remove(ifc, o->tc_prio)) {
+		return -1; /* pathscope's programs left without their pins: removed */
 	}
 	/* Chain and join go next to the XDP program there; else there must be none. */
 	if (!o->no_xdp && o->xdp_chain) {
@@ -179,6 +186,9 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 	}
 	if (err)
 		ps_detach_meta(st->dir, m); /* leave nothing half-attached */
+	else if (missing[0])
+		fprintf(stderr, "pathscope: '%s': replaced a half-removed attachment (%s)\n",
+			ifc->name, missing);
 	return err ? -1 : 0;
 }
 

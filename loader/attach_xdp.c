@@ -3,12 +3,16 @@
  * or in chain and join mode next to someone else's program (xdp_chain.c);
  * pin its maps. */
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <linux/if_link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xdp/libxdp.h>
 
 #include "pathscope/flow_sample.h"
@@ -203,6 +207,117 @@ static int attach_xdp_alone(struct ps_attach_state *st, enum xdp_attach_mode mod
 	return err;
 }
 
+/* The largest veth peer MTU native XDP takes on this kernel (veth_xdp_set():
+ * SKB_WITH_OVERHEAD(PAGE_SIZE - VETH_XDP_HEADROOM) - ETH_HLEN, the headroom
+ * XDP_PACKET_HEADROOM, skb_shared_info's size from the kernel's BTF, cache
+ * aligned); 0 when that size cannot be read. */
+static long veth_xdp_max_mtu(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long page = sysconf(_SC_PAGESIZE), line = 64, shinfo = 0;
+	__s32 id;
+
+	if (libbpf_get_error(btf))
+		return 0;
+	id = btf__find_by_name_kind(btf, "skb_shared_info", BTF_KIND_STRUCT);
+	if (id > 0)
+		shinfo = btf__resolve_size(btf, id);
+	btf__free(btf);
+	if (shinfo <= 0 || page <= 0)
+		return 0;
+	shinfo = (shinfo + line - 1) / line * line;
+	return page - 256 - shinfo - 14;
+}
+
+struct peer_link {
+	int ifindex, netnsid;
+	unsigned int mtu;
+};
+
+static int peer_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct peer_link *p = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case IFLA_LINK:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			p->ifindex = (int)mnl_attr_get_u32(attr);
+		break;
+	case IFLA_LINK_NETNSID:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			p->netnsid = (int)mnl_attr_get_u32(attr);
+		break;
+	case IFLA_MTU:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			p->mtu = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int peer_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct ifinfomsg), peer_attr_cb, data);
+}
+
+/* RTM_GETLINK of ifindex (in the namespace of netnsid, -1: this one). */
+static int get_link(struct mnl_socket *nl, int ifindex, int netnsid, struct peer_link *out)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	unsigned int seq = (unsigned int)ifindex, portid = mnl_socket_get_portid(nl);
+	struct ifinfomsg *ifi;
+	int ret;
+
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	if (netnsid >= 0)
+		mnl_attr_put_u32(nlh, IFLA_TARGET_NETNSID, (__u32)netnsid);
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -1;
+	ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (ret <= 0)
+		return -1;
+	return mnl_cb_run(buf, ret, seq, portid, peer_msg_cb, out) < 0 ? -1 : 0;
+}
+
+/* The MTU of ifindex's veth peer, wherever it is (IFLA_LINK and
+ * IFLA_LINK_NETNSID, read with IFLA_TARGET_NETNSID); 0 when not known. */
+static unsigned int veth_peer_mtu(int ifindex)
+{
+	struct peer_link self = { .netnsid = -1 }, peer = { .netnsid = -1 };
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+
+	if (!nl)
+		return 0;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 || get_link(nl, ifindex, -1, &self) ||
+	    self.ifindex <= 0 || get_link(nl, self.ifindex, self.netnsid, &peer))
+		peer.mtu = 0;
+	mnl_socket_close(nl);
+	return peer.mtu;
+}
+
+/* veth refuses native XDP while its peer's MTU is larger than one page
+ * holds (-ERANGE, "Peer MTU is too large to set XDP"). */
+static int veth_mtu_error(const struct ps_meta *m)
+{
+	unsigned int peer = veth_peer_mtu((int)m->ifindex);
+	long max = veth_xdp_max_mtu();
+	char most[64] = "", mtu[24] = "";
+
+	if (max > 0)
+		snprintf(most, sizeof(most), " (at most %ld on this kernel)", max);
+	if (peer)
+		snprintf(mtu, sizeof(mtu), " (%u)", peer);
+	return ps_error("cannot attach XDP to '%s': its veth peer's MTU%s is too large for native "
+			"XDP%s; attach with --xdp-mode skb, or lower the peer's MTU",
+			m->ifname, mtu, most);
+}
+
 int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -243,6 +358,8 @@ int ps_attach_xdp(struct ps_attach_state *st, enum ps_xdp_request req)
 			return ps_error("'%s': the driver does not support native XDP (try "
 					"--xdp-mode skb)",
 					m->ifname);
+		if (err == -ERANGE && (m->flags & PS_META_NO_COMPLETION)) /* veth */
+			return veth_mtu_error(m);
 		return ps_error("cannot attach XDP to '%s': %s%s%s", m->ifname, strerror(-err),
 				*ps_lib_log_reason() ? ": " : "", ps_lib_log_reason());
 	}

@@ -13,10 +13,11 @@
 #include "lib/util.h"
 #include "pathscope_kernel.skel.h"
 
-#define KERNEL_NPROGS 9
+#define KERNEL_NPROGS PS_KERNEL_NLINKS
+#define kernel_links  ps_kernel_links
 
 /* Link pins, in the order of the program table below. */
-static const char *const kernel_links[KERNEL_NPROGS] = {
+const char *const ps_kernel_links[PS_KERNEL_NLINKS] = {
 	"kern_napi_poll", "kern_gro_entry", "kern_stack",      "kern_start_xmit", "kern_xmit",
 	"kern_kfree",	  "kern_xdp_exc",   "kern_sirq_entry", "kern_sirq_exit",
 };

@@ -32,6 +32,10 @@ struct ps_kernel_probes *ps_kernel_probes_start(const struct ps_meta *m, bool cl
 void ps_kernel_probes_fds(const struct ps_kernel_probes *kp, struct ps_kern_fds *fds);
 void ps_kernel_probes_stop(struct ps_kernel_probes *kp);
 
+/* The pin names of the probes' tracepoint links (status checks them). */
+#define PS_KERNEL_NLINKS 9
+extern const char *const ps_kernel_links[PS_KERNEL_NLINKS];
+
 /* Detach the pinned links of an attachment (its pins are removed after). */
 void ps_kernel_probes_detach_pinned(const char *dir);
 

@@ -28,17 +28,98 @@ void ps_pin_path(char *buf, size_t len, const char *dir, const char *name)
 	snprintf(buf, len, "%s/%s", dir, name);
 }
 
+/* The mount namespace of pid (its inode), 0 when it cannot be read (pid 1's
+ * may be refused even to root: a non-dumpable init). */
+static unsigned long long mnt_ns_of(const char *pid)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/mnt", pid);
+	return stat(path, &st) == 0 ? (unsigned long long)st.st_ino : 0;
+}
+
+/* The host's mount namespace: pid 1's; where that cannot be read, that of
+ * kthreadd (pid 2 in the initial pid namespace), whose kernel threads live in
+ * the initial mount namespace. *pid says whose; 0 when neither can be read
+ * (errno says why). */
+static unsigned long long host_mnt_ns(const char **pid)
+{
+	unsigned long long ino = mnt_ns_of("1");
+	int err = errno;
+	char comm[32] = "";
+	FILE *f;
+
+	*pid = "1";
+	if (ino)
+		return ino;
+	f = fopen("/proc/2/comm", "r");
+	if (f) {
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = '\0';
+		fclose(f);
+	}
+	if (strcmp(comm, "kthreadd\n") == 0) {
+		*pid = "2";
+		ino = mnt_ns_of("2");
+		if (ino)
+			return ino;
+	}
+	errno = err;
+	return 0;
+}
+
+/* Pins must outlive this process and its mount namespace: on the host's
+ * bpffs (the one pid 1 sees on /sys/fs/bpf). A bpffs mounted in a private
+ * mount namespace (`ip netns exec` makes one and remounts /sys) vanishes with
+ * that namespace, and pathscope's XDP program stays behind without its pins. */
 int ps_bpffs_ensure(void)
 {
+	unsigned long long self = mnt_ns_of("self"), init;
+	const char *pid;
+	char root[64];
+	struct stat here, host;
 	struct statfs st;
+	int init_err;
 
-	if (statfs("/sys/fs/bpf", &st) == 0 && st.f_type == BPF_FS_MAGIC)
+	init = host_mnt_ns(&pid);
+	init_err = errno;
+	snprintf(root, sizeof(root), "/proc/%s/root/sys/fs/bpf", pid);
+
+	if (statfs("/sys/fs/bpf", &st) == 0 && st.f_type == BPF_FS_MAGIC) {
+		/* Another mount namespace: is it the host's bpffs (bind-mounted,
+		 * or propagated), or one of its own? */
+		if (self && init && self != init && stat("/sys/fs/bpf", &here) == 0 &&
+		    stat(root, &host) == 0 && here.st_dev != host.st_dev)
+			return ps_error(
+			    "/sys/fs/bpf here is a bpf filesystem of this mount namespace (%llu), "
+			    "not the host's (%llu): pins there vanish with it; run pathscope in "
+			    "the host's mount namespace (for a network namespace: 'nsenter "
+			    "--net=/var/run/netns/NAME', not 'ip netns exec')",
+			    self, init);
 		return 0;
-	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") == 0)
-		return 0;
-	return ps_error("/sys/fs/bpf is not a bpf filesystem and mounting one failed: %s "
-			"(inside 'ip netns exec', use 'nsenter --net=/var/run/netns/NAME' instead)",
-			strerror(errno));
+	}
+	if (self && init && self == init) {
+		/* The host's mount namespace: a bpffs mounted here lasts. */
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") == 0)
+			return 0;
+		return ps_error("/sys/fs/bpf is not a bpf filesystem and mounting one failed: %s",
+				strerror(errno));
+	}
+	if (self && init)
+		return ps_error(
+		    "/sys/fs/bpf is not a bpf filesystem in this mount namespace (%llu), "
+		    "which is not the host's (%llu): one mounted here would vanish with "
+		    "it, and the pins with it; mount bpffs on /sys/fs/bpf in the host's "
+		    "mount namespace ('mount -t bpf bpf /sys/fs/bpf') and use 'nsenter "
+		    "--net=/var/run/netns/NAME' instead of 'ip netns exec'",
+		    self, init);
+	return ps_error("/sys/fs/bpf is not a bpf filesystem, and whether this mount namespace "
+			"is the host's cannot be told (/proc/1/ns/mnt: %s): one mounted here might "
+			"vanish with it; mount bpffs on /sys/fs/bpf in the host's mount namespace "
+			"('mount -t bpf bpf /sys/fs/bpf') and use 'nsenter "
+			"--net=/var/run/netns/NAME' instead of 'ip netns exec'",
+			strerror(init_err));
 }
 
 static int mkdir_one(const char *path)

@@ -15,9 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/compat.h"
+#include "loader/attach_probes.h"
 #include "loader/iface.h"
 #include "loader/iface_find.h"
+#include "loader/kernel_probes.h"
 #include "loader/netns_gone.h"
+#include "loader/tc_clsact.h"
 #include "nic/ethtool.h"
 #include "loader/pins.h"
 #include "lib/util.h"
@@ -48,6 +52,99 @@ static const char *queues_changed(const struct ps_meta *m, const struct ps_iface
 	return state;
 }
 
+/* A TCX link of dir (tci_link, tce_link) still attached to ifindex and
+ * running prog_id; else its state. A link detached by someone else
+ * (`bpftool link detach`) stays pinned, defunct: ifindex 0. */
+static const char *tcx_state(const char *dir, const struct ps_meta *m, bool ingress)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	int fd, err;
+
+	fd = ps_pin_open(dir, ingress ? "tci_link" : "tce_link");
+	if (fd < 0)
+		return ingress ? "tc ingress link gone: its pin removed"
+			       : "tc egress link gone: its pin removed";
+	err = bpf_obj_get_info_by_fd(fd, &info, &len);
+	close(fd);
+	if (err)
+		return NULL; /* cannot tell */
+	/* The 6.1 UAPI has no tcx member: its ifindex is the union's first
+	 * field, where xdp's is. */
+	if (info.type == PS_BPF_LINK_TYPE_TCX && info.xdp.ifindex != m->ifindex)
+		return ingress ? "tc ingress detached by someone else"
+			       : "tc egress detached by someone else";
+	if (m->tc_prog_id[!ingress] && info.prog_id != m->tc_prog_id[!ingress])
+		return ingress ? "tc ingress link's program replaced by someone else"
+			       : "tc egress link's program replaced by someone else";
+	return NULL;
+}
+
+/* The clsact filters (handle PS_TC_HANDLE at m->tc_prio) still there and
+ * still running pathscope's programs; else their state. `tc qdisc del dev X
+ * clsact` removes both. */
+static const char *clsact_state(const struct ps_meta *m)
+{
+	unsigned int id[2];
+	int i;
+
+	for (i = 0; i < 2; i++)
+		id[i] = ps_clsact_prog_id((int)m->ifindex, i == 0, m->tc_prio);
+	if (!id[0] && !id[1])
+		return "clsact filters gone";
+	for (i = 0; i < 2; i++) {
+		if (!id[i])
+			return i == 0 ? "clsact ingress filter gone" : "clsact egress filter gone";
+		if (m->tc_prog_id[i] && id[i] != m->tc_prog_id[i])
+			return i == 0 ? "clsact ingress filter replaced by someone else"
+				      : "clsact egress filter replaced by someone else";
+	}
+	return NULL;
+}
+
+/* Every pinned tracepoint link in names still there: a tracepoint link
+ * cannot be detached (EOPNOTSUPP), only freed with its last pin. */
+static const char *tp_state(const char *dir, const char *const *names, unsigned int n)
+{
+	static __thread char state[96]; /* serve asks from its HTTP thread too */
+	unsigned int i;
+	int fd;
+
+	for (i = 0; i < n; i++) {
+		fd = ps_pin_open(dir, names[i]);
+		if (fd >= 0 && ps_pin_is(fd, PS_PIN_LINK)) {
+			close(fd);
+			continue;
+		}
+		if (fd >= 0)
+			close(fd);
+		snprintf(state, sizeof(state), "tracepoint probe %s gone: its pin removed",
+			 names[i]);
+		return state;
+	}
+	return NULL;
+}
+
+const char *ps_hooks_missing(const char *dir, const struct ps_meta *m)
+{
+	const char *state = NULL;
+
+	if (m->tc_mode == PS_TC_TCX) {
+		state = tcx_state(dir, m, true);
+		if (!state)
+			state = tcx_state(dir, m, false);
+	} else if (m->tc_mode == PS_TC_CLSACT) {
+		state = clsact_state(m);
+	}
+	if (!state && (m->features & PS_F_TXLAT))
+		state = tp_state(dir, ps_txlat_links, PS_TXLAT_NLINKS);
+	if (!state && (m->features & PS_F_SOCK))
+		state = tp_state(dir, ps_sock_links, PS_SOCK_NLINKS);
+	if (!state && (m->features & PS_F_KERNEL))
+		state = tp_state(dir, ps_kernel_links, PS_KERNEL_NLINKS);
+	return state;
+}
+
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach)
 {
 	static __thread char in_dispatcher[96]; /* serve asks from its HTTP thread too */
@@ -55,8 +152,8 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 	unsigned int nprogs;
 	struct ps_iface ifc;
 	__u32 dispatcher;
-	int self, fd;
-	const char *state = "ok", *changed;
+	int self;
+	const char *state = "ok", *changed, *missing;
 
 	*in_reach = true;
 	if (m->flags & PS_META_ATTACHING)
@@ -110,13 +207,9 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 			state = in_dispatcher;
 		}
 	}
-	if (m->tc_mode == PS_TC_TCX) {
-		fd = ps_pin_open(dir, "tci_link");
-		if (fd < 0) {
-			state = "tc link missing";
-			goto out;
-		}
-		close(fd);
+	if ((missing = ps_hooks_missing(dir, m))) {
+		state = missing;
+		goto out;
 	}
 	if (!ifc.up)
 		state = "ok (interface down)";

@@ -18,4 +18,10 @@
  * pinned TCX links may still tell: "namespace gone", "interface gone"). */
 const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool *in_reach);
 
+/* In the attachment's network namespace: the first of its tc links or
+ * filters and tracepoint links that is no longer attached and its own, as
+ * a state ("tc ingress detached by someone else", "clsact filters gone
+, ...); NULL when all are. */
+const char *ps_hooks_missing(const char *dir, const struct ps_meta *m);
+
 #endif /* PATHSCOPE_LOADER_STATUS_H */

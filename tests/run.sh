@@ -53,7 +53,7 @@ ALONE_TIMING=" test_d2s test_echo test_tcp_brackets test_d2s.sh test_heatmap.sh 
 # ps_census): another test's objects would show in it. test_gone runs the
 # machine-wide `detach --gone`, which would take another test's deliberate
 # leftovers (test_faults' deleted interface) from under it.
-ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh
+ALONE_CENSUS=" test_attach_detach.sh test_cli.sh test_coexist_dispatcher.sh test_faults_hooks.sh
 	test_coexist_xdptools.sh test_faults.sh test_faults_ident.sh test_gone.sh "
 
 bad_number() { # NAME VALUE: not a number > 0

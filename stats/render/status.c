@@ -237,3 +237,30 @@ json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint
 	json_object_object_add(o, "reason", json_object_new_string(reason));
 	return o;
 }
+
+void ps_status_orphan_text(char *buf, size_t len, const char *ifname, const char *what)
+{
+	snprintf(buf, len, "? %s: orphan: %s; 'pathscope detach %s' removes it", ifname, what,
+		 ifname);
+}
+
+json_object *ps_status_orphan_json(const char *ifname, int ifindex, __u32 xdp_id,
+				   const unsigned int *tc_id, const char *what,
+				   uint64_t current_netns)
+{
+	json_object *o = json_object_new_object(), *tc = json_object_new_array();
+	int i;
+
+	for (i = 0; i < 2; i++)
+		json_object_array_add(tc, tc_id[i] ? json_object_new_int64(tc_id[i]) : NULL);
+	json_object_object_add(o, "ifname", json_object_new_string(ifname));
+	json_object_object_add(o, "ifindex", json_object_new_int64(ifindex));
+	json_object_object_add(o, "netns", json_object_new_uint64(current_netns));
+	json_object_object_add(o, "current_netns", json_object_new_boolean(true));
+	/* null where that program is not left */
+	json_object_object_add(o, "xdp_prog_id", xdp_id ? json_object_new_int64(xdp_id) : NULL);
+	json_object_object_add(o, "tc_prog_ids", tc);
+	json_object_object_add(o, "state", json_object_new_string("orphan"));
+	json_object_object_add(o, "reason", json_object_new_string(what));
+	return o;
+}

@@ -48,5 +48,12 @@ void ps_status_chain_json(json_object *o, const struct ps_xdp_peer *p);
 /* A pin directory without a usable meta (interrupted or corrupt). */
 void ps_status_incomplete_text(char *buf, size_t len, const char *dir, const char *reason);
 json_object *ps_status_incomplete_json(const char *dir, const char *reason, uint64_t current_netns);
+/* pathscope's programs left on ifname without their pins (an orphan):
+ * what says which (loader/xdp_live.h, ps_orphan_text); tc_id[2]: the clsact
+ * filters' programs, ingress and egress, 0 when not left. */
+void ps_status_orphan_text(char *buf, size_t len, const char *ifname, const char *what);
+json_object *ps_status_orphan_json(const char *ifname, int ifindex, __u32 xdp_id,
+				   const unsigned int *tc_id, const char *what,
+				   uint64_t current_netns);
 
 #endif /* PATHSCOPE_STATS_RENDER_STATUS_H */
