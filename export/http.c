@@ -313,15 +313,19 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
 		}
 		k->fd = ci->connect_fd;
 		addr_key(ca->client_addr, k->addr);
+		/* Its headers' deadline before the sweeper can see it: a
+		 * connection listed without one would be closed at once. */
+		k->since = mono_s();
+		k->deadline = k->since + HEADER_DEADLINE_S;
 		pthread_mutex_lock(&h->lock);
 		k->wc.web = h->web;
 		k->next = h->conns;
 		if (h->conns)
 			h->conns->prev = k;
 		h->conns = k;
+		pthread_cond_signal(&h->wake);
 		pthread_mutex_unlock(&h->lock);
 		*socket_context = k;
-		conn_phase(h, c, false);
 		if (k->wc.web && k->wc.web->tls)
 			ps_web_auth_tls_session(k->wc.web, c);
 		return;
