@@ -153,7 +153,7 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 	struct ps_iface ifc;
 	__u32 dispatcher;
 	int self;
-	const char *state = "ok", *changed, *missing;
+	const char *state = "ok", *changed, *missing, *renamed = NULL;
 
 	*in_reach = true;
 	if (m->flags & PS_META_ATTACHING)
@@ -181,6 +181,7 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 			state = state ? state : PS_STATE_IFACE_GONE;
 			goto out;
 		}
+		renamed = state; /* said over the other "ok (...)" notes below */
 	}
 	if ((m->xdp_mode == PS_XDP_CHAIN || m->xdp_mode == PS_XDP_JOIN) && !ps_xdp_chain_live(m)) {
 		state = m->xdp_mode == PS_XDP_CHAIN ? "xdp chain replaced by someone else"
@@ -215,6 +216,8 @@ const char *ps_attachment_health(const char *dir, const struct ps_meta *m, bool 
 		state = "ok (interface down)";
 	else if ((changed = queues_changed(m, &ifc)))
 		state = changed;
+	if (renamed && strncmp(state, "ok", 2) == 0)
+		state = renamed;
 out:
 	ps_netns_leave(self);
 	return state;

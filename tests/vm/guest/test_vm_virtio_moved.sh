@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The virtio-net NIC moved to another network namespace while attached
-# (issue 49, item 1; test_faults_ident.sh holds it on veth), in a qemu guest
-# of the kernel matrix (tests/vm/run.sh); runs only in such a guest (PS_VM=1):
+# The virtio-net NIC renamed, then moved to another network namespace, while
+# attached (issue 49, items 1 and 2; test_faults_ident.sh holds them on veth),
+# in a qemu guest of the kernel matrix (tests/vm/run.sh); runs only in such a
+# guest (PS_VM=1):
+#   - renamed (down, renamed, up): status "ok (renamed to psren0)"; its name
+#     back: "ok";
 #   - status names where it went: "moved to namespace N (ifindex M)";
 #   - `detach --gone` removes its XDP program there (the driver's own XDP,
 #     which the move keeps) and its pins;
@@ -27,11 +30,16 @@ neighs=$(ip -j neigh show dev "$DEV" nud permanent | jq -r '.[] | "\(.dst) \(.ll
 NS_M=psVM-$$
 _ps_namespaces "$NS_M" || { ps_fail "$N" "namespace $NS_M not created"; ps_done; }
 dir=/sys/fs/bpf/pathscope/$(stat -Lc %i /proc/self/ns/net)/$(cat "/sys/class/net/$DEV/ifindex")
-# The NIC back in the guest's namespace (PID 1's), configured as it was.
+# The NIC back in the guest's namespace (PID 1's), without XDP, configured
+# as it was.
 home() {
-	local a d l
 	[ -e "/sys/class/net/$DEV" ] || ip -n "$NS_M" link set "$DEV" netns 1
 	ip link set "$DEV" xdp off 2>/dev/null
+	configure
+}
+# Its addresses, link and permanent neighbours as they were.
+configure() {
+	local a d l
 	while read -r a; do
 		[ -n "$a" ] || continue
 		case $a in *:*) ip addr replace "$a" dev "$DEV" nodad ;; *) ip addr replace "$a" dev "$DEV" ;; esac
@@ -41,7 +49,8 @@ home() {
 		[ -n "$d" ] && ip neigh replace "$d" lladdr "$l" dev "$DEV" nud permanent
 	done <<<"$neighs"
 }
-ps_at_exit 'nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" detach "$DEV" >/dev/null 2>&1; home;
+ps_at_exit '[ -e /sys/class/net/psren0 ] && ip link set psren0 down && ip link set psren0 name "$DEV";
+	nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" detach "$DEV" >/dev/null 2>&1; home;
 	"$PATHSCOPE" detach "$DEV" >/dev/null 2>&1'
 pathscope_m() { nsenter --net="/var/run/netns/$NS_M" "$PATHSCOPE" "$@"; }
 state_of() { "$PATHSCOPE" status --json | jq -r --arg d "$1" '.[] | select(.pin_dir == $d) | .state'; }
@@ -61,6 +70,15 @@ gone() {
 }
 
 "$PATHSCOPE" attach "$DEV" || ps_fail "$N: attach" "exit $?"
+# Renamed while attached (a NIC is renamed down): followed, still its own.
+REN=psren0
+ip link set "$DEV" down && ip link set "$DEV" name "$REN" && ip link set "$REN" up ||
+	ps_fail "$N: rename" "ip link failed"
+ps_check_eq "$N: renamed while attached: status follows it" "$(state_of "$dir")" "ok (renamed to $REN)"
+ip link set "$REN" down && ip link set "$REN" name "$DEV" || ps_fail "$N: rename back" "ip link failed"
+configure
+ps_check_eq "$N: its name back: ok (beside libxdp's dispatcher where it is in one), not renamed" \
+	"$(state_of "$dir" | sed -E "s/ \(xdp in libxdp's dispatcher, id [0-9]+, alone\)//")" "ok"
 ip link set "$DEV" netns "$NS_M"
 idx=$(ip -n "$NS_M" -j link show "$DEV" | jq '.[0].ifindex')
 ps_check_eq "$N: status names where the NIC went" "$(state_of "$dir")" \
