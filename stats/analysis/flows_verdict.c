@@ -123,8 +123,8 @@ const char *ps_hot_cause_advice(enum ps_hot_cause c)
 {
 	switch (c) {
 	case PS_HOT_COLLISION:
-		return "flows RSS put together: steer one to the coolest queue (ethtool -N IFACE "
-		       "flow-type ... action Q), or weigh the table (ethtool -X IFACE weight ...)";
+		return "flows hashed to one queue: steer one to the coolest (the rule below), "
+		       "or weigh the table: ethtool -X IFACE weight ...";
 	case PS_HOT_ELEPHANT:
 		return "one elephant flow: RSS cannot split a flow; nothing to tune";
 	case PS_HOT_TABLE:

@@ -194,6 +194,11 @@ int main(void)
 	    !strcmp(ps_hot_cause_advice(PS_HOT_TABLE),
 		    "an uneven indirection table: spread it with ethtool -X IFACE equal N"),
 	    "advice for the table", "%s", ps_hot_cause_advice(PS_HOT_TABLE));
+	/* The report prints each advice indented by two: 120 columns in all. */
+	for (int c = 0; c < PS_HOT_NCAUSES; c++)
+		check_report(strlen(ps_hot_cause_advice((enum ps_hot_cause)c)) <= 118,
+			     "advice fits 120 columns", "%s: %zu", ps_hot_cause_name(c),
+			     strlen(ps_hot_cause_advice((enum ps_hot_cause)c)));
 	input();
 	return check_exit_code();
 }
