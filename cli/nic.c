@@ -25,6 +25,7 @@ static const char nic_help[] =
     "queues with NAPI ids and per-queue counters (netdev netlink), the driver's own\n"
     "per-queue counters of ethtool -S (packets, bytes, XDP packets, drops), RSS (hash\n"
     "function and key, indirection table per queue, hashed fields, ntuple rules), and\n"
+    "where each queue runs (IRQs, affinity, RPS, XPS, NAPI, coalescing) and\n"
     "the per-CPU softnet counters. What the driver or kernel does not report is n/a (JSON\n"
     "null), with the reason. The interface need not be attached.\n";
 
@@ -104,6 +105,8 @@ int ps_cmd_nic(int argc, char **argv)
 		free(place);
 		place = NULL;
 	}
+	if (place)
+		ps_nic_read_placement_nl((int)ifindex, PS_NIC_PLACE_COALESCE, place);
 	if (json) {
 		print_json(&f, rss, place, cpus, ncpus);
 	} else {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* ethtool generic netlink: CHANNELS_GET, RINGS_GET, FEATURES_GET (verbose bitsets). */
+/* ethtool generic netlink: CHANNELS_GET, RINGS_GET, FEATURES_GET (verbose bitsets),
+ * COALESCE_GET. */
 #include <errno.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
@@ -119,6 +120,67 @@ static int rings_msg_cb(const struct nlmsghdr *nlh, void *data)
 int ps_nic_parse_rings(const void *buf, size_t len, struct ps_nic_rings *r)
 {
 	return ps_nl_run(buf, len, rings_msg_cb, r);
+}
+
+/* ---- coalescing ---------------------------------------------------------- */
+
+static int coalesce_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct ps_nic_coalesce *c = data;
+	uint64_t *dst = NULL, *flag = NULL;
+
+	switch (mnl_attr_get_type(attr)) {
+	case ETHTOOL_A_COALESCE_RX_USECS:
+		dst = &c->rx_usecs;
+		break;
+	case ETHTOOL_A_COALESCE_RX_MAX_FRAMES:
+		dst = &c->rx_frames;
+		break;
+	case ETHTOOL_A_COALESCE_RX_USECS_IRQ:
+		dst = &c->rx_usecs_irq;
+		break;
+	case ETHTOOL_A_COALESCE_RX_MAX_FRAMES_IRQ:
+		dst = &c->rx_frames_irq;
+		break;
+	case ETHTOOL_A_COALESCE_TX_USECS:
+		dst = &c->tx_usecs;
+		break;
+	case ETHTOOL_A_COALESCE_TX_MAX_FRAMES:
+		dst = &c->tx_frames;
+		break;
+	case ETHTOOL_A_COALESCE_TX_USECS_IRQ:
+		dst = &c->tx_usecs_irq;
+		break;
+	case ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ:
+		dst = &c->tx_frames_irq;
+		break;
+	case ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX:
+		flag = &c->adaptive_rx;
+		break;
+	case ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX:
+		flag = &c->adaptive_tx;
+		break;
+	}
+	put_u32(attr, dst);
+	if (flag && mnl_attr_validate(attr, MNL_TYPE_U8) == 0)
+		*flag = mnl_attr_get_u8(attr) ? 1 : 0;
+	return MNL_CB_OK;
+}
+
+static int coalesce_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ps_nic_coalesce *c = data;
+	int ret = ps_nl_genl_expect(nlh, ETHTOOL_MSG_COALESCE_GET_REPLY);
+
+	if (ret != MNL_CB_OK)
+		return ret;
+	c->valid = true;
+	return mnl_attr_parse(nlh, GENL_HDRLEN, coalesce_attr_cb, c);
+}
+
+int ps_nic_parse_coalesce(const void *buf, size_t len, struct ps_nic_coalesce *c)
+{
+	return ps_nl_run(buf, len, coalesce_msg_cb, c);
 }
 
 /* ---- features ------------------------------------------------------------ */
@@ -329,6 +391,11 @@ static int features_parse(const void *buf, size_t len, void *data)
 	return ps_nic_parse_features(buf, len, data);
 }
 
+static int coalesce_parse(const void *buf, size_t len, void *data)
+{
+	return ps_nic_parse_coalesce(buf, len, data);
+}
+
 /* A GET request for ifindex. Flags 0: verbose bitsets (names), no stats.
  * Every ETHTOOL_A_*_HEADER is attribute 1. */
 static struct nlmsghdr *ethtool_req(struct ps_nl *gn, uint16_t family, uint8_t cmd, int ifindex)
@@ -389,6 +456,25 @@ void ps_nic_read_ethtool(struct ps_nl *gn, struct ps_nic_facts *f)
 			 features_parse, ft);
 	ft->valid = ft->valid && !err;
 	part_na(ft->why, sizeof(ft->why), ft->valid, err ? err : -EBADMSG);
+}
+
+void ps_nic_read_coalesce(struct ps_nl *gn, int ifindex, struct ps_nic_coalesce *c)
+{
+	uint16_t family;
+	int err;
+
+	ps_nic_coalesce_init(c);
+	err = ps_nl_genl_family(gn, ETHTOOL_GENL_NAME, &family);
+	if (err) {
+		snprintf(c->why, sizeof(c->why), "%s",
+			 err == -ENOENT ? "kernel has no ethtool netlink (Linux < 5.6)"
+					: "cannot resolve the ethtool netlink family");
+		return;
+	}
+	err = ps_nl_talk(gn, ethtool_req(gn, family, ETHTOOL_MSG_COALESCE_GET, ifindex),
+			 coalesce_parse, c);
+	c->valid = c->valid && !err;
+	part_na(c->why, sizeof(c->why), c->valid, err ? err : -EBADMSG);
 }
 
 /* A count the driver omits (PS_NA) is no queue. */

@@ -85,6 +85,14 @@ void ps_nic_channels_init(struct ps_nic_channels *c)
 	c->rx_max = c->tx_max = c->other_max = c->combined_max = PS_NA;
 }
 
+void ps_nic_coalesce_init(struct ps_nic_coalesce *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rx_usecs = c->rx_frames = c->rx_usecs_irq = c->rx_frames_irq = PS_NA;
+	c->tx_usecs = c->tx_frames = c->tx_usecs_irq = c->tx_frames_irq = PS_NA;
+	c->adaptive_rx = c->adaptive_tx = PS_NA;
+}
+
 void ps_nic_init(struct ps_nic_facts *f, int ifindex)
 {
 	memset(f, 0, sizeof(*f));

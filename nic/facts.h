@@ -75,6 +75,16 @@ struct ps_nic_rings {
 	uint64_t rx_max, rx_mini_max, rx_jumbo_max, tx_max;
 };
 
+/* ethtool -c: interrupt moderation. The kernel sends only what the driver
+ * supports: the rest stays PS_NA. */
+struct ps_nic_coalesce {
+	bool valid;
+	char why[PS_NIC_WHY_LEN];
+	uint64_t rx_usecs, rx_frames, rx_usecs_irq, rx_frames_irq;
+	uint64_t tx_usecs, tx_frames, tx_usecs_irq, tx_frames_irq;
+	uint64_t adaptive_rx, adaptive_tx; /* 1 on, 0 off */
+};
+
 enum ps_nic_onoff { PS_NIC_NA = 0, PS_NIC_OFF, PS_NIC_ON };
 /* "on", "off" or "n/a". */
 const char *ps_nic_onoff_name(enum ps_nic_onoff s);
@@ -224,6 +234,7 @@ const struct ps_nic_equeue *ps_nic_find_equeue(const struct ps_nic_facts *f, enu
 /* Set every part to n/a with no reason and every value to PS_NA. */
 void ps_nic_init(struct ps_nic_facts *f, int ifindex);
 void ps_nic_channels_init(struct ps_nic_channels *c);
+void ps_nic_coalesce_init(struct ps_nic_coalesce *c);
 /* Free what ps_nic_read allocated in f (queues, ethtool -S counters). */
 void ps_nic_free(struct ps_nic_facts *f);
 

@@ -3,6 +3,9 @@
  * ethtool's users read them; a file that is not there is n/a. */
 #include "nic/placement.h"
 
+#include "nic/ethtool.h"
+#include "nic/netlink.h"
+
 #include <ctype.h>
 #include <net/if.h>
 #include <sched.h>
@@ -156,6 +159,8 @@ static int read_placement(const char *root, const char *ifname, struct ps_nic_pl
 	unsigned int i;
 
 	memset(p, 0, sizeof(*p));
+	ps_nic_coalesce_init(&p->coal);
+	snprintf(p->coal.why, sizeof(p->coal.why), "not read");
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s/queues/rx-0", root, ifname);
 	if (access(path, F_OK))
 		return -ENODEV;
@@ -249,4 +254,18 @@ int ps_nic_read_placement(const char *root, const char *ifname, struct ps_nic_pl
 	if (err == -ENODEV && !*root && if_nametoindex(ifname))
 		err = read_in_own_sysfs(ifname, p);
 	return err;
+}
+
+void ps_nic_read_placement_nl(int ifindex, unsigned int what, struct ps_nic_placement *p)
+{
+	struct ps_nl gn;
+	int err = ps_nl_open(&gn, NETLINK_GENERIC);
+
+	if (err) {
+		ps_nic_why(p->coal.why, sizeof(p->coal.why), "netlink", err);
+		return;
+	}
+	if (what & PS_NIC_PLACE_COALESCE)
+		ps_nic_read_coalesce(&gn, ifindex, &p->coal);
+	ps_nl_close(&gn);
 }

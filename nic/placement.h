@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Where each queue of a NIC runs, as the kernel is told: each RX queue's IRQ
  * and its affinity, RPS and XPS, threaded NAPI, the deferral knobs, busy
- * polling and the NUMA node, read from sysfs and procfs (read-only). */
+ * polling and the NUMA node, read from sysfs and procfs (read-only); and
+ * over netlink the NIC's interrupt coalescing (ethtool -c). */
 #ifndef PATHSCOPE_NIC_PLACEMENT_H
 #define PATHSCOPE_NIC_PLACEMENT_H
 
 #include <net/if.h>
 #include <stdbool.h>
+
+#include "nic/facts.h"
 
 #define PS_NIC_PLACE_MAXQ 256
 
@@ -28,19 +31,28 @@ struct ps_nic_placement {
 	unsigned int nrx, ntx;
 	struct ps_nic_place_rx rx[PS_NIC_PLACE_MAXQ];
 	struct ps_nic_place_tx tx[PS_NIC_PLACE_MAXQ];
-	int nvectors;		   /* the device's MSI/MSI-X vectors (0: none, as veth) */
-	int irqs_mapped;	   /* RX queues with an IRQ of their own */
-	int numa_node;		   /* -1: none or unknown */
-	int threaded;		   /* NAPI threads: 1, 0, -1 n/a */
-	long defer_hard_irqs;	   /* napi_defer_hard_irqs; -1 n/a */
-	long gro_flush_timeout;	   /* ns; -1 n/a */
-	long busy_poll, busy_read; /* net.core.busy_poll, busy_read (us); -1 n/a */
+	int nvectors;		     /* the device's MSI/MSI-X vectors (0: none, as veth) */
+	int irqs_mapped;	     /* RX queues with an IRQ of their own */
+	int numa_node;		     /* -1: none or unknown */
+	int threaded;		     /* NAPI threads: 1, 0, -1 n/a */
+	long defer_hard_irqs;	     /* napi_defer_hard_irqs; -1 n/a */
+	long gro_flush_timeout;	     /* ns; -1 n/a */
+	long busy_poll, busy_read;   /* net.core.busy_poll, busy_read (us); -1 n/a */
+	struct ps_nic_coalesce coal; /* n/a until ps_nic_read_placement_nl */
 };
 
 /* Read ifname's placement under root ("" for /: tests give a tree of
  * their own with sys/ and proc/ in it): 0, or -errno when the interface has
  * no sysfs directory. */
 int ps_nic_read_placement(const char *root, const char *ifname, struct ps_nic_placement *p);
+
+/* What ps_nic_read_placement_nl reads. */
+#define PS_NIC_PLACE_COALESCE (1U << 0) /* ethtool -c */
+
+/* The netlink parts of ifindex's placement (current network namespace)
+ * into p, read before by ps_nic_read_placement; a part that cannot be read
+ * is n/a with its reason. */
+void ps_nic_read_placement_nl(int ifindex, unsigned int what, struct ps_nic_placement *p);
 
 /* The RX queue an IRQ's name belongs to ("virtio0-input.3", "eth1-TxRx-3",
  * "mlx5_comp3@pci:...", "eth1-rx-3"): its number, or -1. */

@@ -18,6 +18,47 @@ static void knob(FILE *out, const char *name, long v, const char *unit)
 		fprintf(out, " %s %ld%s", name, v, unit);
 }
 
+/* " name V" (unit after it), " name n/a" when the driver does not support it. */
+static void coal(FILE *out, const char *name, uint64_t v)
+{
+	if (v == PS_NA)
+		fprintf(out, " %s n/a", name);
+	else
+		fprintf(out, " %s %llu", name, (unsigned long long)v);
+}
+
+static void onoff(FILE *out, const char *name, uint64_t v)
+{
+	fprintf(out, " %s %s", name, v == PS_NA ? "n/a" : v ? "on" : "off");
+}
+
+/* ethtool -c in one line: the six every driver may have, the IRQ ones only
+ * where the driver has them. */
+static void coalescing(FILE *out, const struct ps_nic_coalesce *c)
+{
+	fprintf(out, "coalescing:");
+	if (!c->valid) {
+		fprintf(out, " n/a (%s)\n", c->why);
+		return;
+	}
+	coal(out, "rx-usecs", c->rx_usecs);
+	coal(out, "rx-frames", c->rx_frames);
+	if (c->rx_usecs_irq != PS_NA)
+		coal(out, "rx-usecs-irq", c->rx_usecs_irq);
+	if (c->rx_frames_irq != PS_NA)
+		coal(out, "rx-frames-irq", c->rx_frames_irq);
+	onoff(out, "adaptive-rx", c->adaptive_rx);
+	fputc(';', out);
+	coal(out, "tx-usecs", c->tx_usecs);
+	coal(out, "tx-frames", c->tx_frames);
+	if (c->tx_usecs_irq != PS_NA)
+		coal(out, "tx-usecs-irq", c->tx_usecs_irq);
+	if (c->tx_frames_irq != PS_NA)
+		coal(out, "tx-frames-irq", c->tx_frames_irq);
+	onoff(out, "adaptive-tx", c->adaptive_tx);
+	fputc('\n', out);
+}
+
 void ps_placement_print(FILE *out, const struct ps_nic_placement *p)
 {
 	unsigned int i;
@@ -34,6 +75,7 @@ void ps_placement_print(FILE *out, const struct ps_nic_placement *p)
 	knob(out, "busy_poll", p->busy_poll, " us");
 	knob(out, "busy_read", p->busy_read, " us");
 	fputc('\n', out);
+	coalescing(out, &p->coal);
 	fprintf(out, "%-4s %5s %-24s %-12s %-12s %s\n", "RXQ", "IRQ", "IRQ_NAME", "AFFINITY",
 		"EFFECTIVE", "RPS_CPUS");
 	for (i = 0; i < p->nrx; i++) {
@@ -66,6 +108,35 @@ static json_object *long_or_null(long v)
 	return v < 0 ? NULL : json_object_new_int64(v);
 }
 
+static json_object *u64_or_null(uint64_t v)
+{
+	return v == PS_NA ? NULL : json_object_new_uint64(v);
+}
+
+static json_object *bool_or_null(uint64_t v)
+{
+	return v == PS_NA ? NULL : json_object_new_boolean(v != 0);
+}
+
+/* Every member, null where the driver does not support it (all of them
+ * when the part is n/a: coalescing_na says why). */
+static json_object *coalescing_json(const struct ps_nic_coalesce *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "rx_usecs", u64_or_null(c->rx_usecs));
+	json_object_object_add(o, "rx_frames", u64_or_null(c->rx_frames));
+	json_object_object_add(o, "rx_usecs_irq", u64_or_null(c->rx_usecs_irq));
+	json_object_object_add(o, "rx_frames_irq", u64_or_null(c->rx_frames_irq));
+	json_object_object_add(o, "adaptive_rx", bool_or_null(c->adaptive_rx));
+	json_object_object_add(o, "tx_usecs", u64_or_null(c->tx_usecs));
+	json_object_object_add(o, "tx_frames", u64_or_null(c->tx_frames));
+	json_object_object_add(o, "tx_usecs_irq", u64_or_null(c->tx_usecs_irq));
+	json_object_object_add(o, "tx_frames_irq", u64_or_null(c->tx_frames_irq));
+	json_object_object_add(o, "adaptive_tx", bool_or_null(c->adaptive_tx));
+	return o;
+}
+
 json_object *ps_placement_json(const struct ps_nic_placement *p)
 {
 	json_object *o = json_object_new_object(), *rx = json_object_new_array(),
@@ -81,6 +152,9 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 	json_object_object_add(o, "busy_poll_us", long_or_null(p->busy_poll));
 	json_object_object_add(o, "busy_read_us", long_or_null(p->busy_read));
 	json_object_object_add(o, "irq_vectors", json_object_new_int(p->nvectors));
+	json_object_object_add(o, "coalescing", coalescing_json(&p->coal));
+	json_object_object_add(o, "coalescing_na",
+			       p->coal.valid ? NULL : json_object_new_string(p->coal.why));
 	for (i = 0; i < p->nrx; i++) {
 		const struct ps_nic_place_rx *r = &p->rx[i];
 

@@ -4,8 +4,9 @@
  * CHANNELS/RINGS/FEATURES_GET on replies recorded from a 4-queue veth and a
  * virtio_net NIC (tests/unit/nic_fixtures_ethtool.h), and on damaged or
  * hand-made variants: attributes cut short, of a wrong length or of unknown
- * types, bitsets compact and verbose. Every value is asserted exactly; n/a
- * must stay PS_NA, never 0.
+ * types, bitsets compact and verbose; COALESCE_GET replies built by hand
+ * (virtio_net's, one with the IRQ values, a damaged one, veth's EOPNOTSUPP).
+ * Every value is asserted exactly; n/a must stay PS_NA, never 0.
  */
 #include "tests/unit/nic_parse.h"
 
@@ -265,11 +266,105 @@ static void test_features(void)
 	check_features("features without NOCHANGE", PS_NIC_ON);
 }
 
+/* A COALESCE_GET reply built by hand as the kernel writes it: the header
+ * nest, then only what the driver supports. virtio_net 6.18's (ethtool -c
+ * on this VM's eth0: rx-usecs 0, rx-frames 1, adaptive-rx off, tx-usecs 0,
+ * tx-frames 1, no adaptive-tx); with irq set, a driver's that has the IRQ
+ * values and adaptive RX and TX on (rx-usecs 50, rx-usecs-irq 8, tx-usecs
+ * 100, tx-frames-irq 4); with damaged set, rx-usecs written as a u16 and
+ * adaptive-rx as a u32 (both of a wrong length: n/a). */
+static size_t coalesce_msg(bool irq, bool damaged)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	struct nlattr *hdr;
+
+	nlh->nlmsg_type = 21;
+	g->cmd = ETHTOOL_MSG_COALESCE_GET_REPLY;
+	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_COALESCE_HEADER);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_DEV_INDEX, 2);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, "eth0");
+	mnl_attr_nest_end(nlh, hdr);
+	if (damaged)
+		mnl_attr_put_u16(nlh, ETHTOOL_A_COALESCE_RX_USECS, 3);
+	else
+		mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_RX_USECS, irq ? 50 : 0);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_RX_MAX_FRAMES, 1);
+	if (irq) {
+		mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_RX_USECS_IRQ, 8);
+		mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_TX_MAX_FRAMES_IRQ, 4);
+	}
+	mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_TX_USECS, irq ? 100 : 0);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_TX_MAX_FRAMES, 1);
+	if (damaged)
+		mnl_attr_put_u32(nlh, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, 1);
+	else
+		mnl_attr_put_u8(nlh, ETHTOOL_A_COALESCE_USE_ADAPTIVE_RX, irq);
+	if (irq)
+		mnl_attr_put_u8(nlh, ETHTOOL_A_COALESCE_USE_ADAPTIVE_TX, 1);
+	return nlh->nlmsg_len;
+}
+
+static void test_coalesce(void)
+{
+	struct ps_nic_coalesce c;
+	size_t len;
+
+	ps_nic_coalesce_init(&c);
+	len = coalesce_msg(false, false);
+	CHECK_EQ_U64("virtio coalesce: parse", ps_nic_parse_coalesce(buf, len, &c), 1);
+	CHECK_TRUE("virtio coalesce: valid", c.valid);
+	CHECK_EQ_U64("virtio coalesce: rx-usecs 0 (not n/a)", c.rx_usecs, 0);
+	CHECK_EQ_U64("virtio coalesce: rx-frames 1", c.rx_frames, 1);
+	CHECK_EQ_U64("virtio coalesce: adaptive-rx off", c.adaptive_rx, 0);
+	CHECK_EQ_U64("virtio coalesce: tx-usecs 0", c.tx_usecs, 0);
+	CHECK_EQ_U64("virtio coalesce: tx-frames 1", c.tx_frames, 1);
+	CHECK_NA("virtio coalesce: adaptive-tx n/a", c.adaptive_tx);
+	CHECK_NA("virtio coalesce: rx-usecs-irq n/a", c.rx_usecs_irq);
+	CHECK_NA("virtio coalesce: tx-frames-irq n/a", c.tx_frames_irq);
+
+	ps_nic_coalesce_init(&c);
+	len = coalesce_msg(true, false);
+	CHECK_EQ_U64("irq coalesce: parse", ps_nic_parse_coalesce(buf, len, &c), 1);
+	CHECK_TRUE("irq coalesce: rx-usecs 50, rx-usecs-irq 8, tx-usecs 100, tx-frames-irq 4",
+		   c.rx_usecs == 50 && c.rx_usecs_irq == 8 && c.tx_usecs == 100 &&
+		       c.tx_frames_irq == 4);
+	CHECK_TRUE("irq coalesce: adaptive RX and TX on", c.adaptive_rx == 1 && c.adaptive_tx == 1);
+	CHECK_NA("irq coalesce: rx-frames-irq n/a", c.rx_frames_irq);
+
+	ps_nic_coalesce_init(&c);
+	len = coalesce_msg(false, true);
+	CHECK_EQ_U64("damaged coalesce: parse", ps_nic_parse_coalesce(buf, len, &c), 1);
+	CHECK_NA("damaged coalesce: rx-usecs of 2 bytes n/a", c.rx_usecs);
+	CHECK_NA("damaged coalesce: adaptive-rx of 4 bytes n/a", c.adaptive_rx);
+	CHECK_EQ_U64("damaged coalesce: rx-frames still 1", c.rx_frames, 1);
+
+	/* veth: no get_coalesce, the kernel answers EOPNOTSUPP */
+	{
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct nlmsgerr *e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+
+		nlh->nlmsg_type = NLMSG_ERROR;
+		e->error = -EOPNOTSUPP;
+		ps_nic_coalesce_init(&c);
+		CHECK_EQ_U64("veth coalesce: EOPNOTSUPP",
+			     ps_nic_parse_coalesce(buf, nlh->nlmsg_len, &c), (uint64_t)-EOPNOTSUPP);
+		CHECK_TRUE("veth coalesce: n/a", !c.valid && c.rx_usecs == PS_NA);
+	}
+	CHECK_EQ_U64("a rings reply is not a coalesce reply",
+		     ps_nic_parse_coalesce(fx_virtio_rings, sizeof(fx_virtio_rings), &c),
+		     (uint64_t)-EPROTO);
+	len = coalesce_msg(false, false);
+	CHECK_EQ_U64("coalesce cut short: EBADMSG", ps_nic_parse_coalesce(buf, len - 4, &c),
+		     (uint64_t)-EBADMSG);
+}
+
 int main(void)
 {
 	test_family();
 	test_channels();
 	test_rings();
 	test_features();
+	test_coalesce();
 	return check_exit_code();
 }

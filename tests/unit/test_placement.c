@@ -134,7 +134,8 @@ int main(void)
 		   ps_nic_irq_queue("virtio0-input.7") == 7 &&
 		       ps_nic_irq_queue("ice-eth1-TxRx-12") == 12 &&
 		       ps_nic_irq_queue("mlx5_comp5@pci:0000:3b:00.0") == 5 &&
-		       ps_nic_irq_queue("eth1-rx-2") == 2 && ps_nic_irq_queue("virtio0-config") == -1);
+		       ps_nic_irq_queue("eth1-rx-2") == 2 &&
+		       ps_nic_irq_queue("virtio0-config") == -1);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	if (system(cmd))
 		return 1;
