@@ -106,7 +106,8 @@ int ps_cmd_nic(int argc, char **argv)
 		place = NULL;
 	}
 	if (place)
-		ps_nic_read_placement_nl((int)ifindex, PS_NIC_PLACE_COALESCE, place);
+		ps_nic_read_placement_nl((int)ifindex, PS_NIC_PLACE_COALESCE | PS_NIC_PLACE_NAPI,
+					 place);
 	if (json) {
 		print_json(&f, rss, place, cpus, ncpus);
 	} else {

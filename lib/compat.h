@@ -22,6 +22,7 @@
 #define PS_NETDEV_FAMILY_NAME	 "netdev"
 #define PS_NETDEV_FAMILY_VERSION 1
 #define PS_NETDEV_CMD_QUEUE_GET	 10
+#define PS_NETDEV_CMD_NAPI_GET	 11 /* Linux 6.8 */
 #define PS_NETDEV_CMD_QSTATS_GET 12
 
 #define PS_NETDEV_QUEUE_TYPE_RX	     0
@@ -32,6 +33,14 @@
 #define PS_NETDEV_A_QUEUE_IFINDEX 2 /* u32 */
 #define PS_NETDEV_A_QUEUE_TYPE	  3 /* u32, PS_NETDEV_QUEUE_TYPE_* */
 #define PS_NETDEV_A_QUEUE_NAPI_ID 4 /* u32 */
+
+/* NAPI_GET: irq and pid since 6.8, defer-hard-irqs 6.12, gro-flush-timeout 6.13. */
+#define PS_NETDEV_A_NAPI_IFINDEX	   1 /* u32 */
+#define PS_NETDEV_A_NAPI_ID		   2 /* u32 */
+#define PS_NETDEV_A_NAPI_IRQ		   3 /* u32, absent without one (veth) */
+#define PS_NETDEV_A_NAPI_PID		   4 /* u32, its thread's; absent unthreaded */
+#define PS_NETDEV_A_NAPI_DEFER_HARD_IRQS   5 /* s32 */
+#define PS_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT 6 /* uint (u32 or u64), ns */
 
 #define PS_NETDEV_A_QSTATS_IFINDEX    1 /* u32 */
 #define PS_NETDEV_A_QSTATS_QUEUE_TYPE 2 /* u32 */

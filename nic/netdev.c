@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* netdev generic netlink: QUEUE_GET (queues, NAPI ids) and QSTATS_GET (per-queue counters). */
+/* netdev generic netlink: QUEUE_GET (queues, NAPI ids), QSTATS_GET (per-queue counters)
+ * and NAPI_GET (each NAPI instance's IRQ, thread and deferral). */
 #include <errno.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,6 +204,77 @@ int ps_nic_parse_qstats(const void *buf, size_t len, int ifindex, struct ps_nic_
 	return ps_nl_run(buf, len, qstats_msg_cb, &c);
 }
 
+/* One NAPI_GET message: the instance, and the interface it belongs to. */
+struct napimsg {
+	bool has_ifindex, has_id;
+	uint32_t ifindex;
+	struct ps_nic_napi e;
+};
+
+static int napi_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct napimsg *m = data;
+	uint64_t v64;
+	uint32_t v;
+
+	switch (mnl_attr_get_type(attr)) {
+	case PS_NETDEV_A_NAPI_IFINDEX:
+		m->has_ifindex = get_u32(attr, &m->ifindex);
+		break;
+	case PS_NETDEV_A_NAPI_ID:
+		m->has_id = get_u32(attr, &m->e.id);
+		break;
+	case PS_NETDEV_A_NAPI_IRQ:
+		if (get_u32(attr, &v))
+			m->e.irq = (long)v;
+		break;
+	case PS_NETDEV_A_NAPI_PID:
+		if (get_u32(attr, &v))
+			m->e.pid = (long)v;
+		break;
+	case PS_NETDEV_A_NAPI_DEFER_HARD_IRQS: /* s32, never negative */
+		if (get_u32(attr, &v) && (int32_t)v >= 0)
+			m->e.defer_hard_irqs = (int32_t)v;
+		break;
+	case PS_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT:
+		if (get_uint(attr, &v64) && v64 <= (uint64_t)LONG_MAX)
+			m->e.gro_flush_timeout = (long)v64;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+struct napictx {
+	int ifindex;
+	struct ps_nic_napis *n;
+};
+
+static int napi_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct napictx *c = data;
+	struct napimsg m = {
+		.e = { .irq = -1, .pid = -1, .defer_hard_irqs = -1, .gro_flush_timeout = -1 }
+	};
+	int ret = ps_nl_genl_expect(nlh, PS_NETDEV_CMD_NAPI_GET);
+
+	if (ret != MNL_CB_OK)
+		return ret;
+	ret = mnl_attr_parse(nlh, GENL_HDRLEN, napi_attr_cb, &m);
+	if (ret != MNL_CB_OK || !m.has_id || !m.has_ifindex || (int)m.ifindex != c->ifindex)
+		return ret;
+	c->n->valid = true;
+	if (c->n->n < PS_NIC_NAPI_MAX)
+		c->n->napi[c->n->n++] = m.e;
+	return MNL_CB_OK;
+}
+
+int ps_nic_parse_napis(const void *buf, size_t len, int ifindex, struct ps_nic_napis *n)
+{
+	struct napictx c = { .ifindex = ifindex, .n = n };
+
+	return ps_nl_run(buf, len, napi_msg_cb, &c);
+}
+
 static int queue_cmp(const void *a, const void *b)
 {
 	const struct ps_nic_queue *x = a, *y = b;
@@ -282,4 +355,50 @@ void ps_nic_read_netdev(struct ps_nl *gn, struct ps_nic_facts *f)
 				    : "interface is down");
 	q->qstats_valid = q->qstats_valid && !err;
 	ps_nic_queues_sort(q);
+}
+
+static int napis_parse(const void *buf, size_t len, void *data)
+{
+	struct napictx *c = data;
+
+	return ps_nic_parse_napis(buf, len, c->ifindex, c->n);
+}
+
+void ps_nic_read_napis(struct ps_nl *gn, int ifindex, struct ps_nic_queues *q,
+		       struct ps_nic_napis *n)
+{
+	struct qctx qc = { .ifindex = ifindex, .q = q };
+	struct napictx nc = { .ifindex = ifindex, .n = n };
+	struct nlmsghdr *nlh;
+	uint16_t family;
+	int err;
+
+	memset(q, 0, sizeof(*q));
+	n->valid = false;
+	n->n = 0;
+	err = ps_nl_genl_family(gn, PS_NETDEV_FAMILY_NAME, &family);
+	if (err) {
+		snprintf(n->why, sizeof(n->why), "%s",
+			 err == -ENOENT ? "kernel has no netdev netlink family (Linux < 6.3)"
+					: "cannot resolve the netdev netlink family");
+		return;
+	}
+	nlh = ps_nl_genl_req(gn, family, PS_NETDEV_CMD_NAPI_GET, PS_NETDEV_FAMILY_VERSION,
+			     NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_IFINDEX, (uint32_t)ifindex);
+	err = ps_nl_talk(gn, nlh, napis_parse, &nc);
+	if (err == -EOPNOTSUPP)
+		snprintf(n->why, sizeof(n->why), "kernel has no netdev napi-get (Linux < 6.8)");
+	else if (err)
+		ps_nic_why(n->why, sizeof(n->why), "netdev napi-get", err);
+	else if (!n->n)
+		snprintf(n->why, sizeof(n->why), "no NAPI instance listed (down, or none yet)");
+	n->valid = !err && n->n;
+	if (!n->valid)
+		return;
+	nlh = ps_nl_genl_req(gn, family, PS_NETDEV_CMD_QUEUE_GET, PS_NETDEV_FAMILY_VERSION,
+			     NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_QUEUE_IFINDEX, (uint32_t)ifindex);
+	if (ps_nl_talk(gn, nlh, queues_parse, &qc))
+		q->n = 0;
 }

@@ -4,6 +4,7 @@
 #include "nic/placement.h"
 
 #include "nic/ethtool.h"
+#include "nic/netdev.h"
 #include "nic/netlink.h"
 
 #include <ctype.h>
@@ -102,6 +103,43 @@ void ps_nic_mask_list(const char *mask, char *buf, size_t len)
 	}
 }
 
+/* rx's IRQ, and that IRQ's affinity and effective affinity. */
+static void set_irq(const char *root, struct ps_nic_place_rx *rx, int irq, enum ps_nic_irq_src src)
+{
+	char path[128];
+
+	rx->irq = irq;
+	rx->irq_src = src;
+	rx->affinity[0] = rx->effective[0] = 0;
+	snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
+	read_line(root, path, rx->affinity, sizeof(rx->affinity));
+	snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", irq);
+	read_line(root, path, rx->effective, sizeof(rx->effective));
+}
+
+/* The name /proc/interrupts gives irq (its last field), or "". */
+static void irq_name(const char *root, int irq, char *buf, size_t len)
+{
+	char path[512], line[4096], *last, *t;
+	int n;
+	FILE *f;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "%s/proc/interrupts", root);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %d:", &n) != 1 || n != irq)
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		for (last = NULL, t = strtok(line, " \t"); t; t = strtok(NULL, " \t"))
+			last = t;
+		snprintf(buf, len, "%s", last ? last : "");
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
 /* The device's MSI/MSI-X vectors, and the IRQ of each RX queue their names
  * in /proc/interrupts give. */
 static void read_irqs(const char *root, const char *ifname, struct ps_nic_placement *p)
@@ -141,12 +179,8 @@ static void read_irqs(const char *root, const char *ifname, struct ps_nic_placem
 		q = last ? ps_nic_irq_queue(last) : -1;
 		if (q < 0 || (unsigned int)q >= p->nrx || p->rx[q].irq >= 0)
 			continue;
-		p->rx[q].irq = irq;
 		snprintf(p->rx[q].irq_name, sizeof(p->rx[q].irq_name), "%s", last);
-		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irq);
-		read_line(root, path, p->rx[q].affinity, sizeof(p->rx[q].affinity));
-		snprintf(path, sizeof(path), "/proc/irq/%d/effective_affinity_list", irq);
-		read_line(root, path, p->rx[q].effective, sizeof(p->rx[q].effective));
+		set_irq(root, &p->rx[q], irq, PS_NIC_IRQ_PROC);
 		p->irqs_mapped++;
 	}
 	if (f)
@@ -161,6 +195,7 @@ static int read_placement(const char *root, const char *ifname, struct ps_nic_pl
 	memset(p, 0, sizeof(*p));
 	ps_nic_coalesce_init(&p->coal);
 	snprintf(p->coal.why, sizeof(p->coal.why), "not read");
+	snprintf(p->napi_why, sizeof(p->napi_why), "not read");
 	snprintf(path, sizeof(path), "%s/sys/class/net/%s/queues/rx-0", root, ifname);
 	if (access(path, F_OK))
 		return -ENODEV;
@@ -171,6 +206,7 @@ static int read_placement(const char *root, const char *ifname, struct ps_nic_pl
 		if (access(path, F_OK))
 			break;
 		r->irq = -1;
+		r->napi_pid = r->napi_defer_hard_irqs = r->napi_gro_flush_timeout = -1;
 		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%u/rps_cpus", ifname, i);
 		if (!read_line(root, path, mask, sizeof(mask)))
 			ps_nic_mask_list(mask, r->rps, sizeof(r->rps));
@@ -204,6 +240,11 @@ static int read_placement(const char *root, const char *ifname, struct ps_nic_pl
 	p->defer_hard_irqs = read_long(root, path);
 	snprintf(path, sizeof(path), "/sys/class/net/%s/gro_flush_timeout", ifname);
 	p->gro_flush_timeout = read_long(root, path);
+	if (p->numa_node >= 0) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist",
+			 p->numa_node);
+		read_line(root, path, p->numa_cpus, sizeof(p->numa_cpus));
+	}
 	p->busy_poll = read_long(root, "/proc/sys/net/core/busy_poll");
 	p->busy_read = read_long(root, "/proc/sys/net/core/busy_read");
 	return 0;
@@ -261,11 +302,65 @@ void ps_nic_read_placement_nl(int ifindex, unsigned int what, struct ps_nic_plac
 	struct ps_nl gn;
 	int err = ps_nl_open(&gn, NETLINK_GENERIC);
 
+	struct ps_nic_queues q;
+	struct ps_nic_napis *n;
+
 	if (err) {
 		ps_nic_why(p->coal.why, sizeof(p->coal.why), "netlink", err);
+		ps_nic_why(p->napi_why, sizeof(p->napi_why), "netlink", err);
 		return;
 	}
 	if (what & PS_NIC_PLACE_COALESCE)
 		ps_nic_read_coalesce(&gn, ifindex, &p->coal);
+	if ((what & PS_NIC_PLACE_NAPI) && (n = malloc(sizeof(*n)))) {
+		ps_nic_read_napis(&gn, ifindex, &q, n);
+		if (n->valid)
+			ps_nic_place_apply_napi("", p, &q, n);
+		else
+			snprintf(p->napi_why, sizeof(p->napi_why), "%s", n->why);
+		free(q.q);
+		free(n);
+	}
 	ps_nl_close(&gn);
+}
+
+void ps_nic_place_apply_napi(const char *root, struct ps_nic_placement *p,
+			     const struct ps_nic_queues *q, const struct ps_nic_napis *n)
+{
+	unsigned int i, k;
+
+	p->napi_why[0] = 0;
+	for (i = 0; i < p->nrx; i++) {
+		p->rx[i].napi_id = 0;
+		p->rx[i].napi_pid = p->rx[i].napi_defer_hard_irqs = -1;
+		p->rx[i].napi_gro_flush_timeout = -1;
+	}
+	for (i = 0; i < q->n; i++) {
+		const struct ps_nic_queue *e = &q->q[i];
+		struct ps_nic_place_rx *rx;
+
+		if (e->type != PS_NIC_Q_RX || e->id >= p->nrx || !e->napi_id)
+			continue;
+		rx = &p->rx[e->id];
+		rx->napi_id = e->napi_id;
+		for (k = 0; k < n->n && n->napi[k].id != e->napi_id; k++)
+			;
+		if (k == n->n)
+			continue;
+		rx->napi_pid = n->napi[k].pid;
+		rx->napi_defer_hard_irqs = n->napi[k].defer_hard_irqs;
+		rx->napi_gro_flush_timeout = n->napi[k].gro_flush_timeout;
+		if (n->napi[k].irq < 0)
+			continue; /* none (veth): the name match, if any, stays */
+		if (rx->irq < 0)
+			p->irqs_mapped++;
+		if (rx->irq != (int)n->napi[k].irq)
+			irq_name(root, (int)n->napi[k].irq, rx->irq_name, sizeof(rx->irq_name));
+		set_irq(root, rx, (int)n->napi[k].irq, PS_NIC_IRQ_NETDEV);
+	}
+	for (i = 0; i < p->nrx && !p->rx[i].napi_id; i++)
+		;
+	if (i == p->nrx) /* veth on 6.18: NAPIs (GRO, XDP), no queue names one */
+		snprintf(p->napi_why, sizeof(p->napi_why),
+			 "%u NAPI instances, but the driver maps no queue to one", n->n);
 }

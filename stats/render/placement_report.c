@@ -61,14 +61,14 @@ static void coalescing(FILE *out, const struct ps_nic_coalesce *c)
 
 void ps_placement_print(FILE *out, const struct ps_nic_placement *p)
 {
-	unsigned int i;
-	char irq[16];
+	char irq[16], napi[16], pid[24];
+	unsigned int i, nnetdev;
 
 	fprintf(out, "placement: NUMA node ");
 	if (p->numa_node < 0)
 		fprintf(out, "-");
 	else
-		fprintf(out, "%d", p->numa_node);
+		fprintf(out, "%d (CPUs %s)", p->numa_node, dash(p->numa_cpus));
 	fprintf(out, ", NAPI threads %s;", p->threaded < 0 ? "n/a" : p->threaded ? "on" : "off");
 	knob(out, "napi_defer_hard_irqs", p->defer_hard_irqs, "");
 	knob(out, "gro_flush_timeout", p->gro_flush_timeout, " ns");
@@ -76,16 +76,28 @@ void ps_placement_print(FILE *out, const struct ps_nic_placement *p)
 	knob(out, "busy_read", p->busy_read, " us");
 	fputc('\n', out);
 	coalescing(out, &p->coal);
-	fprintf(out, "%-4s %5s %-24s %-12s %-12s %s\n", "RXQ", "IRQ", "IRQ_NAME", "AFFINITY",
-		"EFFECTIVE", "RPS_CPUS");
+	fprintf(out, "%-4s %5s %-24s %-12s %-12s %-12s %7s %s\n", "RXQ", "IRQ", "IRQ_NAME",
+		"AFFINITY", "EFFECTIVE", "RPS_CPUS", "NAPI", "THREAD");
 	for (i = 0; i < p->nrx; i++) {
 		const struct ps_nic_place_rx *r = &p->rx[i];
 
 		snprintf(irq, sizeof(irq), "%d", r->irq);
-		fprintf(out, "%-4u %5s %-24s %-12s %-12s %s\n", i, r->irq < 0 ? "-" : irq,
-			dash(r->irq_name), dash(r->affinity), dash(r->effective), dash(r->rps));
+		snprintf(napi, sizeof(napi), "%u", r->napi_id);
+		snprintf(pid, sizeof(pid), "%ld", r->napi_pid);
+		fprintf(out, "%-4u %5s %-24s %-12s %-12s %-12s %7s %s\n", i, r->irq < 0 ? "-" : irq,
+			dash(r->irq_name), dash(r->affinity), dash(r->effective), dash(r->rps),
+			r->napi_id ? napi : "-", r->napi_pid < 0 ? "-" : pid);
 	}
-	if (!p->nvectors)
+	for (i = 0, nnetdev = 0; i < p->nrx; i++)
+		nnetdev += p->rx[i].irq_src == PS_NIC_IRQ_NETDEV;
+	if (p->irqs_mapped)
+		fprintf(out,
+			"(IRQs: %u from the queue's NAPI (netdev netlink), %u by name in "
+			"/proc/interrupts)\n",
+			nnetdev, (unsigned int)p->irqs_mapped - nnetdev);
+	if (*p->napi_why)
+		fprintf(out, "(NAPI ids and threads: n/a (%s))\n", p->napi_why);
+	if (!p->nvectors && !p->irqs_mapped)
 		fprintf(out, "(no IRQ vectors of its own, as veth: its RX queues run where their "
 			     "frames are sent or polled)\n");
 	else if (!p->irqs_mapped)
@@ -145,6 +157,7 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 
 	json_object_object_add(o, "numa_node",
 			       p->numa_node < 0 ? NULL : json_object_new_int(p->numa_node));
+	json_object_object_add(o, "numa_node_cpus", str_or_null(p->numa_cpus));
 	json_object_object_add(o, "napi_threaded",
 			       p->threaded < 0 ? NULL : json_object_new_boolean(p->threaded));
 	json_object_object_add(o, "napi_defer_hard_irqs", long_or_null(p->defer_hard_irqs));
@@ -155,6 +168,7 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 	json_object_object_add(o, "coalescing", coalescing_json(&p->coal));
 	json_object_object_add(o, "coalescing_na",
 			       p->coal.valid ? NULL : json_object_new_string(p->coal.why));
+	json_object_object_add(o, "napi_na", str_or_null(p->napi_why));
 	for (i = 0; i < p->nrx; i++) {
 		const struct ps_nic_place_rx *r = &p->rx[i];
 
@@ -166,6 +180,18 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 		json_object_object_add(x, "effective_affinity", str_or_null(r->effective));
 		json_object_object_add(x, "rps_cpus", str_or_null(r->rps));
 		json_object_object_add(x, "rps_flow_cnt", long_or_null(r->rps_flow_cnt));
+		json_object_object_add(
+		    x, "irq_source",
+		    r->irq_src == PS_NIC_IRQ_NETDEV ? json_object_new_string("netdev-genl")
+		    : r->irq_src == PS_NIC_IRQ_PROC ? json_object_new_string("proc-interrupts")
+						    : NULL);
+		json_object_object_add(x, "napi_id",
+				       r->napi_id ? json_object_new_int64(r->napi_id) : NULL);
+		json_object_object_add(x, "napi_thread_pid", long_or_null(r->napi_pid));
+		json_object_object_add(x, "napi_defer_hard_irqs",
+				       long_or_null(r->napi_defer_hard_irqs));
+		json_object_object_add(x, "napi_gro_flush_timeout_ns",
+				       long_or_null(r->napi_gro_flush_timeout));
 		json_object_array_add(rx, x);
 	}
 	for (i = 0; i < p->ntx; i++) {

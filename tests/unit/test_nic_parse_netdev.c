@@ -2,8 +2,9 @@
 /*
  * The netdev netlink readers (nic/netdev.c): QUEUE_GET and QSTATS_GET dumps
  * recorded from a 4-queue veth and a virtio_net NIC
- * (tests/unit/nic_fixtures_netdev.h), and a hand-made QSTATS message. Every
- * value is asserted exactly; n/a must stay PS_NA, never 0.
+ * (tests/unit/nic_fixtures_netdev.h), a hand-made QSTATS message, and a
+ * hand-made NAPI_GET dump datagram. Every value is asserted exactly; n/a
+ * must stay PS_NA (-1 for NAPI's), never 0.
  */
 #include "tests/unit/nic_parse.h"
 
@@ -136,9 +137,76 @@ static void test_virtio_queues(void)
 	ps_nic_free(&f);
 }
 
+/* One NAPI_GET message at the end of buf (at off): the attributes in the
+ * kernel's order (id, ifindex, irq if any, pid if threaded, defer-hard-irqs
+ * as an s32, irq-suspend-timeout and gro-flush-timeout as "uint"). irq or
+ * pid < 0: not sent. */
+static size_t napi_msg(size_t off, uint32_t ifindex, uint32_t id, long irq, long pid, int32_t defer,
+		       uint64_t gro)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf + off);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	nlh->nlmsg_type = 30;
+	nlh->nlmsg_flags = NLM_F_MULTI;
+	g->cmd = PS_NETDEV_CMD_NAPI_GET;
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_ID, id);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_IFINDEX, ifindex);
+	if (irq >= 0)
+		mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_IRQ, (uint32_t)irq);
+	if (pid >= 0)
+		mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_PID, (uint32_t)pid);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_DEFER_HARD_IRQS, (uint32_t)defer);
+	mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT + 1, 0);
+	if (gro > UINT32_MAX)
+		mnl_attr_put_u64(nlh, PS_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, gro);
+	else
+		mnl_attr_put_u32(nlh, PS_NETDEV_A_NAPI_GRO_FLUSH_TIMEOUT, (uint32_t)gro);
+	return off + nlh->nlmsg_len;
+}
+
+static void test_napis(void)
+{
+	static struct ps_nic_napis n;
+	const struct ps_nic_napi *e;
+	size_t len;
+
+	/* ifindex 4: a virtio NAPI with IRQ 41, threaded (pid 812), defer 2,
+	 * gro-flush-timeout 500 us as a u32; one with IRQ 43, unthreaded, a
+	 * gro-flush-timeout of 5 s as a u64; a veth-like one without IRQ;
+	 * and one of ifindex 5, skipped. */
+	len = napi_msg(0, 4, 8193, 41, 812, 2, 500000);
+	len = napi_msg(len, 4, 8194, 43, -1, 0, 5000000000ULL);
+	len = napi_msg(len, 4, 8195, -1, -1, 0, 0);
+	len = napi_msg(len, 5, 9000, 50, -1, 0, 0);
+	memset(&n, 0, sizeof(n));
+	CHECK_EQ_U64("napi: parse", ps_nic_parse_napis(buf, len, 4, &n), 1);
+	CHECK_TRUE("napi: valid, 3 of ifindex 4", n.valid && n.n == 3);
+	e = &n.napi[0];
+	CHECK_TRUE("napi 8193: IRQ 41, thread 812, defer 2, gro_flush_timeout 500000",
+		   e->id == 8193 && e->irq == 41 && e->pid == 812 && e->defer_hard_irqs == 2 &&
+		       e->gro_flush_timeout == 500000);
+	e = &n.napi[1];
+	CHECK_TRUE("napi 8194: IRQ 43, no thread, defer 0, gro_flush_timeout 5e9 (u64)",
+		   e->id == 8194 && e->irq == 43 && e->pid == -1 && e->defer_hard_irqs == 0 &&
+		       e->gro_flush_timeout == 5000000000L);
+	e = &n.napi[2];
+	CHECK_TRUE("napi 8195 (veth): no IRQ (-1), no thread",
+		   e->id == 8195 && e->irq == -1 && e->pid == -1);
+	memset(&n, 0, sizeof(n));
+	CHECK_EQ_U64("napi cut short: EBADMSG", ps_nic_parse_napis(buf, len - 4, 4, &n),
+		     (uint64_t)-EBADMSG);
+	memset(&n, 0, sizeof(n));
+	CHECK_EQ_U64("a QUEUE_GET dump is not a NAPI_GET one",
+		     ps_nic_parse_napis(fx_veth_queues, sizeof(fx_veth_queues), 2, &n),
+		     (uint64_t)-EPROTO);
+	CHECK_TRUE("napi: nothing kept from it", !n.valid && n.n == 0);
+}
+
 int main(void)
 {
 	test_queues();
 	test_virtio_queues();
+	test_napis();
 	return check_exit_code();
 }

@@ -4,7 +4,8 @@
  * virtioN-input.Q in /proc/interrupts beside another device's): each RX
  * queue's IRQ, affinity and effective affinity, RPS, XPS, the NAPI knobs;
  * a veth-like device without vectors; CPU masks as lists; IRQ names of
- * several drivers. */
+ * several drivers; each RX queue's NAPI from netdev netlink, whose IRQ is
+ * preferred over the name match; the NUMA node's CPUs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "tests/lib/check.h"
+#include "nic/netdev.h"
 #include "nic/placement.h"
 
 static char root[64];
@@ -50,6 +52,7 @@ static void tree(void)
 		put(path, "msix\n");
 	}
 	put("pci/numa_node", "1\n");
+	put("sys/devices/system/node/node1/cpulist", "2-3\n");
 	put("sys/class/net/eth9/threaded", "0\n");
 	put("sys/class/net/eth9/napi_defer_hard_irqs", "2\n");
 	put("sys/class/net/eth9/gro_flush_timeout", "500000\n");
@@ -89,6 +92,57 @@ static void tree(void)
 	put("sys/class/net/veth9/queues/tx-0/xps_cpus", "0\n");
 }
 
+/* NAPI_GET says: queue 0's NAPI 8193 has IRQ 45 (not 41 as its name says:
+ * the NAPI wins), threaded (pid 812), defer 2, gro 500000; queue 1's NAPI
+ * 8194 IRQ 43 (as named); queue 2's NAPI 8195 no IRQ (its name match, 45,
+ * stays); queue 3 no NAPI id; a TX queue's NAPI is not an RX one's. */
+static void napi(struct ps_nic_placement *p)
+{
+	static struct ps_nic_queue qs[] = {
+		{ .type = PS_NIC_Q_RX, .id = 0, .napi_id = 8193 },
+		{ .type = PS_NIC_Q_RX, .id = 1, .napi_id = 8194 },
+		{ .type = PS_NIC_Q_RX, .id = 2, .napi_id = 8195 },
+		{ .type = PS_NIC_Q_RX, .id = 3, .napi_id = 0 },
+		{ .type = PS_NIC_Q_TX, .id = 3, .napi_id = 8193 },
+	};
+	static struct ps_nic_napis n = {
+		.valid = true,
+		.n = 3,
+		.napi = { { 8193, 45, 812, 2, 500000 },
+			  { 8194, 43, -1, 0, 0 },
+			  { 8195, -1, -1, 0, 0 } },
+	};
+	struct ps_nic_queues q = { .valid = true, .q = qs, .n = 5 };
+	unsigned int i;
+
+	ps_nic_place_apply_napi(root, p, &q, &n);
+	CHECK_TRUE("RX queue 0: NAPI 8193's IRQ 45 over the name's 41, from netdev netlink",
+		   p->rx[0].irq == 45 && p->rx[0].irq_src == PS_NIC_IRQ_NETDEV &&
+		       p->rx[0].napi_id == 8193);
+	CHECK_STR("RX queue 0: IRQ 45's name", p->rx[0].irq_name, "virtio3-input.2");
+	CHECK_STR("RX queue 0: IRQ 45's effective affinity, read again", p->rx[0].effective, "1");
+	CHECK_TRUE("RX queue 0: NAPI thread 812, defer 2, gro_flush_timeout 500000",
+		   p->rx[0].napi_pid == 812 && p->rx[0].napi_defer_hard_irqs == 2 &&
+		       p->rx[0].napi_gro_flush_timeout == 500000);
+	CHECK_TRUE("RX queue 1: IRQ 43 from netdev netlink, no thread",
+		   p->rx[1].irq == 43 && p->rx[1].irq_src == PS_NIC_IRQ_NETDEV &&
+		       p->rx[1].napi_pid == -1);
+	CHECK_TRUE("RX queue 2: NAPI without IRQ: the name's 45 stays",
+		   p->rx[2].irq == 45 && p->rx[2].irq_src == PS_NIC_IRQ_PROC &&
+		       p->rx[2].napi_id == 8195);
+	CHECK_TRUE("RX queue 3: no NAPI id: as named, 47",
+		   p->rx[3].irq == 47 && p->rx[3].irq_src == PS_NIC_IRQ_PROC &&
+		       p->rx[3].napi_id == 0 && p->rx[3].napi_pid == -1);
+	CHECK_EQ_U64("still 4 RX queues with an IRQ", p->irqs_mapped, 4);
+	CHECK_STR("NAPI answered: no reason", p->napi_why, "");
+	/* veth on 6.18: NAPI instances, but QUEUE_GET names none of them */
+	for (i = 0; i < 4; i++)
+		qs[i].napi_id = 0;
+	ps_nic_place_apply_napi(root, p, &q, &n);
+	CHECK_STR("no queue maps to a NAPI: said", p->napi_why,
+		  "3 NAPI instances, but the driver maps no queue to one");
+}
+
 int main(void)
 {
 	static struct ps_nic_placement p;
@@ -112,6 +166,11 @@ int main(void)
 	CHECK_STR("RX queue 0: no RPS", p.rx[0].rps, "");
 	CHECK_STR("TX queue 1's XPS CPUs (mask 2)", p.tx[1].xps_cpus, "1");
 	CHECK_TRUE("the NUMA node of its PCI parent: 1", p.numa_node == 1);
+	CHECK_STR("NUMA node 1's CPUs", p.numa_cpus, "2-3");
+	CHECK_TRUE("RX queue 0's IRQ source: /proc/interrupts, no NAPI yet",
+		   p.rx[0].irq_src == PS_NIC_IRQ_PROC && p.rx[0].napi_id == 0 &&
+		       p.rx[0].napi_pid == -1);
+	napi(&p);
 	CHECK_TRUE("NAPI threads off, defer 2, gro_flush_timeout 500000, busy_poll 50, busy_read 0",
 		   p.threaded == 0 && p.defer_hard_irqs == 2 && p.gro_flush_timeout == 500000 &&
 		       p.busy_poll == 50 && p.busy_read == 0);
