@@ -90,6 +90,10 @@ void ps_d2s_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
 bool ps_sock_on(const struct ps_snapshot *s);
 void ps_sock_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
 
+/* placement.c: slot q's XDP frames by CPU over the report's window (q ==
+ * nslots: every slot), into out[ncpus]; for the placement verdict. */
+void ps_placement_window(const struct ps_report *r, unsigned int q, __u64 *out);
+
 /* ---- flows (flows.c): per RX queue the distinct flows (HyperLogLog) and
  * the top flows, sampled at XDP; born in flows.bpf.h, stored in
  * ps_flows_qstate and the flow table; read by stats/flows.c (whose API

@@ -14,9 +14,7 @@ static bool placement_on(const struct ps_snapshot *s)
 	return s->xdp_cpu && s->ncpus > 0;
 }
 
-/* Slot q's XDP packets on each CPU over the report's window (q == nslots:
- * every slot), into out[ncpus]. */
-static void window(const struct ps_report *r, unsigned int q, __u64 *out)
+void ps_placement_window(const struct ps_report *r, unsigned int q, __u64 *out)
 {
 	const struct ps_snapshot *c = r->cur, *p = r->prev;
 	bool use_prev = p && p->xdp_cpu && p->ncpus == c->ncpus && p->nslots == c->nslots;
@@ -82,7 +80,7 @@ static void placement_table(FILE *out, const struct ps_report *r)
 
 	if (!placement_on(s) || !(by_cpu = calloc(s->ncpus, sizeof(*by_cpu))))
 		return;
-	window(r, s->nslots, by_cpu);
+	ps_placement_window(r, s->nslots, by_cpu);
 	for (q = 0; q < (unsigned int)s->ncpus && !by_cpu[q]; q++)
 		;
 	if (q < (unsigned int)s->ncpus) {
@@ -91,7 +89,7 @@ static void placement_table(FILE *out, const struct ps_report *r)
 		fprintf(out, "%-6s %10s  %s\n", "QUEUE", "PACKETS", "CPUS");
 		for (q = 0; q < s->nslots; q++) {
 			ps_queue_label(s, q, qname, sizeof(qname));
-			window(r, q, by_cpu);
+			ps_placement_window(r, q, by_cpu);
 			row(out, s, qname, by_cpu);
 		}
 	}
@@ -109,7 +107,7 @@ static json_object *placement_json(const struct ps_report *r, unsigned int q)
 
 	if (!by_cpu)
 		return o;
-	window(r, q, by_cpu);
+	ps_placement_window(r, q, by_cpu);
 	for (cpu = 0; cpu < s->ncpus; cpu++)
 		if (by_cpu[cpu]) {
 			snprintf(key, sizeof(key), "%d", cpu);

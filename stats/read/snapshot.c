@@ -15,6 +15,7 @@
 #include "stats/read/kernel_path.h"
 #include "stats/read/percpu.h"
 #include "nic/read.h"
+#include "nic/placement.h"
 #include "nic/qdisc.h"
 #include "nic/rss.h"
 #include "nic/softnet.h"
@@ -239,6 +240,18 @@ static void read_nic(struct ps_snapshot *s)
 			free(s->qdiscs);
 			s->qdiscs = NULL;
 		}
+		/* Where each queue runs, beside the XDP frames by CPU that the
+		 * placement verdict weighs against it. */
+		if (s->nic && s->xdp_cpu) {
+			s->place = malloc(sizeof(*s->place));
+			if (s->place && ps_nic_read_placement("", s->nic->ifname, s->place)) {
+				free(s->place);
+				s->place = NULL;
+			}
+			if (s->place)
+				ps_nic_read_placement_nl((int)s->meta.ifindex, PS_NIC_PLACE_NAPI,
+							 s->place);
+		}
 	}
 	s->nsoftnet = ps_softnet_read(&s->softnet);
 	if (s->nsoftnet < 0) {
@@ -377,6 +390,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	s->nic = NULL;
 	free(s->rss);
 	s->rss = NULL;
+	free(s->place);
+	s->place = NULL;
 	if (s->qdiscs)
 		ps_qdisc_free(s->qdiscs);
 	free(s->qdiscs);

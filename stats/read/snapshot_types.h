@@ -12,6 +12,7 @@
 
 struct ps_kern_snapshot; /* stats/read/kernel_path.h */
 struct ps_nic_facts;	 /* nic/facts.h */
+struct ps_nic_placement; /* nic/placement.h */
 struct ps_rss;		 /* nic/rss.h */
 struct ps_softnet_cpu;	 /* nic/softnet.h */
 struct ps_qdiscs;	 /* nic/qdisc.h */
@@ -50,6 +51,9 @@ struct ps_snapshot {
 	struct ps_rss *rss;		/* NULL: no flows feature, or another namespace */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */
 	struct ps_softnet_cpu *softnet; /* /proc/net/softnet_stat; NULL: unreadable */
+	/* Where each queue runs (IRQs, affinity, RPS, NUMA, NAPI); NULL: no
+	 * XDP frames by CPU to judge it by, or another namespace. */
+	struct ps_nic_placement *place;
 	int nsoftnet;
 };
 

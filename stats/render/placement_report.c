@@ -3,6 +3,7 @@
  * known on this kernel or device). */
 #include "stats/render/placement_report.h"
 
+#include "stats/analysis/placement_verdict.h"
 #include "stats/format/json.h"
 
 static const char *dash(const char *s)
@@ -203,5 +204,84 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 	}
 	json_object_object_add(o, "rx", rx);
 	json_object_object_add(o, "tx", tx);
+	return o;
+}
+
+/* ---- stats: the verdict ------------------------------------------------------- */
+
+void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
+{
+	struct ps_place_report pr;
+	unsigned int i, fine = 0;
+	int c;
+
+	if (ps_place_report(r, &pr) || !pr.known) {
+		ps_place_report_free(&pr);
+		return;
+	}
+	fprintf(out, "PLACEMENT VERDICT: where each RX queue ran, against its IRQ, RPS and NUMA "
+		     "node\n");
+	if (!pr.irq_per_queue)
+		fprintf(out, "(no IRQ per RX queue, as veth: its queues run where their frames are "
+			     "sent or polled; only spread and RPS are judged)\n");
+	for (i = 0; i < pr.nq; i++) {
+		const struct ps_place_verdict *v = &pr.v[i];
+		bool any = false;
+
+		for (c = 0; c < PS_PLACE_NCAUSES; c++) {
+			if (!v->holds[c])
+				continue;
+			fprintf(out, "queue %u %s: %s\n  %s\n", v->queue,
+				ps_place_cause_name((enum ps_place_cause)c), v->why[c],
+				ps_place_cause_advice((enum ps_place_cause)c, pr.irq_per_queue));
+			any = true;
+		}
+		fine += !any;
+	}
+	if (fine == pr.nq)
+		fprintf(out, "(no placement problem on its %u RX queues)\n", pr.nq);
+	else if (fine)
+		fprintf(out, "(no placement problem on its other %u RX queues)\n", fine);
+	ps_place_report_free(&pr);
+}
+
+json_object *ps_placement_verdicts_json(const struct ps_report *r)
+{
+	json_object *o, *qs, *x, *causes, *y;
+	struct ps_place_report pr;
+	unsigned int i;
+	int c;
+
+	if (ps_place_report(r, &pr) || !pr.known) {
+		ps_place_report_free(&pr);
+		return NULL;
+	}
+	o = json_object_new_object();
+	qs = json_object_new_array();
+	json_object_object_add(o, "irq_per_queue", json_object_new_boolean(pr.irq_per_queue));
+	json_object_object_add(o, "min_frames", json_object_new_int(PS_PLACE_MIN_FRAMES));
+	for (i = 0; i < pr.nq; i++) {
+		const struct ps_place_verdict *v = &pr.v[i];
+
+		x = json_object_new_object();
+		causes = json_object_new_object();
+		json_object_object_add(x, "queue", json_object_new_int((int)v->queue));
+		ps_json_add_u64(x, "frames", v->frames);
+		for (c = 0; c < PS_PLACE_NCAUSES; c++) {
+			if (!v->holds[c])
+				continue;
+			y = json_object_new_object();
+			json_object_object_add(y, "why", json_object_new_string(v->why[c]));
+			json_object_object_add(y, "advice",
+					       json_object_new_string(ps_place_cause_advice(
+						   (enum ps_place_cause)c, pr.irq_per_queue)));
+			json_object_object_add(causes, ps_place_cause_name((enum ps_place_cause)c),
+					       y);
+		}
+		json_object_object_add(x, "causes", causes);
+		json_object_array_add(qs, x);
+	}
+	json_object_object_add(o, "queues", qs);
+	ps_place_report_free(&pr);
 	return o;
 }

@@ -10,6 +10,7 @@
 #include "lib/queues.h"
 #include "stats/families/families.h"
 #include "stats/format/json.h"
+#include "stats/render/placement_report.h"
 
 /* Family f has data in snapshot s: its JSON parts are there. */
 static bool on(const struct ps_family *f, const struct ps_snapshot *s)
@@ -49,7 +50,7 @@ static json_object *iface_obj(const struct ps_report *r)
 {
 	const struct ps_snapshot *c = r->cur;
 	const struct ps_meta *m = &c->meta;
-	json_object *o = json_object_new_object(), *queues, *qo;
+	json_object *o = json_object_new_object(), *queues, *qo, *x;
 	char buf[256];
 	unsigned int q;
 	size_t k;
@@ -92,6 +93,9 @@ static json_object *iface_obj(const struct ps_report *r)
 	for (k = 0; k < ps_nfamilies; k++)
 		if (ps_families[k]->iface_json && on(ps_families[k], c))
 			ps_families[k]->iface_json(o, c);
+	/* Only where the placement was read (pathscope-json(7)). */
+	if ((x = ps_placement_verdicts_json(r)))
+		json_object_object_add(o, "placement_verdicts", x);
 	return o;
 }
 

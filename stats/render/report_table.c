@@ -3,9 +3,12 @@
  * registry's order (stats/families/families.h). */
 #include "stats/render/render.h"
 
+#include <string.h>
+
 #include "lib/names.h"
 #include "lib/queues.h"
 #include "stats/families/families.h"
+#include "stats/render/placement_report.h"
 
 /* The features whose families have latency stages: the percentile note. */
 static __u32 latency_features(void)
@@ -42,9 +45,14 @@ void ps_render_table(FILE *out, const struct ps_report *r, int n)
 			(double)(c->mono_ns - m->attach_monotonic_ns) / 1e9, r[i].window_s, feats);
 		/* Each family's section (nothing when it has no data), then the
 		 * notes. */
-		for (k = 0; k < ps_nfamilies; k++)
+		for (k = 0; k < ps_nfamilies; k++) {
 			if (ps_families[k]->table)
 				ps_families[k]->table(out, &r[i]);
+			/* The placement verdict (an analysis, which a family
+			 * cannot call) right after the frames by CPU it weighs. */
+			if (!strcmp(ps_families[k]->name, "placement"))
+				ps_placement_verdicts_print(out, &r[i]);
+		}
 		for (k = 0; k < ps_nfamilies; k++)
 			if (ps_families[k]->table_note)
 				ps_families[k]->table_note(out, &r[i]);

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The placement verdict of `pathscope stats` (stats/analysis/placement_verdict.c):
+ * each cause on an input made for it, with its exact figures, and at its
+ * threshold not yet (10% off the affinity is not more than 10%, 99 frames
+ * are too few) or already (90% on one CPU is no more than 90%: spread);
+ * none on a clean input. */
+#include <string.h>
+
+#include "tests/lib/check.h"
+#include "stats/analysis/placement_verdict.h"
+
+#define NCPUS 4
+
+/* Queue i's verdict, and whether exactly the causes of mask hold. */
+static struct ps_place_verdict v;
+
+static bool only(const struct ps_place_input *in, unsigned int i, unsigned int mask)
+{
+	int c, n = ps_place_verdict(in, i, &v), want = 0;
+
+	for (c = 0; c < PS_PLACE_NCAUSES; c++) {
+		want += (mask >> c) & 1;
+		if (v.holds[c] != ((mask >> c) & 1))
+			return false;
+	}
+	return n == want;
+}
+
+#define BIT(c) (1U << (c))
+
+/* Two queues, each IRQ on a CPU of its own in the device's NUMA node, each
+ * queue's frames there, no RPS: nothing to say. */
+static void clean(void)
+{
+	static const __u64 f0[NCPUS] = { 1000, 0, 0, 0 }, f1[NCPUS] = { 0, 500, 0, 0 };
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "0-3", "0", "", f0 },
+		{ 1, 43, "0-3", "1", "", f1 },
+	};
+	const struct ps_place_input in = { 2, q, NCPUS, 0, "0-3" };
+
+	CHECK_TRUE("clean: queue 0, nothing", only(&in, 0, 0));
+	CHECK_EQ_U64("clean: queue 0's frames", v.frames, 1000);
+	CHECK_TRUE("clean: queue 1, nothing", only(&in, 1, 0));
+}
+
+/* Queues 0 and 1's IRQs both on CPU 1 (effective), queue 2's on CPU 2, and
+ * queue 3's affinity CPU 1 alone with no effective affinity known. */
+static void shared_cpu(void)
+{
+	static const __u64 f0[NCPUS] = { 0, 1200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
+			   f2[NCPUS] = { 0, 0, 700, 0 };
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "0-3", "1", "", f0 },
+		{ 1, 43, "1", "1", "", f1 },
+		{ 2, 45, "2", "2", "", f2 },
+		{ 3, 47, "1", "", "", NULL },
+	};
+	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
+
+	CHECK_TRUE("shared: queue 0", only(&in, 0, BIT(PS_PLACE_SHARED_CPU)));
+	CHECK_STR("shared: queue 0's figures", v.why[PS_PLACE_SHARED_CPU],
+		  "CPU 1 alone serves the IRQs of 3 RX queues: 0 (IRQ 41, 1200 frames), 1 (IRQ "
+		  "43, 300 frames), 3 (IRQ 47, 0 frames)");
+	CHECK_TRUE("shared: queue 3 (by its affinity)", only(&in, 3, BIT(PS_PLACE_SHARED_CPU)));
+	CHECK_TRUE("shared: queue 2 alone on CPU 2: nothing", only(&in, 2, 0));
+}
+
+/* Queue 0: IRQ affinity 0-1, 150 of 1000 frames on CPUs 2 and 3 (and only
+ * 85% on CPU 0: spread too); queue 1: 100 of 1000 off, exactly 10%: not
+ * more, but 90% on CPU 0 is no CPU over 90%: spread; queue 2: 40 of 99
+ * off, too few frames. */
+static void off_affinity(void)
+{
+	static const __u64 f0[NCPUS] = { 850, 0, 100, 50 }, f1[NCPUS] = { 900, 0, 100, 0 },
+			   f2[NCPUS] = { 59, 0, 40, 0 };
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "0-1", "0", "", f0 },
+		{ 1, 43, "0-1", "1", "", f1 },
+		{ 2, 45, "0-1", "2", "", f2 },
+	};
+	const struct ps_place_input in = { 3, q, NCPUS, -1, "" };
+
+	CHECK_TRUE("off: queue 0, off its affinity and spread",
+		   only(&in, 0, BIT(PS_PLACE_OFF_AFFINITY) | BIT(PS_PLACE_SPREAD)));
+	CHECK_STR("off: queue 0's figures", v.why[PS_PLACE_OFF_AFFINITY],
+		  "150 of its 1000 frames (15.0%) on CPUs 2-3, outside its IRQ 41's affinity 0-1");
+	CHECK_STR("spread: queue 0's figures", v.why[PS_PLACE_SPREAD],
+		  "no CPU has over 90% of its 1000 frames: CPU 0 85.0%, CPU 2 10.0%, CPU 3 5.0%");
+	CHECK_TRUE("off: queue 1, 10.0% off: not off; 90.0% on CPU 0: spread",
+		   only(&in, 1, BIT(PS_PLACE_SPREAD)));
+	CHECK_TRUE("off: queue 2, 99 frames: too few", only(&in, 2, 0));
+}
+
+/* veth: no IRQs. Queue 0: 200 frames on CPU 0 and 200 on CPU 1; queue 1:
+ * all 300 on CPU 1 with RPS 0-1; queue 2: RPS 1 where its 150 frames ran
+ * (nothing), queue 3: RPS 0,2 and no frames. */
+static void veth(void)
+{
+	static const __u64 f0[NCPUS] = { 200, 200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
+			   f2[NCPUS] = { 0, 150, 0, 0 }, f3[NCPUS] = { 0 };
+	const struct ps_place_queue q[] = {
+		{ 0, -1, "", "", "", f0 },
+		{ 1, -1, "", "", "0-1", f1 },
+		{ 2, -1, "", "", "1", f2 },
+		{ 3, -1, "", "", "0,2", f3 },
+	};
+	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
+
+	CHECK_TRUE("veth: queue 0 spread", only(&in, 0, BIT(PS_PLACE_SPREAD)));
+	CHECK_STR("veth: queue 0's figures", v.why[PS_PLACE_SPREAD],
+		  "no CPU has over 90% of its 400 frames: CPU 0 50.0%, CPU 1 50.0%");
+	CHECK_TRUE("veth: queue 1 rps", only(&in, 1, BIT(PS_PLACE_RPS)));
+	CHECK_STR("veth: queue 1's figures", v.why[PS_PLACE_RPS],
+		  "RPS sends its skbs to CPUs 0-1 (rps_cpus), not only CPU 1 that handled its "
+		  "300 frames at XDP");
+	CHECK_TRUE("veth: queue 2, RPS where it ran: nothing", only(&in, 2, 0));
+	CHECK_TRUE("veth: queue 3 rps, no frames", only(&in, 3, BIT(PS_PLACE_RPS)));
+	CHECK_STR("veth: queue 3's figures", v.why[PS_PLACE_RPS],
+		  "RPS sends its skbs to CPUs 0,2 (rps_cpus); no frames of it in the window to "
+		  "say where it runs");
+}
+
+/* An IRQ on CPU 1 with RPS 0-1, and one on CPU 2 with RPS 2 (nothing). */
+static void rps(void)
+{
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "1", "1", "0-1", NULL },
+		{ 1, 43, "2", "2", "2", NULL },
+	};
+	const struct ps_place_input in = { 2, q, NCPUS, -1, "" };
+
+	CHECK_TRUE("rps: queue 0", only(&in, 0, BIT(PS_PLACE_RPS)));
+	CHECK_STR("rps: queue 0's figures", v.why[PS_PLACE_RPS],
+		  "RPS sends its skbs to CPUs 0-1 (rps_cpus), not only CPU 1 that serves its IRQ "
+		  "41");
+	CHECK_TRUE("rps: queue 1 on its IRQ's CPU: nothing", only(&in, 1, 0));
+}
+
+/* The device on NUMA node 1 (CPUs 2-3): queue 0's frames 950 on CPU 0 and
+ * 50 on CPU 2 (its IRQ's affinity 0,2 allows both); queue 1 no frames, its
+ * IRQ on CPU 1; queue 2's IRQ on CPU 3 with its frames there. */
+static void remote_numa(void)
+{
+	static const __u64 f0[NCPUS] = { 950, 0, 50, 0 }, f2[NCPUS] = { 0, 0, 0, 400 };
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "0,2", "", "", f0 },
+		{ 1, 43, "1", "1", "", NULL },
+		{ 2, 45, "3", "3", "", f2 },
+	};
+	const struct ps_place_input in = { 3, q, NCPUS, 1, "2-3" };
+
+	CHECK_TRUE("numa: queue 0", only(&in, 0, BIT(PS_PLACE_REMOTE_NUMA)));
+	CHECK_STR("numa: queue 0's figures", v.why[PS_PLACE_REMOTE_NUMA],
+		  "950 of its 1000 frames (95.0%) on CPU 0, outside the device's NUMA node 1 "
+		  "(CPUs 2-3)");
+	CHECK_TRUE("numa: queue 1 by its IRQ", only(&in, 1, BIT(PS_PLACE_REMOTE_NUMA)));
+	CHECK_STR("numa: queue 1's figures", v.why[PS_PLACE_REMOTE_NUMA],
+		  "CPU 1 serves its IRQ 43, outside the device's NUMA node 1 (CPUs 2-3)");
+	CHECK_TRUE("numa: queue 2 on the node: nothing", only(&in, 2, 0));
+}
+
+int main(void)
+{
+	clean();
+	shared_cpu();
+	off_affinity();
+	veth();
+	rps();
+	remote_numa();
+	CHECK_STR("cause names", ps_place_cause_name(PS_PLACE_REMOTE_NUMA), "remote_numa");
+	return check_exit_code();
+}
