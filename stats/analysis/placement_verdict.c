@@ -106,8 +106,7 @@ static const char *cpu_word(const char *list)
 }
 
 /* printf at the end of buf, cut at len. */
-__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t len, const char *fmt,
-						       ...)
+__attribute__((format(printf, 3, 4))) static void add(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t n = strlen(buf);
 	va_list ap;
@@ -176,14 +175,14 @@ static void shared_cpu(const struct ps_place_input *in, unsigned int i, struct p
 	if (nshare < 2)
 		return;
 	v->holds[PS_PLACE_SHARED_CPU] = true;
-	snprintf(why, len, "CPU %d alone serves the IRQs of %d RX queues:", cpu, nshare);
+	snprintf(why, len, "CPU %d alone serves the IRQs of queues", cpu);
 	for (j = 0, nshare = 0; j < in->nq; j++)
 		if (serving_cpu(&in->q[j]) == cpu)
-			add(why, len, "%s %u (IRQ %d, %llu frames)", nshare++ ? "," : "",
+			add(why, len, "%s %u (IRQ %d: %llu frames)", nshare++ ? "," : "",
 			    in->q[j].queue, in->q[j].irq,
 			    (unsigned long long)frames_total(in, &in->q[j]));
 	if ((int)in->nq > in->ncpus)
-		add(why, len, "; %u queues on %d CPUs", in->nq, in->ncpus);
+		add(why, len, "; %u queues, %d CPUs", in->nq, in->ncpus);
 }
 
 static void off_affinity(const struct ps_place_input *in, const struct ps_place_queue *q,
@@ -258,8 +257,10 @@ static void rps(const struct ps_place_input *in, const struct ps_place_queue *q,
 		if (set_equal(&r, &here))
 			return;
 		v->holds[PS_PLACE_RPS] = true;
-		snprintf(why, len, "RPS sends its skbs to %s %s (rps_cpus), not only CPU %d that "
-				   "serves its IRQ %d", cpu_word(q->rps), q->rps, cpu, q->irq);
+		snprintf(why, len,
+			 "RPS sends its skbs to %s %s (rps_cpus), not only CPU %d that "
+			 "serves its IRQ %d",
+			 cpu_word(q->rps), q->rps, cpu, q->irq);
 		return;
 	}
 	for (cpu = 0; q->frames && cpu < in->ncpus; cpu++)
@@ -269,13 +270,16 @@ static void rps(const struct ps_place_input *in, const struct ps_place_queue *q,
 		return;
 	v->holds[PS_PLACE_RPS] = true;
 	if (!v->frames) {
-		snprintf(why, len, "RPS sends its skbs to %s %s (rps_cpus); no frames of it in "
-				   "the window to say where it runs", cpu_word(q->rps), q->rps);
+		snprintf(why, len,
+			 "RPS sends its skbs to %s %s (rps_cpus); no frames of it in "
+			 "the window to say where it runs",
+			 cpu_word(q->rps), q->rps);
 		return;
 	}
 	set_format(&here, list, sizeof(list));
-	snprintf(why, len, "RPS sends its skbs to %s %s (rps_cpus), not only %s %s that "
-			   "handled its %llu frames at XDP",
+	snprintf(why, len,
+		 "RPS sends its skbs to %s %s (rps_cpus), not only %s %s that "
+		 "handled its %llu frames at XDP",
 		 cpu_word(q->rps), q->rps, cpu_word(list), list, (unsigned long long)v->frames);
 }
 

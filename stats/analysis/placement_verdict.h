@@ -53,7 +53,7 @@ struct ps_place_queue {
 	const char *affinity;  /* its IRQ's smp_affinity_list */
 	const char *effective; /* its IRQ's effective_affinity_list */
 	const char *rps;       /* rps_cpus */
-	const __u64 *frames; /* its XDP frames by CPU in the window (ncpus); NULL: none */
+	const __u64 *frames;   /* its XDP frames by CPU in the window (ncpus); NULL: none */
 };
 
 struct ps_place_input {

@@ -3,6 +3,8 @@
  * known on this kernel or device). */
 #include "stats/render/placement_report.h"
 
+#include <string.h>
+
 #include "stats/analysis/placement_verdict.h"
 #include "stats/format/json.h"
 
@@ -209,10 +211,35 @@ json_object *ps_placement_json(const struct ps_nic_placement *p)
 
 /* ---- stats: the verdict ------------------------------------------------------- */
 
+#define WIDTH 120 /* every table of stats fits it */
+
+/* head, then text word by word, continued on lines indented by 4 so that
+ * none passes WIDTH. */
+static void wrapped(FILE *out, const char *head, const char *text)
+{
+	int col = fprintf(out, "%s", head);
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		if (col > 4 && col + 1 + (int)n > WIDTH) {
+			fprintf(out, "\n   ");
+			col = 3;
+		}
+		col += fprintf(out, " %.*s", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
+}
+
 void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
 {
 	struct ps_place_report pr;
 	unsigned int i, fine = 0;
+	char head[48];
 	int c;
 
 	if (ps_place_report(r, &pr) || !pr.known) {
@@ -231,8 +258,10 @@ void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
 		for (c = 0; c < PS_PLACE_NCAUSES; c++) {
 			if (!v->holds[c])
 				continue;
-			fprintf(out, "queue %u %s: %s\n  %s\n", v->queue,
-				ps_place_cause_name((enum ps_place_cause)c), v->why[c],
+			snprintf(head, sizeof(head), "queue %u %s:", v->queue,
+				 ps_place_cause_name((enum ps_place_cause)c));
+			wrapped(out, head, v->why[c]);
+			wrapped(out, " ",
 				ps_place_cause_advice((enum ps_place_cause)c, pr.irq_per_queue));
 			any = true;
 		}

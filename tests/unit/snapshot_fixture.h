@@ -2,7 +2,8 @@
 /*
  * A fixed pair of snapshots (previous and current) of two interfaces, with
  * every family filled: hook counters, ICMP echo and peers, driver to stack,
- * TX latency, the kernel path, NIC facts, qdiscs and softnet. The renderers'
+ * TX latency, the kernel path, NIC facts, qdiscs, softnet and where each
+ * queue runs (placement). The renderers'
  * golden test (test_golden.c) renders them in every format.
  */
 #ifndef PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H
@@ -17,6 +18,7 @@
 #include "stats/read/kernel_path.h"
 #include "stats/render/render.h"
 #include "nic/read.h"
+#include "nic/placement.h"
 #include "nic/qdisc.h"
 #include "nic/softnet.h"
 
@@ -51,6 +53,7 @@ struct fx_iface {
 	struct ps_qdisc qd[3];
 	struct ps_qdiscs qdiscs;
 	struct ps_softnet_cpu softnet[2];
+	struct ps_nic_placement place;
 };
 
 static struct fx_iface fx_data[2][2]; /* [interface][0: previous, 1: current] */
@@ -397,6 +400,25 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->qdiscs.n = 3;
 	d->qdiscs.root = 0;
 	s->qdiscs = &d->qdiscs;
+
+	/* where its queues run, as a NIC with an IRQ per queue on NUMA node 0
+	 * (CPU 0) would say: queues 0 and 1's IRQs both on CPU 1, queue 2's on
+	 * CPU 0 with RPS to CPUs 0-1 */
+	d->place.nrx = FX_NQ;
+	d->place.nvectors = 4;
+	d->place.irqs_mapped = FX_NQ;
+	d->place.numa_node = 0;
+	snprintf(d->place.numa_cpus, sizeof(d->place.numa_cpus), "0");
+	for (h = 0; h < FX_NQ; h++) {
+		struct ps_nic_place_rx *r = &d->place.rx[h];
+
+		r->irq = 41 + 2 * h;
+		r->irq_src = PS_NIC_IRQ_PROC;
+		snprintf(r->affinity, sizeof(r->affinity), "%s", h == 2 ? "0" : "1");
+		snprintf(r->effective, sizeof(r->effective), "%s", h == 2 ? "0" : "1");
+		snprintf(r->rps, sizeof(r->rps), "%s", h == 2 ? "0-1" : "");
+	}
+	s->place = &d->place;
 
 	d->softnet[0] = (struct ps_softnet_cpu){ 0, true, 1000 * k, 1, 2 * k, 0, 0, 0 };
 	d->softnet[1] = (struct ps_softnet_cpu){ 1, true, 500 * k, 0, 0, PS_NA, PS_NA, PS_NA };

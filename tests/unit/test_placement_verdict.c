@@ -60,8 +60,8 @@ static void shared_cpu(void)
 
 	CHECK_TRUE("shared: queue 0", only(&in, 0, BIT(PS_PLACE_SHARED_CPU)));
 	CHECK_STR("shared: queue 0's figures", v.why[PS_PLACE_SHARED_CPU],
-		  "CPU 1 alone serves the IRQs of 3 RX queues: 0 (IRQ 41, 1200 frames), 1 (IRQ "
-		  "43, 300 frames), 3 (IRQ 47, 0 frames)");
+		  "CPU 1 alone serves the IRQs of queues 0 (IRQ 41: 1200 frames), 1 (IRQ 43: 300 "
+		  "frames), 3 (IRQ 47: 0 frames)");
 	CHECK_TRUE("shared: queue 3 (by its affinity)", only(&in, 3, BIT(PS_PLACE_SHARED_CPU)));
 	CHECK_TRUE("shared: queue 2 alone on CPU 2: nothing", only(&in, 2, 0));
 }
