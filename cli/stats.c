@@ -78,6 +78,8 @@ static int read_all(char (*dirs)[256], int n, struct ps_snapshot *snaps)
 
 	for (i = 0; i < n; i++) {
 		err = ps_snapshot_read(dirs[i], &snaps[i]);
+		if (!err)
+			ps_snapshot_read_placement(&snaps[i]);
 		if (err) {
 			ps_error("cannot read %s: %s", dirs[i],
 				 err == -EPROTO	   ? "written by another pathscope version"

@@ -235,8 +235,10 @@ static void jsonl_line(struct serve *sv, bool write)
 	pthread_mutex_lock(&sv->lock);
 	for (i = 0; i < sv->n; i++) {
 		ok[i] = ps_snapshot_read(served_dir(&sv->ifc[i], buf, sizeof(buf)), &cur[i]) == 0;
-		if (ok[i])
+		if (ok[i]) {
+			ps_snapshot_read_placement(&cur[i]); /* as stats --json */
 			ps_report_init(&r[n++], &cur[i], sv->have_prev[i] ? &sv->prev[i] : NULL);
+		}
 	}
 	if (write && !sv->jsonl.f)
 		jsonl_reopen(sv);

@@ -240,18 +240,6 @@ static void read_nic(struct ps_snapshot *s)
 			free(s->qdiscs);
 			s->qdiscs = NULL;
 		}
-		/* Where each queue runs, beside the XDP frames by CPU that the
-		 * placement verdict weighs against it. */
-		if (s->nic && s->xdp_cpu) {
-			s->place = malloc(sizeof(*s->place));
-			if (s->place && ps_nic_read_placement("", s->nic->ifname, s->place)) {
-				free(s->place);
-				s->place = NULL;
-			}
-			if (s->place)
-				ps_nic_read_placement_nl((int)s->meta.ifindex, PS_NIC_PLACE_NAPI,
-							 s->place);
-		}
 	}
 	s->nsoftnet = ps_softnet_read(&s->softnet);
 	if (s->nsoftnet < 0) {
@@ -264,6 +252,20 @@ static void read_nic(struct ps_snapshot *s)
 			if (s->nic->queues.q[j].type == PS_NIC_Q_RX &&
 			    s->nic->queues.q[j].napi_id == s->kern->napi[i].id)
 				s->kern->napi[i].queue = s->nic->queues.q[j].id;
+}
+
+void ps_snapshot_read_placement(struct ps_snapshot *s)
+{
+	/* s->nic: the interface is in this network namespace */
+	if (!s->nic || !s->xdp_cpu || s->place)
+		return;
+	s->place = malloc(sizeof(*s->place));
+	if (s->place && ps_nic_read_placement("", s->nic->ifname, s->place)) {
+		free(s->place);
+		s->place = NULL;
+	}
+	if (s->place)
+		ps_nic_read_placement_nl((int)s->meta.ifindex, PS_NIC_PLACE_NAPI, s->place);
 }
 
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s)

@@ -19,6 +19,11 @@
  * namespace). Returns 0 or -errno. */
 int ps_snapshot_read(const char *dir, struct ps_snapshot *s);
 void ps_snapshot_free(struct ps_snapshot *s);
+/* Where each queue of s's interface runs (s->place), for the placement
+ * verdict: apart, because it costs a few sysfs and procfs reads (0.7 ms
+ * on a 1-queue virtio NIC) that serve's /metrics does not use. Nothing
+ * without the XDP frames by CPU or outside this network namespace. */
+void ps_snapshot_read_placement(struct ps_snapshot *s);
 
 /* The pin directory of ifname in the current network namespace; -ENOENT
  * when it is not attached, -ENODEV when there is no such interface. */

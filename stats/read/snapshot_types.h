@@ -51,8 +51,9 @@ struct ps_snapshot {
 	struct ps_rss *rss;		/* NULL: no flows feature, or another namespace */
 	struct ps_qdiscs *qdiscs;	/* NULL: not read (another namespace) */
 	struct ps_softnet_cpu *softnet; /* /proc/net/softnet_stat; NULL: unreadable */
-	/* Where each queue runs (IRQs, affinity, RPS, NUMA, NAPI); NULL: no
-	 * XDP frames by CPU to judge it by, or another namespace. */
+	/* Where each queue runs (IRQs, affinity, RPS, NUMA, NAPI); NULL: not
+	 * read (ps_snapshot_read_placement), no XDP frames by CPU to judge it
+	 * by, or another namespace. */
 	struct ps_nic_placement *place;
 	int nsoftnet;
 };
