@@ -250,7 +250,7 @@ void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
 		     "node\n");
 	if (!pr.irq_per_queue)
 		fprintf(out, "(no IRQ per RX queue, as veth: its queues run where their frames are "
-			     "sent or polled; only spread and RPS are judged)\n");
+			     "sent or polled; judged: spread, RPS, NUMA node)\n");
 	for (i = 0; i < pr.nq; i++) {
 		const struct ps_place_verdict *v = &pr.v[i];
 		bool any = false;
