@@ -142,6 +142,8 @@ const char *ps_hooks_missing(const char *dir, const struct ps_meta *m)
 		state = tp_state(dir, ps_sock_links, PS_SOCK_NLINKS);
 	if (!state && (m->features & PS_F_KERNEL))
 		state = tp_state(dir, ps_kernel_links, PS_KERNEL_NLINKS);
+	if (!state && (m->features & PS_F_FIRSTHOP))
+		state = tp_state(dir, ps_firsthop_links, PS_FIRSTHOP_NLINKS);
 	return state;
 }
 
