@@ -148,6 +148,9 @@ static const struct ps_prom_counter fh_counters[] = {
 	{ "pathscope_firsthop_irqs_total",
 	  "First hop: handler runs of each RX queue's own IRQ (irq:irq_handler_entry).",
 	  offsetof(struct ps_fh_qstats, irqs), true },
+	{ "pathscope_firsthop_softirq_waits_total",
+	  "First hop: NET_RX softirq runs that polled the RX queue, with their wait timed.",
+	  offsetof(struct ps_fh_qstats, waited), true },
 };
 
 static void fh_polls(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
@@ -158,6 +161,17 @@ static void fh_polls(struct ps_prom *p, const struct ps_lbl *l, const struct ps_
 	fh_total(s, q, &t);
 	for (int i = 0; i < PS_FH_STARTS; i++)
 		ps_prom_sample_u1(p, l, "start", start_names[i], t.polls[i]);
+}
+
+/* The wait's sum per queue beside its count: the mean wait of a queue, which
+ * the alert reads, for 2 series per queue where a histogram costs 30. */
+static void fh_wait_sum(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			unsigned int q)
+{
+	struct ps_fh_qstats t;
+
+	fh_total(s, q, &t);
+	ps_prom_sample_seconds(p, l, t.wait_sum_ns);
 }
 
 static void fh_wait(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
@@ -186,10 +200,13 @@ static void firsthop_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "them (irq: its own IRQ; ksoftirqd; other: a softirq raised elsewhere; "
 		       "thread: a NAPI thread; busy_poll).");
 	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_polls);
+	ps_prom_family(p, "pathscope_firsthop_softirq_wait_seconds_total", "counter",
+		       "First hop: the timed NET_RX softirq waits of the RX queue, summed.");
+	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_wait_sum);
 	ps_prom_family(p, "pathscope_firsthop_softirq_wait_seconds", "histogram",
 		       "First hop: NET_RX softirq raised -> run, once per run that polled the RX "
 		       "queue.");
-	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_wait);
+	ps_prom_each_slot(p, s, n, &fh_slots, 0, fh_wait);
 	ps_prom_family(p, "pathscope_firsthop_place_seconds", "histogram",
 		       "First hop: NET_RX softirq entry -> the frame at XDP (1 frame in 16 per "
 		       "CPU and RX queue).");
