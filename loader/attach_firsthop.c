@@ -86,7 +86,8 @@ int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
 	}
 	m->fh_irqs = (__u16)map_irqs(bpf_map__fd(k->maps.fh_irqs), m);
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
-		err = ps_pin_fd(st->dir, shared[i], bpf_object__find_map_fd_by_name(k->obj, shared[i]));
+		err = ps_pin_fd(st->dir, shared[i],
+				bpf_object__find_map_fd_by_name(k->obj, shared[i]));
 	if (!err)
 		err = ps_pin_fd(st->dir, "fh_irqs", bpf_map__fd(k->maps.fh_irqs));
 	if (err) {

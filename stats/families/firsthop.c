@@ -54,8 +54,7 @@ static void fh_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const
 	ps_fmt_lat(v[1], sizeof(v[1]), t.wait_hist, 99);
 	ps_fmt_ns(v[2], sizeof(v[2]), t.sampled ? t.place_sum_ns / t.sampled : 0, t.sampled);
 	ps_fmt_lat(v[3], sizeof(v[3]), t.place_hist, 99);
-	fprintf(out, "%-6s %9llu %9llu", qname, (unsigned long long)t.irqs,
-		(unsigned long long)n);
+	fprintf(out, "%-6s %9llu %9llu", qname, (unsigned long long)t.irqs, (unsigned long long)n);
 	for (int i = 0; i < PS_FH_STARTS; i++)
 		fprintf(out, " %5.1f%%", n ? 100.0 * t.polls[i] / n : 0.0);
 	fprintf(out, " %9s %9s %9s %9s\n", v[0], v[1], v[2], v[3]);
@@ -69,12 +68,14 @@ static void firsthop_table(FILE *out, const struct ps_report *r)
 
 	if (!firsthop_on(s))
 		return;
-	fprintf(out, "First hop: IRQ -> NET_RX softirq -> XDP per RX queue; polls by what started "
-		     "them; 1 in %d frames placed\n",
+	fprintf(out,
+		"First hop: IRQ -> NET_RX softirq -> XDP per RX queue; polls by what started "
+		"them; 1 in %d frames placed\n",
 		PS_FH_EVERY);
 	if (!s->meta.fh_irqs)
-		fprintf(out, "(%s has no IRQ per RX queue, as veth: its polls start in softirqs "
-			     "raised elsewhere)\n",
+		fprintf(out,
+			"(%s has no IRQ per RX queue, as veth: its polls start in softirqs "
+			"raised elsewhere)\n",
 			s->meta.ifname);
 	fprintf(out, "%-6s %9s %9s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n", "RXQ", "IRQS", "POLLS",
 		"IRQ", "KSIRQD", "OTHER", "THREAD", "BUSY", "WAIT_AVG", "WAIT_P99", "PLACE_AVG",
