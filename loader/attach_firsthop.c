@@ -16,7 +16,8 @@
 #include "pathscope_xdp.skel.h"
 
 const char *const ps_firsthop_links[PS_FIRSTHOP_NLINKS] = {
-	"fh_irq_entry", "fh_irq_exit", "fh_raise", "fh_entry", "fh_exit", "fh_poll",
+	"fh_irq_entry", "fh_irq_exit", "fh_timer_entry", "fh_timer_exit",
+	"fh_raise",	"fh_entry",    "fh_exit",	 "fh_poll",
 };
 
 /* Fill fh_irqs with each RX queue's own IRQ: the count of queues mapped
@@ -66,10 +67,14 @@ int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
 		  k->progs.pathscope_fht_irq_entry },
 		{ ps_firsthop_links[1], k->progs.pathscope_fh_irq_exit,
 		  k->progs.pathscope_fht_irq_exit },
-		{ ps_firsthop_links[2], k->progs.pathscope_fh_raise, k->progs.pathscope_fht_raise },
-		{ ps_firsthop_links[3], k->progs.pathscope_fh_entry, k->progs.pathscope_fht_entry },
-		{ ps_firsthop_links[4], k->progs.pathscope_fh_exit, k->progs.pathscope_fht_exit },
-		{ ps_firsthop_links[5], k->progs.pathscope_fh_poll, k->progs.pathscope_fht_poll },
+		{ ps_firsthop_links[2], k->progs.pathscope_fh_timer_entry,
+		  k->progs.pathscope_fht_timer_entry },
+		{ ps_firsthop_links[3], k->progs.pathscope_fh_timer_exit,
+		  k->progs.pathscope_fht_timer_exit },
+		{ ps_firsthop_links[4], k->progs.pathscope_fh_raise, k->progs.pathscope_fht_raise },
+		{ ps_firsthop_links[5], k->progs.pathscope_fh_entry, k->progs.pathscope_fht_entry },
+		{ ps_firsthop_links[6], k->progs.pathscope_fh_exit, k->progs.pathscope_fht_exit },
+		{ ps_firsthop_links[7], k->progs.pathscope_fh_poll, k->progs.pathscope_fht_poll },
 	};
 	memcpy(progs, t, sizeof(t));
 	ps_tp_set_autoload(progs, PS_FIRSTHOP_NLINKS, classic);

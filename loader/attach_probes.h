@@ -16,7 +16,7 @@ int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req);
 extern const char *const ps_txlat_links[PS_TXLAT_NLINKS];
 #define PS_SOCK_NLINKS 3
 extern const char *const ps_sock_links[PS_SOCK_NLINKS];
-#define PS_FIRSTHOP_NLINKS 6
+#define PS_FIRSTHOP_NLINKS 8
 extern const char *const ps_firsthop_links[PS_FIRSTHOP_NLINKS];
 
 #endif /* PATHSCOPE_LOADER_ATTACH_PROBES_H */

@@ -66,6 +66,16 @@ static __always_inline void ps_fh_irq_exit(void)
 		c->irq_queue1 = 0;
 }
 
+/* hrtimer functions run in hard IRQ context, one at a time per CPU; NAPI's
+ * deferral timer (napi_watchdog) raises NET_RX from one. */
+static __always_inline void ps_fh_timer(__u32 in)
+{
+	struct ps_fh_cpu *c = ps_fh_cpu();
+
+	if (c && c->in_timer != in)
+		c->in_timer = in;
+}
+
 static __always_inline void ps_fh_raise(unsigned int vec)
 {
 	struct ps_fh_cpu *c;
@@ -74,6 +84,7 @@ static __always_inline void ps_fh_raise(unsigned int vec)
 		return;
 	c->raise_ns = bpf_ktime_get_ns();
 	c->raise_queue1 = c->irq_queue1;
+	c->raise_timer = !c->irq_queue1 && c->in_timer;
 }
 
 static __always_inline void ps_fh_entry(unsigned int vec)
@@ -91,10 +102,13 @@ static __always_inline void ps_fh_entry(unsigned int vec)
 	c->run_queue1 = c->raise_queue1;
 	if (ps_comm_is(PS_KSOFTIRQD, ~0ULL))
 		c->run_start = PS_FH_KSOFTIRQD;
+	else if (c->raise_queue1)
+		c->run_start = PS_FH_IRQ;
 	else
-		c->run_start = c->raise_queue1 ? PS_FH_IRQ : PS_FH_OTHER;
+		c->run_start = c->raise_timer ? PS_FH_TIMER : PS_FH_OTHER;
 	c->raise_ns = 0;
 	c->raise_queue1 = 0;
+	c->raise_timer = 0;
 	c->poll_slot1 = 0;
 }
 
@@ -156,6 +170,20 @@ int BPF_PROG(pathscope_fh_irq_exit, int irq, void *action, int ret)
 	return 0;
 }
 
+SEC("tp_btf/hrtimer_expire_entry")
+int BPF_PROG(pathscope_fh_timer_entry, void *timer, void *now)
+{
+	ps_fh_timer(1);
+	return 0;
+}
+
+SEC("tp_btf/hrtimer_expire_exit")
+int BPF_PROG(pathscope_fh_timer_exit, void *timer)
+{
+	ps_fh_timer(0);
+	return 0;
+}
+
 SEC("tp_btf/softirq_raise")
 int BPF_PROG(pathscope_fh_raise, unsigned int vec)
 {
@@ -196,6 +224,20 @@ SEC("tracepoint/irq/irq_handler_exit")
 int pathscope_fht_irq_exit(void *ctx)
 {
 	ps_fh_irq_exit();
+	return 0;
+}
+
+SEC("tracepoint/timer/hrtimer_expire_entry")
+int pathscope_fht_timer_entry(void *ctx)
+{
+	ps_fh_timer(1);
+	return 0;
+}
+
+SEC("tracepoint/timer/hrtimer_expire_exit")
+int pathscope_fht_timer_exit(void *ctx)
+{
+	ps_fh_timer(0);
 	return 0;
 }
 

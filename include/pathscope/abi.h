@@ -532,15 +532,15 @@ struct ps_softirq_cpu {
  * The first hop, from the wire to XDP per RX queue (feature firsthop,
  * firsthop.bpf.h and probes/pathscope_firsthop.bpf.c), from stable
  * tracepoints: irq_handler_entry/exit of the queues' IRQs (the loader maps
- * IRQ numbers to queues), softirq_raise/entry/exit of NET_RX and napi_poll,
- * and the frames at XDP. A poll of a queue is a NAPI poll that handed XDP
+ * IRQ numbers to queues), hrtimer_expire_entry/exit, softirq_raise/entry/exit
+ * of NET_RX and napi_poll, and the frames at XDP. A poll of a queue is a NAPI poll that handed XDP
  * frames of it; it is counted once, at its first frame, by what started it.
  */
 enum ps_fh_start {
 	PS_FH_IRQ,	 /* a NET_RX softirq raised in the queue's own IRQ handler */
 	PS_FH_KSOFTIRQD, /* a NET_RX softirq run by ksoftirqd (deferred) */
-	PS_FH_OTHER,	 /* a NET_RX softirq raised elsewhere: a timer, another IRQ,
-			  * a sender (veth) */
+	PS_FH_TIMER,	 /* raised in an hrtimer: NAPI's deferral (gro_flush_timeout) */
+	PS_FH_OTHER,	 /* raised elsewhere: another IRQ, a sender (veth) */
 	PS_FH_THREAD,	 /* outside a softirq, in a NAPI thread */
 	PS_FH_BUSY,	 /* outside a softirq, not a NAPI thread: busy polling */
 	PS_FH_STARTS
@@ -571,7 +571,9 @@ struct ps_fh_cpu {
 	__u32 run_queue1;   /* the queue whose IRQ raised the run */
 	__u32 run_start;    /* enum ps_fh_start of the run */
 	__u32 wait_timed;
-	__u32 poll_slot1; /* the slot of the frames XDP saw in the poll going on */
+	__u32 poll_slot1;  /* the slot of the frames XDP saw in the poll going on */
+	__u32 in_timer;	   /* an hrtimer's function runs */
+	__u32 raise_timer; /* the pending NET_RX was raised in an hrtimer */
 };
 #define PS_FH_IRQS_MAX 1024 /* IRQ numbers mapped to queues */
 

@@ -12,8 +12,8 @@
 #include "stats/format/table.h"
 
 /* Names of enum ps_fh_start, in JSON and in Prometheus' label start. */
-static const char *const start_names[PS_FH_STARTS] = { "irq", "ksoftirqd", "other", "thread",
-						       "busy_poll" };
+static const char *const start_names[PS_FH_STARTS] = { "irq",	"ksoftirqd", "timer",
+						       "other", "thread",    "busy_poll" };
 
 static bool firsthop_on(const struct ps_snapshot *s)
 {
@@ -77,9 +77,9 @@ static void firsthop_table(FILE *out, const struct ps_report *r)
 			"(%s has no IRQ per RX queue, as veth: its polls start in softirqs "
 			"raised elsewhere)\n",
 			s->meta.ifname);
-	fprintf(out, "%-6s %9s %9s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n", "RXQ", "IRQS", "POLLS",
-		"IRQ", "KSIRQD", "OTHER", "THREAD", "BUSY", "WAIT_AVG", "WAIT_P99", "PLACE_AVG",
-		"PLACE_P99");
+	fprintf(out, "%-6s %9s %9s %6s %6s %6s %6s %6s %6s %9s %9s %9s %9s\n", "RXQ", "IRQS",
+		"POLLS", "IRQ", "KSIRQD", "TIMER", "OTHER", "THREAD", "BUSY", "WAIT_AVG",
+		"WAIT_P99", "PLACE_AVG", "PLACE_P99");
 	for (q = 0; q < s->nslots; q++) {
 		if (!firsthop_slot_active(s, q))
 			continue;
@@ -198,8 +198,8 @@ static void firsthop_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 	ps_prom_slot_counters(p, s, n, &fh_slots, fh_counters, PS_ARRAY_SIZE(fh_counters));
 	ps_prom_family(p, "pathscope_firsthop_polls_total", "counter",
 		       "First hop: polls that handed XDP frames of the RX queue, by what started "
-		       "them (irq: its own IRQ; ksoftirqd; other: a softirq raised elsewhere; "
-		       "thread: a NAPI thread; busy_poll).");
+		       "them (irq: its own IRQ; ksoftirqd; timer: NAPI's deferral timer; other: "
+		       "a softirq raised elsewhere; thread: a NAPI thread; busy_poll).");
 	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_polls);
 	ps_prom_family(p, "pathscope_firsthop_softirq_wait_seconds_total", "counter",
 		       "First hop: the timed NET_RX softirq waits of the RX queue, summed.");
