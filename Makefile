@@ -16,7 +16,8 @@ BPF_CFLAGS := -O2 -g -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror -Iinclude
               $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 
 BPF_SRCS := xdp/pathscope_xdp.bpf.c tc/pathscope_tc.bpf.c probes/pathscope_txlat.bpf.c \
-            probes/pathscope_kernel.bpf.c probes/pathscope_sock.bpf.c
+            probes/pathscope_kernel.bpf.c probes/pathscope_sock.bpf.c \
+            probes/pathscope_firsthop.bpf.c
 BPF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(notdir $(BPF_SRCS)))
 SKELS    := $(patsubst %.bpf.o,%.skel.h,$(BPF_OBJS))
 ABI_HDRS := $(wildcard include/pathscope/*.h)

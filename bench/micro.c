@@ -156,9 +156,10 @@ static struct fset {
 	{ "default_tcp", PS_F_DEFAULT | PS_F_TCP, 0 },
 	{ "default_flows", PS_F_DEFAULT | PS_F_FLOWS, 0 },
 	{ "default_flows_n1", PS_F_DEFAULT | PS_F_FLOWS, 1 },
+	{ "default_firsthop", PS_F_DEFAULT | PS_F_FIRSTHOP, 0 },
 	{ "all", PS_F_ALL, 0 },
 };
-static size_t nfsets = 6; /* the defaults above; --fset NAME=MASK[:N] replaces them */
+static size_t nfsets = 7; /* the defaults above; --fset NAME=MASK[:N] replaces them */
 #define NFSETS MAX_FSETS
 
 enum { P_XDP, P_TCI, P_TCE, NPROGS };
@@ -178,7 +179,8 @@ static void size_queue_maps(struct bpf_object *obj)
 {
 	static const char *const per_queue[] = { "xdp_stats", "tci_stats",  "tce_stats",
 						 "d2s_stats", "echo_stats", "tcp_stats",
-						 "tcp_hist",  "sock_stats", "flows_q" };
+						 "tcp_hist",  "sock_stats", "flows_q",
+						 "fh_stats" };
 	struct bpf_map *m;
 	size_t i;
 

@@ -22,10 +22,11 @@ const struct ps_opt ps_attach_opts[] = {
 	{ "queues", 'q', "LIST", "measure only these queues, e.g. 0-3,7 (default: all)" },
 	{ "features", 'f', "LIST",
 	  "class,ecn,sizes,gro,icmp,d2s,tcp,sock,txlat,kernel,\n"
-	  "flows | default | all | none (default: all but tcp\n"
-	  "and flows, for their cost per packet and their maps,\n"
-	  "and sock, txlat and kernel, which run on tracepoints\n"
-	  "of every packet or socket read of the host); none:\n"
+	  "flows,firsthop | default | all | none (default: all\n"
+	  "but tcp and flows, for their cost per packet and\n"
+	  "their maps, and sock, txlat, kernel and firsthop,\n"
+	  "which run on tracepoints of every packet, socket\n"
+	  "read, IRQ or softirq of the host); none:\n"
 	  "packets and bytes only, which are always counted" },
 	{ "xdp-mode", PS_ATTACH_XDP_MODE, "native|skb",
 	  "default: native where the driver has it, else skb" },

@@ -71,8 +71,10 @@ const char *ps_tc_mode_name(__u32 mode)
 }
 
 /* Feature bit i is named feature_names[i]. */
-static const char *const feature_names[] = { "class", "ecn",	"sizes", "gro",	 "icmp", "txlat",
-					     "d2s",   "kernel", "tcp",	 "sock", "flows" };
+static const char *const feature_names[] = {
+	"class", "ecn",	   "sizes", "gro",  "icmp",  "txlat",
+	"d2s",	 "kernel", "tcp",   "sock", "flows", "firsthop"
+};
 #define NFEATURES (sizeof(feature_names) / sizeof(feature_names[0]))
 
 int ps_features_parse(const char *list, __u32 *out)
@@ -114,7 +116,7 @@ int ps_features_parse(const char *list, __u32 *out)
 		if (i == NFEATURES)
 			return ps_error(
 			    "unknown feature '%s' (known: class, ecn, sizes, gro, icmp, "
-			    "txlat, d2s, kernel, tcp, sock, flows, default, all, none)",
+			    "txlat, d2s, kernel, tcp, sock, flows, firsthop, default, all, none)",
 			    tok);
 		*out |= 1U << i;
 	}

@@ -20,6 +20,7 @@
 #include "lib/queues.h"
 #include "lib/util.h"
 #include "loader/attach_common.h"
+#include "loader/attach_firsthop.h"
 #include "loader/attach_probes.h"
 #include "loader/attach_tc.h"
 #include "loader/attach_xdp.h"
@@ -180,6 +181,8 @@ static int attach_locked(struct ps_attach_state *st, const struct ps_attach_opts
 		err = step_done(st, ps_attach_txlat(st, o->probe_mode), "txlat-done");
 	if (!err && (m->features & PS_F_KERNEL))
 		err = step_done(st, ps_attach_kernel(st, o->probe_mode), "kernel-done");
+	if (!err && (m->features & PS_F_FIRSTHOP))
+		err = step_done(st, ps_attach_firsthop(st, o->probe_mode), "firsthop-done");
 	if (!err) {
 		m->flags &= ~PS_META_ATTACHING;
 		err = step_done(st, 0, "attached");

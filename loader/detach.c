@@ -14,6 +14,7 @@
 #include <xdp/libxdp.h>
 
 #include "lib/util.h"
+#include "loader/attach_firsthop.h"
 #include "loader/attach_probes.h"
 #include "loader/detach.h"
 #include "loader/iface.h"
@@ -171,6 +172,8 @@ static void detach_tracepoints(const char *dir, const struct ps_meta *m)
 		ps_tp_detach_pinned(dir, ps_sock_links, PS_SOCK_NLINKS);
 	if (m->features & PS_F_KERNEL)
 		ps_kernel_probes_detach_pinned(dir);
+	if (m->features & PS_F_FIRSTHOP)
+		ps_tp_detach_pinned(dir, ps_firsthop_links, PS_FIRSTHOP_NLINKS);
 }
 
 /* Undo an attachment described by m (complete or partial) and drop its pins.

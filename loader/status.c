@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib/compat.h"
+#include "loader/attach_firsthop.h"
 #include "loader/attach_probes.h"
 #include "loader/iface.h"
 #include "loader/iface_find.h"
@@ -142,6 +143,8 @@ const char *ps_hooks_missing(const char *dir, const struct ps_meta *m)
 		state = tp_state(dir, ps_sock_links, PS_SOCK_NLINKS);
 	if (!state && (m->features & PS_F_KERNEL))
 		state = tp_state(dir, ps_kernel_links, PS_KERNEL_NLINKS);
+	if (!state && (m->features & PS_F_FIRSTHOP))
+		state = tp_state(dir, ps_firsthop_links, PS_FIRSTHOP_NLINKS);
 	return state;
 }
 

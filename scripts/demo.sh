@@ -25,9 +25,10 @@ echo "== testbed: $PS_DEV_A ($PS_IP4_A) <-> $PS_DEV_B ($PS_IP4_B), 4 queues, GRO
 ps_testbed_create 4 "psdemoA-$$" "psdemoB-$$" || exit 1
 ps_at_exit 'ps_pathscope_a detach vA 2>/dev/null; ps_pathscope_b detach vB 2>/dev/null'
 
-echo "== pathscope attach vA (sender) and vB (receiver), default features and tcp (vB: and flows)"
+echo "== pathscope attach vA (sender) and vB (receiver), default features and tcp (vB: and flows,"
+echo "   firsthop)"
 ps_pathscope_a attach vA --features default,tcp || exit 1
-ps_pathscope_b attach vB --features default,tcp,flows || exit 1
+ps_pathscope_b attach vB --features default,tcp,flows,firsthop || exit 1
 "$PATHSCOPE" status
 
 mkdir -p "$OUT" || exit 1
@@ -93,6 +94,10 @@ echo
 echo "== pathscope stats vB --hist   (receiver: XDP sees wire frames, tc ingress sees GRO'd skbs)"
 ps_pathscope_b stats vB --hist
 echo
+echo "== pathscope stats vB --latency   (receiver: the first hop, NET_RX softirq wait and place"
+echo "   in the run, then driver to stack, per RX queue)"
+ps_pathscope_b stats vB --latency
+echo
 echo "== pathscope flows vB --top 3   (receiver: the flows behind each RX queue, 1 in 32"
 echo "   frames sampled; a verdict for a queue over 2/n of the packets; veth has no RSS)"
 ps_pathscope_b flows vB --top 3
@@ -102,6 +107,9 @@ echo "   - A one-shot stats gives rates since attach, idle time included; --inte
 echo "     them over the last S seconds (the mid-run sample above)."
 echo "   - XDP counts wire frames; tc counts skbs, which GRO (ingress) and GSO (egress) merge:"
 echo "     PACKETS and CE% there are per skb, SEGS is the frames per skb."
+echo "   - Where each RX queue runs: RX QUEUES BY CPU (its XDP frames by CPU) and First hop"
+echo "     (what started its polls, the softirq's wait, each frame's place in its run); on veth"
+echo "     the sender's CPU runs the receiver's queue; 'pathscope nic vB' shows IRQs and RPS."
 echo "   - Percentiles (P50, P99, ...) are estimates from log-linear buckets (1/8 of a power of"
 echo "     two wide); --json carries exact means (*_avg_ns) where the datapath keeps sums."
 echo "   - Heatmaps, one panel per queue, time on x, latency on y, colour for the count (open"

@@ -44,10 +44,12 @@ trap 'rm -rf "$tmp"' EXIT
 # Tests (file names) that time a latency against a reference outside
 # pathscope (a delay line, a reader's clock, a shaped qdisc, brackets of
 # CLOCK_MONOTONIC around crafted frames, the machine's softirq time in
-# /proc/stat): another test beside them would move what they measure. A new
+# /proc/stat, ftrace's events, which it filters by device name): another test
+# beside them would move what they measure. A new
 # latency test goes here.
 ALONE_TIMING=" test_d2s test_echo test_tcp_brackets test_d2s.sh test_heatmap.sh test_icmp_rtt.sh
-	test_kernel_path.sh test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh "
+	test_kernel_path.sh test_sock.sh test_tcp_delay.sh test_txcompletion.sh test_txlat.sh
+	test_firsthop.sh "
 # Tests that take a census of the machine's BPF programs, maps, links and
 # pins, or of libxdp's and xdp-filter's machine-wide pins (lib.sh's
 # ps_census): another test's objects would show in it. test_gone runs the

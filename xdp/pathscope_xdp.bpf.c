@@ -11,6 +11,7 @@
 #include "pathscope/d2s.bpf.h"
 #include "pathscope/echo.bpf.h"
 #include "pathscope/feature.bpf.h"
+#include "pathscope/firsthop.bpf.h"
 #include "pathscope/flows.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
@@ -50,11 +51,17 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int rx_hash)
 	__u32 key = (__u32)idx;
 	struct ps_qstats *s;
 	struct ps_pkt pkt = {}; /* all of it goes to the feature calls */
+	int parsed;
 
 	if (idx < 0)
 		return;
 	s = bpf_map_lookup_elem(&xdp_stats, &key);
-	if (!s || !ps_count(features, s, data, data_end, data_end - data, &pkt))
+	if (!s)
+		return;
+	parsed = ps_count(features, s, data, data_end, data_end - data, &pkt);
+	if (features & PS_F_FIRSTHOP)
+		ps_firsthop_xdp(s, key);
+	if (!parsed)
 		return;
 	if ((features & PS_F_ICMP) && ps_echo_worth(data, data_end, &pkt, PS_ECHO_OUT))
 		PS_FEATURE_CALL(ps_xdp_echo, ctx, &pkt, key);

@@ -12,7 +12,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 9
+#define PS_ABI_VERSION 10
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -37,10 +37,11 @@ enum ps_feature {
 	PS_F_TCP = 1U << 8,    /* passive TCP RTT, handshake RTT, host response (tcp.bpf.h) */
 	PS_F_SOCK = 1U << 9,   /* stack to socket read latency (sock.bpf.h, probes/) */
 	PS_F_FLOWS = 1U << 10, /* flows per RX queue, sampled, and distinct flows (flows.bpf.h) */
+	PS_F_FIRSTHOP = 1U << 11, /* IRQ, NET_RX softirq and poll per RX queue (firsthop.bpf.h) */
 };
 #define PS_F_ALL                                                                             \
 	(PS_F_CLASS | PS_F_ECN | PS_F_SIZES | PS_F_GRO | PS_F_ICMP | PS_F_TXLAT | PS_F_D2S | \
-	 PS_F_KERNEL | PS_F_TCP | PS_F_SOCK | PS_F_FLOWS)
+	 PS_F_KERNEL | PS_F_TCP | PS_F_SOCK | PS_F_FLOWS | PS_F_FIRSTHOP)
 /* txlat, kernel and sock are opt-in: they run on tracepoints of every packet
  * (or socket read) of the host, not only this interface's. tcp is opt-in for
  * its maps (3.5 MiB per attachment) and because a balancer forwarding at XDP
@@ -49,7 +50,10 @@ enum ps_feature {
  * (bench/README.md, "Why tcp is opt-in"). */
 /* flows is opt-in for its table (16,384 flows) and its cost per sampled
  * frame (bench/README.md, "flows"). */
-#define PS_F_DEFAULT (PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK | PS_F_TCP | PS_F_FLOWS))
+/* firsthop is opt-in: its probes run on every IRQ and NET_RX softirq of the
+ * host, and XDP pays two lookups per frame for it. */
+#define PS_F_DEFAULT \
+	(PS_F_ALL & ~(PS_F_TXLAT | PS_F_KERNEL | PS_F_SOCK | PS_F_TCP | PS_F_FLOWS | PS_F_FIRSTHOP))
 
 /* L3 class: exactly one per packet, so the classes sum to packets. */
 enum ps_l3 {
@@ -523,6 +527,55 @@ struct ps_softirq_cpu {
 	__u64 time_ns[PS_SIRQ_COUNT];  /* estimate: timed runs' time x PS_SIRQ_EVERY */
 	__u64 timed[PS_SIRQ_COUNT];    /* runs timed */
 };
+
+/*
+ * The first hop, from the wire to XDP per RX queue (feature firsthop,
+ * firsthop.bpf.h and probes/pathscope_firsthop.bpf.c), from stable
+ * tracepoints: irq_handler_entry/exit of the queues' IRQs (the loader maps
+ * IRQ numbers to queues), hrtimer_expire_entry/exit, softirq_raise/entry/exit
+ * of NET_RX and napi_poll, and the frames at XDP. A poll of a queue is a NAPI poll that handed XDP
+ * frames of it; it is counted once, at its first frame, by what started it.
+ */
+enum ps_fh_start {
+	PS_FH_IRQ,	 /* a NET_RX softirq raised in the queue's own IRQ handler */
+	PS_FH_KSOFTIRQD, /* a NET_RX softirq run by ksoftirqd (deferred) */
+	PS_FH_TIMER,	 /* raised in an hrtimer: NAPI's deferral (gro_flush_timeout) */
+	PS_FH_OTHER,	 /* raised elsewhere: another IRQ, a sender (veth) */
+	PS_FH_THREAD,	 /* outside a softirq, in a NAPI thread */
+	PS_FH_BUSY,	 /* outside a softirq, not a NAPI thread: busy polling */
+	PS_FH_STARTS
+};
+#define PS_FH_EVERY 16 /* 1 frame in 16 of each queue and CPU gives its place */
+
+struct ps_fh_qstats {
+	__u64 irqs;		   /* its IRQ's handler runs */
+	__u64 polls[PS_FH_STARTS]; /* polls that handed XDP its frames */
+	__u64 waited;		   /* softirq runs of its polls with a timed wait */
+	__u64 wait_sum_ns;	   /* NET_RX raised -> softirq entry */
+	__u64 wait_hist[PS_LAT_BUCKETS];
+	__u64 sampled;	    /* frames placed in their softirq run */
+	__u64 place_sum_ns; /* softirq entry -> the frame at XDP */
+	__u64 place_hist[PS_LAT_BUCKETS];
+	__u64 last_run; /* state, not a count: this CPU's softirq run seen last */
+};
+
+/* Per CPU: where its NET_RX processing stands (state, shared by the probes
+ * and XDP). Queues are kept as queue + 1, 0 for none. */
+struct ps_fh_cpu {
+	__u64 raise_ns;	    /* the first NET_RX raise not yet run; 0: none */
+	__u64 run_ns;	    /* the NET_RX softirq run in progress began; 0: none */
+	__u64 wait_ns;	    /* that run's wait since its raise (timed: wait_timed) */
+	__u64 run;	    /* NET_RX softirq runs begun */
+	__u32 irq_queue1;   /* the queue whose IRQ handler runs now */
+	__u32 raise_queue1; /* the queue whose IRQ raised the pending NET_RX */
+	__u32 run_queue1;   /* the queue whose IRQ raised the run */
+	__u32 run_start;    /* enum ps_fh_start of the run */
+	__u32 wait_timed;
+	__u32 poll_slot1;  /* the slot of the frames XDP saw in the poll going on */
+	__u32 in_timer;	   /* an hrtimer's function runs */
+	__u32 raise_timer; /* the pending NET_RX was raised in an hrtimer */
+};
+#define PS_FH_IRQS_MAX 1024 /* IRQ numbers mapped to queues */
 
 /*
  * Flows per RX queue (feature flows, include/pathscope/flows.bpf.h), at XDP.

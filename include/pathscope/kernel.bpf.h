@@ -153,6 +153,10 @@ struct trace_event_raw_softirq {
 	unsigned int vec;
 };
 
+struct trace_event_raw_irq_handler_entry {
+	int irq;
+};
+
 struct trace_event_raw_skb_copy_datagram_iovec {
 	const void *skbaddr;
 	int len;

@@ -57,7 +57,7 @@ struct ps_meta {
 	/* tcp: peer subnets are the remote address's first N bits. */
 	__u8 tcp_prefix4;
 	__u8 tcp_prefix6;
-	__u16 pad;
+	__u16 fh_irqs; /* firsthop: RX queues whose own IRQ the probes know */
 	/* flows: 1 in flow_sample frames sampled (1: all); counts scale by it. */
 	__u32 flow_sample;
 	__u32 pad2;

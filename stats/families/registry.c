@@ -7,6 +7,7 @@
 	X(counters)  /* packets and classes per hook and queue: the hook table */  \
 	X(sizes)     /* frame and skb sizes, GRO/GSO: columns of the hook table */ \
 	X(placement) /* where each RX queue runs: its XDP frames by CPU */         \
+	X(firsthop)  /* IRQ, NET_RX softirq and poll before XDP */                 \
 	X(icmp)	     /* ICMP echo RTT and response */                              \
 	X(tcp)	     /* TCP RTT, handshake, response */                            \
 	X(flows)     /* distinct and top flows per RX queue */                     \

@@ -299,6 +299,9 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_per_queue(dir, "d2s_stats", sizeof(struct ps_d2s_qstats), s->nslots,
 				     ncpus, (void **)&s->d2s);
 	if (!err)
+		err = read_per_queue(dir, "fh_stats", sizeof(struct ps_fh_qstats), s->nslots, ncpus,
+				     (void **)&s->fh);
+	if (!err)
 		err = read_entries(dir, "echo_peers", sizeof(struct ps_peer_key),
 				   offsetof(struct ps_peer_entry, stats), PS_ECHO_PEERS_MAX + 1,
 				   sizeof(struct ps_peer_entry), (void **)&s->peers, &s->npeers);
@@ -356,6 +359,8 @@ void ps_snapshot_free(struct ps_snapshot *s)
 	s->txlat = NULL;
 	free(s->d2s);
 	s->d2s = NULL;
+	free(s->fh);
+	s->fh = NULL;
 	free(s->peers);
 	s->peers = NULL;
 	s->npeers = 0;

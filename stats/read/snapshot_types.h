@@ -30,6 +30,7 @@ struct ps_snapshot {
 	struct ps_echo_qstats *echo;   /* nslots; NULL: echo maps not pinned */
 	struct ps_txlat_qstats *txlat; /* nslots; NULL: txlat probes not attached */
 	struct ps_d2s_qstats *d2s;     /* nslots; NULL: no XDP program */
+	struct ps_fh_qstats *fh;       /* nslots; NULL: no feature firsthop */
 	struct ps_peer_entry *peers;   /* per-peer echo statistics */
 	unsigned int npeers;
 	struct ps_tcp_qstats *tcp;	     /* nslots; NULL: tcp maps not pinned */

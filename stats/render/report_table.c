@@ -24,7 +24,7 @@ static __u32 latency_features(void)
 
 void ps_render_table(FILE *out, const struct ps_report *r, int n)
 {
-	char feats[64], queues[128];
+	char feats[128], queues[128];
 	size_t k;
 	int i;
 

@@ -12,7 +12,7 @@
 #include "lib/names.h"
 
 struct status_words {
-	char feats[64], queues[128], since[32];
+	char feats[128], queues[128], since[32];
 };
 
 static void words(const struct ps_meta *m, struct status_words *w)

@@ -28,6 +28,7 @@ struct fx_iface {
 	struct ps_qstats hook[PS_HOOK_COUNT][FX_NQ + 1];
 	struct ps_echo_qstats echo[FX_NQ + 1];
 	struct ps_d2s_qstats d2s[FX_NQ + 1];
+	struct ps_fh_qstats fh[FX_NQ + 1];
 	struct ps_txlat_qstats txlat[FX_NQ + 1];
 	struct ps_peer_entry peers[3];
 	struct ps_tcp_qstats tcp[FX_NQ + 1];
@@ -291,6 +292,21 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->d2s[0].sum_ns = (2500ULL * 40 + 70000ULL * 8) * k;
 	fx_lat(d->d2s[0].hist, 2500, 40 * k);
 	fx_lat(d->d2s[0].hist, 70000, 8 * k);
+	/* first hop: queue 0's IRQ, 40 polls (30 by it, 6 ksoftirqd, 4 other),
+	 * 36 waits of 3 us and 4 of 90 us; 20 frames placed at 6 us */
+	s->fh = d->fh;
+	s->meta.fh_irqs = 2;
+	d->fh[0].irqs = 32 * k;
+	d->fh[0].polls[PS_FH_IRQ] = 30 * k;
+	d->fh[0].polls[PS_FH_KSOFTIRQD] = 6 * k;
+	d->fh[0].polls[PS_FH_OTHER] = 4 * k;
+	d->fh[0].waited = 40 * k;
+	d->fh[0].wait_sum_ns = (3000ULL * 36 + 90000ULL * 4) * k;
+	fx_lat(d->fh[0].wait_hist, 3000, 36 * k);
+	fx_lat(d->fh[0].wait_hist, 90000, 4 * k);
+	d->fh[0].sampled = 20 * k;
+	d->fh[0].place_sum_ns = 6000ULL * 20 * k;
+	fx_lat(d->fh[0].place_hist, 6000, 20 * k);
 
 	s->txlat = d->txlat;
 	d->txlat[0].queued = 300 * k;
@@ -449,6 +465,7 @@ static void fx_fill_small(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	s->echo = d->echo;
 	d->echo[2].requests_in = 9 * k;
 	s->d2s = NULL;
+	s->fh = NULL;
 }
 
 /* snaps[i][0]: previous, snaps[i][1]: current. */

@@ -183,9 +183,9 @@ static void test_stages(void)
 	CHECK_TRUE("stages: each found by its key and alias", found);
 	CHECK_TRUE("stages: each has its family's feature and on()", filled);
 	CHECK_TRUE("stages: no two share a key or alias", unique);
-	/* The budget's rows as they were before the registry: same order. */
-	CHECK_STR("stages: the first is driver_to_stack", ps_nstages ? ps_stages[0].key : "",
-		  "driver_to_stack");
+	/* The budget's rows in path order: the first hop first. */
+	CHECK_STR("stages: the first is softirq_wait", ps_nstages ? ps_stages[0].key : "",
+		  "softirq_wait");
 	CHECK_STR("stages: the last is tcp_ack_delay",
 		  ps_nstages ? ps_stages[ps_nstages - 1].key : "", "tcp_ack_delay");
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The first hop (feature firsthop) on a 2-queue veth, held by the kernel's own
+# ftrace events of the same interval (tests/tools/ftrace_firsthop.py pairs
+# hrtimer_expire_entry/exit, softirq_raise, softirq_entry and napi_poll per
+# CPU, as netdev-times does):
+#   - 320 datagrams sent one by one from CPU 0 are 320 polls of one RX queue,
+#     each in a NET_RX softirq the sender raised ("other": veth has no IRQ),
+#     exactly as many as ftrace's napi_poll events of vB with work;
+#   - each run's softirq wait is timed once: as many waits as ftrace's runs,
+#     their mean within 25% + 500 ns of ftrace's pairs' mean (both read the
+#     same clock at the same tracepoints; 150-170 ns apart here, ~20%);
+#   - 1 frame in 16 per CPU and queue is placed in its run: exactly 20
+#     samples, their mean no later than the mean end of ftrace's polls;
+#   - with NAPI's deferral on (napi_defer_hard_irqs 100, gro_flush_timeout
+#     200 us) and 1000 datagrams 100 us apart, most polls are started by the
+#     deferral timer, and the polls by what started them (ksoftirqd, timer,
+#     other) are exactly ftrace's;
+#   - veth is said to have no IRQ per queue; irqs stay 0; detach removes the
+#     eight links. tp_btf and classic tracepoints.
+. "$(dirname "$0")/lib.sh"
+N=firsthop
+ps_require_root "$N"
+ps_require_file "$N" "$PATHSCOPE"
+ps_require_file "$N" "$UDPSEND"
+ps_require_cmd "$N" jq taskset python3
+T=/sys/kernel/tracing
+[ -d "$T/instances" ] || mount -t tracefs nodev "$T" 2>/dev/null
+[ -d "$T/instances" ] || { ps_unsupported "$N" "tracefs is not mounted"; ps_done; }
+
+ps_testbed_create 2 || { ps_fail "$N" "testbed setup failed"; ps_done; }
+inst=$T/instances/pathscope_test_fh_$$
+ps_at_exit "ps_pathscope_b detach vB >/dev/null 2>&1; rmdir '$inst' 2>/dev/null"
+ps_txq_pin "$NS_A" vA 0 # the datagrams leave vA on TX queue 0: vB's RX queue 0
+
+pins() { ls "/sys/fs/bpf/pathscope/$(stat -Lc %i "/var/run/netns/$NS_B")/"*/ 2>/dev/null; }
+q0() { jq -c ".interfaces[0].queues[] | select(.queue == 0) | .firsthop | $2" <<<"$1"; }
+ev_id() { cat "$inst/events/$1/id"; }
+
+# case NAME COUNT GAP_US: COUNT datagrams from CPU 0, GAP_US apart, under an
+# ftrace instance; sets j0, j1 (stats JSON before and after) and the
+# reference: fpolls fruns fwait fend fksirqd ftimer fother.
+case_run() {
+	local name=$1 count=$2 gap=$3 e
+	ps_wait_quiet 5
+	mkdir "$inst" || ps_fail "$name: an ftrace instance" "mkdir $inst"
+	echo mono >"$inst/trace_clock"
+	echo 1 >"$inst/options/raw" # nanoseconds, and each event's id
+	echo 'vec == 3' >"$inst/events/irq/softirq_raise/filter"
+	echo 'vec == 3' >"$inst/events/irq/softirq_entry/filter"
+	echo 'dev_name == "vB" && work > 0' >"$inst/events/napi/napi_poll/filter"
+	for e in irq/softirq_raise irq/softirq_entry napi/napi_poll timer/hrtimer_expire_entry \
+		timer/hrtimer_expire_exit; do
+		echo 1 >"$inst/events/$e/enable"
+	done
+	j0=$(ps_pathscope_b stats vB --json)
+	echo 1 >"$inst/tracing_on"
+	ps_in_a taskset -c 0 "$UDPSEND" -r -n "$count" -i "$gap" "$PS_IP4_B" 9999 ||
+		ps_fail "$name: udpsend" "exit $?"
+	ps_wait_quiet 5
+	echo 0 >"$inst/tracing_on"
+	j1=$(ps_pathscope_b stats vB --json)
+	read -r fpolls fruns fwait fend fksirqd ftimer fother < <(python3 \
+		"$PS_ROOT/tests/tools/ftrace_firsthop.py" "$inst/trace" "$(ev_id irq/softirq_raise)" \
+		"$(ev_id irq/softirq_entry)" "$(ev_id napi/napi_poll)" \
+		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)")
+	rmdir "$inst"
+}
+d() { echo $(($(q0 "$j1" "$1") - $(q0 "$j0" "$1"))); }
+
+for mode in tp_btf tracepoint; do
+	ps_pathscope_b attach vB --features firsthop --probe-mode "$mode" ||
+		ps_fail "$mode: attach vB --features firsthop" "exit $?"
+	ps_check_eq "$mode: eight probe links pinned" "$(pins | grep -c '^fh_[a-z_]*\(entry\|exit\|raise\|poll\)$')" 8
+	case_run "$mode" 320 1000
+	ps_check_eq "$mode: ftrace saw 320 polls of vB with work" "$fpolls" 320
+	ps_check_eq "$mode: pathscope counted the same polls, all started by the sender (other)" \
+		"$(d '[.polls[]] | add') $(d .polls.other)" "320 320"
+	ps_check_eq "$mode: one timed wait per softirq run, as ftrace's runs" "$(d .waited)" "$fruns"
+	ps_check_eq "$mode: 1 in 16 frames placed: exactly 20" "$(d .sampled)" 20
+	ps_check_eq "$mode: the IRQ count stays 0 (veth has none)" "$(q0 "$j1" .irqs)" 0
+	avg=$(q0 "$j1" .softirq_wait_avg_ns)
+	ps_check_eq "$mode: softirq wait mean ($avg ns) within 25% + 500 ns of ftrace's ($fwait ns)" \
+		"$(awk -v a="$avg" -v f="$fwait" 'BEGIN { d = a - f; if (d < 0) d = -d; print (f > 0 && d <= 0.25 * f + 500) ? "yes" : "no" }')" yes
+	place=$(q0 "$j1" .place_avg_ns)
+	ps_check_eq "$mode: place mean ($place ns) no later than ftrace's poll ends ($fend ns)" \
+		"$(awk -v a="$place" -v f="$fend" 'BEGIN { print (a > 0 && a <= f) ? "yes" : "no" }')" yes
+	ps_check_eq "$mode: the table says veth has no IRQ per RX queue" \
+		"$(ps_pathscope_b stats vB | grep -c '^(vB has no IRQ per RX queue, as veth')" 1
+	ps_check_eq "$mode: the budget has the softirq wait row" \
+		"$(ps_pathscope_b stats vB --latency | grep -c '^RX sirq ')" 1
+	if [ "$mode" = tp_btf ]; then
+		# NAPI's deferral: the sender finds the NAPI still scheduled, and
+		# the frames wait for napi_watchdog, an hrtimer, to raise NET_RX.
+		ps_in_b sh -c 'echo 100 >/sys/class/net/vB/napi_defer_hard_irqs; echo 200000 >/sys/class/net/vB/gro_flush_timeout' ||
+			ps_fail "deferral on" "sysfs"
+		case_run "deferral" 1000 100
+		ps_in_b sh -c 'echo 0 >/sys/class/net/vB/napi_defer_hard_irqs; echo 0 >/sys/class/net/vB/gro_flush_timeout'
+		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's" \
+			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
+		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
+			"$(awk -v t="$ftimer" -v n="$fpolls" 'BEGIN { print (n > 0 && t > 0.9 * n) ? "yes" : "no" }')" yes
+	fi
+	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
+	ps_check_eq "$mode: detach removed the pins" "$(pins | wc -l)" 0
+done
+ps_done

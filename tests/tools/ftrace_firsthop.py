@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The first hop as the kernel's own ftrace events tell it, the reference of
+test_firsthop. It reads an ftrace instance's trace in raw form (option raw,
+trace_clock mono: "PID CPU NS type: ID", nanoseconds; the events filtered in
+the kernel: hrtimer_expire_entry/exit, softirq_raise and softirq_entry of
+NET_RX, napi_poll of one device with work > 0) and pairs them per CPU the way
+netdev-times does: a run's wait is its entry minus the first NET_RX raise on
+that CPU since the run before; the raise was in a timer when it came between
+an hrtimer_expire_entry and its exit; the run was ksoftirqd's when the task
+that entered it is a ksoftirqd (/proc/PID/comm); a poll belongs to the run in
+progress on its CPU.
+Prints: polls, runs with a timed wait among the runs of those polls, their
+mean wait in ns, the mean of poll end - run entry in ns, and the polls
+started by ksoftirqd, by a timer and otherwise.
+Usage: ftrace_firsthop.py TRACE RAISE_ID ENTRY_ID POLL_ID [TIMER_ENTRY_ID TIMER_EXIT_ID]"""
+import re
+import sys
+
+EV = re.compile(r"^\s*(\d+) (\d+) (\d+) type: (\d+)")
+
+
+def comm(pid):
+    try:
+        return open(f"/proc/{pid}/comm").read().strip()
+    except OSError:
+        return ""
+
+
+def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-"):
+    raise_at, entry_at, run_id, in_timer = {}, {}, {}, {}
+    polls = 0
+    waits, ends, seen = [], [], set()
+    starts = {"ksoftirqd": 0, "timer": 0, "other": 0}
+    for line in open(path):
+        m = EV.search(line)
+        if not m:
+            continue
+        pid, cpu, ts, ev = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        if ev == tentry_id:
+            in_timer[cpu] = True
+        elif ev == texit_id:
+            in_timer[cpu] = False
+        elif ev == raise_id:
+            raise_at.setdefault(cpu, (ts, in_timer.get(cpu, False)))
+        elif ev == entry_id:
+            r = raise_at.pop(cpu, None)
+            kind = "ksoftirqd" if comm(pid).startswith("ksoftirqd/") else "timer" if r and r[1] else "other"
+            entry_at[cpu] = (ts, ts - r[0] if r else None, kind)
+            run_id[cpu] = run_id.get(cpu, 0) + 1
+        elif ev == poll_id and cpu in entry_at:
+            polls += 1
+            ends.append(ts - entry_at[cpu][0])
+            starts[entry_at[cpu][2]] += 1
+            if (cpu, run_id[cpu]) not in seen:
+                seen.add((cpu, run_id[cpu]))
+                if entry_at[cpu][1] is not None:
+                    waits.append(entry_at[cpu][1])
+    mean = lambda v: sum(v) // len(v) if v else 0
+    print(polls, len(waits), mean(waits), mean(ends), starts["ksoftirqd"], starts["timer"], starts["other"])
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:7])

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The first hop (feature firsthop) on a NIC with an IRQ per RX queue:
+# virtio-net with 4 queues in a qemu guest of the kernel matrix (PS_VM=1;
+# the host end is run.sh's tap, which answers ping and runs iperf3 -s).
+#   - the loader maps the 4 queues' own IRQs (virtioN-input.Q);
+#   - each queue's IRQ runs, counted by irq:irq_handler_entry, equal the
+#     kernel's own count of its IRQ in /proc/interrupts, exactly, over ping
+#     and a UDP download;
+#   - the polls that handed XDP frames equal ftrace's napi_poll events of
+#     the NIC with work > 0 over the same interval, exactly, and most were
+#     started by the queue's own IRQ.
+. "$(dirname "$0")/../../integration/lib.sh"
+N=vm_firsthop
+[ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
+ps_require_root "$N"
+ps_require_cmd "$N" iperf3 ping jq
+DEV=$PS_VM_DEV HOST=$PS_VM_HOST4
+T=/sys/kernel/tracing
+inst=$T/instances/pathscope_vm_fh
+ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1; rmdir $inst 2>/dev/null"
+
+nic_packets() { echo "$(<"/sys/class/net/$DEV/statistics/rx_packets") $(<"/sys/class/net/$DEV/statistics/tx_packets")"; }
+quiet() { # nothing received or sent for 0.5 s, at most 10 s
+	local a b same=0 i
+	b=$(nic_packets)
+	for ((i = 0; i < 100 && same < 5; i++)); do
+		sleep 0.1
+		a=$b b=$(nic_packets)
+		[ "$a" = "$b" ] && same=$((same + 1)) || same=0
+	done
+}
+irqs=$("$PATHSCOPE" nic "$DEV" --json | jq -r '[.placement.rx[].irq] | map(tostring) | join(" ")')
+ps_check_eq "placement: each of the 4 RX queues has an IRQ of its own" "$(wc -w <<<"$irqs")" 4
+# The kernel's count of each queue's IRQ, all CPUs: "q0 q1 q2 q3".
+proc_irqs() {
+	local i out=
+	for i in $irqs; do
+		out+="$(awk -v i="$i:" '$1 == i { s = 0; for (f = 2; f <= NF && $f ~ /^[0-9]+$/; f++) s += $f; print s }' /proc/interrupts) "
+	done
+	echo "${out% }"
+}
+js() { "$PATHSCOPE" stats "$DEV" --json; }
+ps_irqs() { jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .firsthop.irqs] | map(tostring) | join(" ")' <<<"$1"; }
+ps_polls() { jq '[.interfaces[0].queues[].firsthop.polls[]] | add' <<<"$1"; }
+sub() { paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk '{ printf "%s%d", (NR > 1 ? " " : ""), $1 - $2 }'; }
+
+"$PATHSCOPE" attach "$DEV" --features firsthop || ps_fail "attach $DEV --features firsthop" "exit $?"
+j=$(js)
+ps_check_eq "the loader mapped the 4 queues' IRQs" "$(jq '.interfaces[0].firsthop_irq_queues' <<<"$j")" 4
+ps_check_eq "the table does not say the device lacks IRQs" "$("$PATHSCOPE" stats "$DEV" | grep -c 'has no IRQ per RX queue')" 0
+
+quiet
+mkdir "$inst" && echo mono >"$inst/trace_clock" &&
+	echo "dev_name == \"$DEV\" && work > 0" >"$inst/events/napi/napi_poll/filter" &&
+	echo 1 >"$inst/events/napi/napi_poll/enable" || ps_fail "an ftrace instance" "$inst"
+k0=$(proc_irqs) j0=$(js)
+echo 1 >"$inst/tracing_on"
+ping -q -c 40 -i 0.05 "$HOST" >/dev/null || ps_fail "ping $HOST" "exit $?"
+iperf3 -c "$HOST" -u -R -b 20M -n 2M -P 4 >/dev/null 2>&1 || ps_fail "iperf3 -u -R" "exit $?"
+quiet
+echo 0 >"$inst/tracing_on"
+k1=$(proc_irqs) j1=$(js)
+fpolls=$(grep -c 'napi_poll:' "$inst/trace")
+rmdir "$inst"
+dk=$(sub "$k1" "$k0") dp=$(sub "$(ps_irqs "$j1")" "$(ps_irqs "$j0")")
+ps_check_eq "each queue's IRQ runs = /proc/interrupts' delta for its IRQ ($dk)" "$dp" "$dk"
+ps_check_eq "IRQs came (ping and iperf3 went through)" "$(awk '{ print ($1 + $2 + $3 + $4 > 0) ? "yes" : "no" }' <<<"$dk")" yes
+ps_check_eq "polls = ftrace's napi_poll events of $DEV with work ($fpolls)" \
+	"$(($(ps_polls "$j1") - $(ps_polls "$j0")))" "$fpolls"
+irq_share=$(jq '[.interfaces[0].queues[].firsthop.polls] | (map(.irq) | add) / (map(.[]) | add)' <<<"$j1")
+ps_check_eq "most polls were started by their queue's own IRQ ($irq_share)" \
+	"$(awk -v s="$irq_share" 'BEGIN { print (s > 0.5) ? "yes" : "no" }')" yes
+"$PATHSCOPE" detach "$DEV" || ps_fail "detach" "exit $?"
+ps_done
