@@ -28,11 +28,11 @@ static const char heatmap_help[] =
     "of samples; the panels share the axes and the colours. From a recording (the\n"
     "JSON lines of 'stats --interval S --json' or 'serve --jsonl': the first line\n"
     "is the baseline, each later line one interval), or recorded live.\n"
-    "STAGE: softirq_wait, softirq_place, driver_to_stack (d2s), socket_read (sock),\n"
-    "  qdisc_sojourn (sojourn), tx_completion (completion), icmp_rtt, tcp_rtt,\n"
-    "  tcp_handshake, icmp_response,\n"
-    "  tcp_response, tcp_ack_delay; or budget: per queue, the p50 of every stage as\n"
-    "  bars, the stages of one path end to end, each p99 marked.\n";
+    "STAGE: wire_to_xdp, softirq_wait, softirq_place, driver_to_stack (d2s),\n"
+    "  socket_read (sock), qdisc_sojourn (sojourn), tx_completion (completion),\n"
+    "  icmp_rtt, tcp_rtt, tcp_handshake, icmp_response, tcp_response,\n"
+    "  tcp_ack_delay; or budget: per queue, the p50 of every stage as bars, the\n"
+    "  stages of one path end to end, each p99 marked.\n";
 
 static const struct ps_opt heatmap_opts[] = {
 	{ "from", 'f', "FILE",

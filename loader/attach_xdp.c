@@ -143,13 +143,13 @@ static int open_xdp(struct ps_attach_state *st)
 	return 0;
 }
 
-/* The RX hash type (feature flows) needs the device-bound program, which
- * must run alone: not in chain or join mode (callers), not in libxdp's
- * dispatcher, not in generic (skb) mode, which refuses device-bound
- * programs; and the kfunc (Linux 6.3). */
+/* The RX hash type (feature flows) and the RX timestamp (firsthop) need the
+ * device-bound program, which must run alone: not in chain or join mode
+ * (callers), not in libxdp's dispatcher, not in generic (skb) mode, which
+ * refuses device-bound programs; and the kfuncs (Linux 6.3). */
 static bool want_rx_hash(const struct ps_meta *m, enum ps_xdp_request req)
 {
-	return (m->features & PS_F_FLOWS) && req != PS_XDP_REQ_SKB &&
+	return (m->features & (PS_F_FLOWS | PS_F_FIRSTHOP)) && req != PS_XDP_REQ_SKB &&
 	       !ps_dispatcher_takes_pathscope() && ps_xdp_rx_hash_supported();
 }
 

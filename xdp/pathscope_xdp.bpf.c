@@ -39,10 +39,10 @@ PS_FEATURE(ps_xdp_flows, struct xdp_md, ctx, ps_flows_xdp(data, data_end, p, dat
  * check. By default tc ingress matches them after GRO, once per skb. */
 const volatile __u32 ps_tcp_rx_at_xdp = 0;
 
-/* Count and classify the frame, and run the enabled features on it; with
- * rx_hash (the device-bound program only), the RX hash type of the frames
- * sampled for flows too. */
-static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int rx_hash)
+/* Count and classify the frame, and run the enabled features on it; when
+ * bound (the device-bound program only), the RX hash type of the frames
+ * sampled for flows and the RX timestamp of those placed by firsthop too. */
+static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int bound)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
@@ -59,8 +59,11 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int rx_hash)
 	if (!s)
 		return;
 	parsed = ps_count(features, s, data, data_end, data_end - data, &pkt);
-	if (features & PS_F_FIRSTHOP)
+	if (features & PS_F_FIRSTHOP) {
 		ps_firsthop_xdp(s, key);
+		if (bound)
+			ps_firsthop_wire(ctx, s, key);
+	}
 	if (!parsed)
 		return;
 	if ((features & PS_F_ICMP) && ps_echo_worth(data, data_end, &pkt, PS_ECHO_OUT))
@@ -71,7 +74,7 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int rx_hash)
 		PS_FEATURE_CALL(ps_xdp_tcp, ctx, &pkt, key);
 	if ((features & PS_F_FLOWS) && ps_flow_sampled()) {
 		PS_FEATURE_CALL(ps_xdp_flows, ctx, &pkt, key);
-		if (rx_hash)
+		if (bound)
 			ps_flows_rx_hash(ctx, key);
 	}
 }
@@ -99,9 +102,10 @@ int pathscope_xdp_chain(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-/* pathscope_xdp with feature flows and the RX hash type of each sampled
- * frame: the loader loads it device-bound to the interface (the kfunc needs
- * that), and only where it runs alone on the interface: a device-bound
+/* pathscope_xdp with the NIC's metadata (kfuncs): the RX hash type of each
+ * frame sampled for flows, the RX timestamp of each placed by firsthop. The
+ * loader loads it device-bound to the interface (the kfuncs need that), and
+ * only where it runs alone on the interface: a device-bound
  * program can neither be tail-called from nor replace part of another that
  * is not bound to the same device (chain, join, libxdp's dispatcher).
  * "?": not loaded unless the loader asks for it. */

@@ -556,6 +556,16 @@ struct ps_fh_qstats {
 	__u64 sampled;	    /* frames placed in their softirq run */
 	__u64 place_sum_ns; /* softirq entry -> the frame at XDP */
 	__u64 place_hist[PS_LAT_BUCKETS];
+	/* Wire -> XDP, the device-bound program only (bpf_xdp_metadata_rx_timestamp,
+	 * Linux 6.3), on the frames placed: with the NIC's timestamp, the time
+	 * from it to XDP in CLOCK_TAI (meaningful only when the NIC clock is
+	 * disciplined to TAI: user space checks); those without, by reason. */
+	__u64 hw_stamped;
+	__u64 hw_nodata;      /* ENODATA: the driver has them, this frame had none */
+	__u64 hw_unsupported; /* another error: the driver has no RX timestamps */
+	__u64 hw_ahead;	      /* stamped later than TAI at XDP: not counted below */
+	__u64 wire_sum_ns;
+	__u64 wire_hist[PS_LAT_BUCKETS];
 	__u64 last_run; /* state, not a count: this CPU's softirq run seen last */
 };
 

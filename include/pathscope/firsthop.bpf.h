@@ -41,4 +41,42 @@ static __always_inline void ps_firsthop_xdp(const struct ps_qstats *q, __u32 slo
 	s->place_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
 }
 
+/* The NIC's RX timestamp of the frame (Linux 6.3; only a device-bound
+ * program may call it: pathscope_xdp_rxhash). */
+extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timestamp) __ksym __weak;
+
+#define PS_ENODATA 61
+
+/* The device-bound program, the frames placed (the same tick): the NIC's
+ * timestamp against CLOCK_TAI now. */
+static __always_inline void ps_firsthop_wire(struct xdp_md *ctx, const struct ps_qstats *q,
+					     __u32 slot)
+{
+	struct ps_fh_qstats *s;
+	__u64 ts = 0, now;
+	int err;
+
+	if (q->packets % PS_FH_EVERY)
+		return;
+	s = bpf_map_lookup_elem(&fh_stats, &slot);
+	if (!s)
+		return;
+	err = bpf_xdp_metadata_rx_timestamp(ctx, &ts);
+	if (err || !ts) {
+		if (err == -PS_ENODATA || !err)
+			s->hw_nodata++;
+		else
+			s->hw_unsupported++;
+		return;
+	}
+	now = bpf_ktime_get_tai_ns();
+	s->hw_stamped++;
+	if (now < ts) {
+		s->hw_ahead++;
+		return;
+	}
+	s->wire_sum_ns += now - ts;
+	s->wire_hist[ps_hist_bucket(now - ts, PS_LAT_BUCKETS)]++;
+}
+
 #endif /* PATHSCOPE_FIRSTHOP_BPF_H */

@@ -23,7 +23,7 @@ enum ps_tc_mode { PS_TC_NONE, PS_TC_TCX, PS_TC_CLSACT };
 #define PS_META_TCP_RX_XDP	(1U << 4) /* tcp: XDP matches arriving segments, not tc ingress */
 #define PS_META_MADE_LIBXDP_DIR (1U << 5) /* /sys/fs/bpf/xdp was made by this attach's libxdp */
 #define PS_META_BY_SERVE	(1U << 6) /* attached by serve, which detaches it on exit */
-#define PS_META_RX_HASH		(1U << 7) /* flows: XDP device-bound, counts RX hash types */
+#define PS_META_RX_HASH		(1U << 7) /* XDP device-bound: flows' RX hash, firsthop's timestamp */
 
 struct ps_meta {
 	__u32 abi_version;

@@ -40,6 +40,87 @@ static void fh_total(const struct ps_snapshot *s, unsigned int q, struct ps_fh_q
 	ps_per_queue_total(s->fh, sizeof(*out), s->nslots, q, out);
 }
 
+/* ---- wire -> XDP (the NIC's RX timestamp) -------------------------------- */
+
+/* Whether wire -> XDP means something here; why not in why. */
+static bool wire_comparable(const struct ps_snapshot *s, char *why, size_t len)
+{
+	const struct ps_phc *c = &s->phc;
+	struct ps_fh_qstats t;
+	__u64 placed;
+
+	fh_total(s, s->nslots, &t);
+	placed = t.hw_stamped + t.hw_nodata + t.hw_unsupported;
+	if (!(s->meta.flags & PS_META_RX_HASH))
+		snprintf(why, len,
+			 "not available (XDP is not device-bound: that needs it alone, in "
+			 "native mode, on Linux 6.3+)");
+	else if (!placed)
+		snprintf(why, len, "no frame placed yet");
+	else if (!t.hw_stamped && t.hw_unsupported)
+		snprintf(why, len,
+			 "not available (the driver has no XDP RX timestamp: %llu of %llu "
+			 "placed frames refused)",
+			 (unsigned long long)t.hw_unsupported, (unsigned long long)placed);
+	else if (!t.hw_stamped)
+		snprintf(why, len,
+			 "not available (no hardware RX timestamp on its %llu placed "
+			 "frames: timestamping off, or none on this device)",
+			 (unsigned long long)placed);
+	else if (!c->checked)
+		snprintf(why, len,
+			 "not comparable: the NIC clock was not checked (another network "
+			 "namespace)");
+	else if (*c->why)
+		snprintf(why, len, "not comparable: the NIC clock cannot be read (%s)", c->why);
+	else if (c->index < 0)
+		snprintf(why, len, "not comparable: the NIC has no PTP clock to check against TAI");
+	else if (!ps_phc_synced(c))
+		snprintf(why, len,
+			 "not comparable: the NIC clock is not synchronised (/dev/ptp%d is "
+			 "%.3f s from TAI; ptp4l, phc2sys)",
+			 c->index, c->offset_ns / 1e9);
+	else
+		return true;
+	return false;
+}
+
+static bool wire_has(const struct ps_snapshot *s)
+{
+	char why[192];
+
+	return firsthop_on(s) && wire_comparable(s, why, sizeof(why));
+}
+
+static void wire_line(FILE *out, const struct ps_snapshot *s)
+{
+	struct ps_fh_qstats t;
+	char why[192], v[3][16];
+	__u64 n;
+
+	if (!wire_comparable(s, why, sizeof(why))) {
+		fprintf(out, "wire -> XDP: %s\n", why);
+		return;
+	}
+	fh_total(s, s->nslots, &t);
+	n = t.hw_stamped - t.hw_ahead;
+	ps_fmt_ns(v[0], sizeof(v[0]), n ? t.wire_sum_ns / n : 0, n);
+	ps_fmt_lat(v[1], sizeof(v[1]), t.wire_hist, 50);
+	ps_fmt_lat(v[2], sizeof(v[2]), t.wire_hist, 99);
+	fprintf(out,
+		"wire -> XDP (the NIC's RX timestamp to XDP, TAI): %llu frames stamped, AVG %s, "
+		"P50 %s, P99 %s\n",
+		(unsigned long long)t.hw_stamped, v[0], v[1], v[2]);
+}
+
+static void wire_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_fh_qstats t;
+
+	fh_total(s, q, &t);
+	memcpy(out, t.wire_hist, sizeof(t.wire_hist));
+}
+
 /* ---- table --------------------------------------------------------------- */
 
 static void fh_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
@@ -87,6 +168,7 @@ static void firsthop_table(FILE *out, const struct ps_report *r)
 		fh_row(out, s, q, qname);
 	}
 	fh_row(out, s, s->nslots, "all");
+	wire_line(out, s);
 }
 
 /* ---- --hist -------------------------------------------------------------- */
@@ -110,7 +192,8 @@ static void firsthop_hist(FILE *out, const struct ps_report *r)
 
 static json_object *firsthop_json(const struct ps_report *r, unsigned int q)
 {
-	json_object *o = json_object_new_object(), *p = json_object_new_object();
+	json_object *o = json_object_new_object(), *p = json_object_new_object(),
+		    *w = json_object_new_object();
 	struct ps_fh_qstats t;
 
 	fh_total(r->cur, q, &t);
@@ -125,13 +208,39 @@ static json_object *firsthop_json(const struct ps_report *r, unsigned int q)
 	ps_json_add_u64(o, "sampled", t.sampled);
 	json_object_object_add(o, "place_ns", ps_json_dist(t.place_hist, PS_LAT_BUCKETS));
 	ps_json_add_u64(o, "place_avg_ns", t.sampled ? t.place_sum_ns / t.sampled : 0);
+	ps_json_add_u64(w, "stamped", t.hw_stamped);
+	ps_json_add_u64(w, "nodata", t.hw_nodata);
+	ps_json_add_u64(w, "unsupported", t.hw_unsupported);
+	ps_json_add_u64(w, "ahead", t.hw_ahead);
+	json_object_object_add(w, "latency_ns", ps_json_dist(t.wire_hist, PS_LAT_BUCKETS));
+	ps_json_add_u64(w, "avg_ns",
+			t.hw_stamped > t.hw_ahead ? t.wire_sum_ns / (t.hw_stamped - t.hw_ahead)
+						  : 0);
+	json_object_object_add(o, "wire", w);
 	return o;
 }
 
 static void firsthop_iface_json(json_object *o, const struct ps_snapshot *s)
 {
-	if (firsthop_on(s))
-		ps_json_add_u64(o, "firsthop_irq_queues", s->meta.fh_irqs);
+	json_object *w;
+	char why[192];
+	bool ok;
+
+	if (!firsthop_on(s))
+		return;
+	ps_json_add_u64(o, "firsthop_irq_queues", s->meta.fh_irqs);
+	w = json_object_new_object();
+	ok = wire_comparable(s, why, sizeof(why));
+	json_object_object_add(w, "comparable", json_object_new_boolean(ok));
+	json_object_object_add(w, "why", ok ? NULL : json_object_new_string(why));
+	json_object_object_add(
+	    w, "phc",
+	    s->phc.checked && s->phc.index >= 0 ? json_object_new_int(s->phc.index) : NULL);
+	json_object_object_add(w, "phc_offset_ns",
+			       s->phc.checked && s->phc.index >= 0 && !*s->phc.why
+				   ? json_object_new_int64(s->phc.offset_ns)
+				   : NULL);
+	json_object_object_add(o, "wire_to_xdp", w);
 }
 
 /* ---- Prometheus ---------------------------------------------------------- */
@@ -235,6 +344,16 @@ static void fh_place_latency(const struct ps_snapshot *s, unsigned int q, __u64 
 /* ---- the family ---------------------------------------------------------- */
 
 static const struct ps_stage stages[] = {
+	{
+	    .head = "RX wire",
+	    .key = "wire_to_xdp",
+	    .words = "wire to XDP",
+	    .where = "the NIC's RX timestamp to XDP",
+	    .path = PS_PATH_RX,
+	    .has = wire_has,
+	    .hist = wire_latency,
+	    .json = { { "firsthop", "wire", "latency_ns" } },
+	},
 	{
 	    .head = "RX sirq",
 	    .key = "softirq_wait",

@@ -213,6 +213,17 @@ static int read_kern(const char *dir, struct ps_snapshot *s)
 	return err;
 }
 
+/* The NIC's clock, only when some frame carried its timestamp (firsthop's
+ * wire -> XDP is shown only when that clock follows TAI). */
+static void read_phc(struct ps_snapshot *s)
+{
+	for (unsigned int q = 0; q < s->nslots; q++)
+		if (s->fh[q].hw_stamped) {
+			ps_nic_phc_read(s->nic->ifname, &s->phc);
+			return;
+		}
+}
+
 /* NIC facts and softnet counters: optional, so failures only leave them out.
  * Where the driver says which NAPI instance serves which RX queue, that
  * replaces the mapping the probes learned. */
@@ -338,6 +349,8 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_kern(dir, s);
 	if (!err)
 		read_nic(s);
+	if (!err && s->nic && s->fh)
+		read_phc(s);
 	if (err)
 		ps_snapshot_free(s);
 	return err;

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 #include "pathscope/meta.h"
+#include "nic/phc.h"
 
 struct ps_kern_snapshot; /* stats/read/kernel_path.h */
 struct ps_nic_facts;	 /* nic/facts.h */
@@ -31,6 +32,7 @@ struct ps_snapshot {
 	struct ps_txlat_qstats *txlat; /* nslots; NULL: txlat probes not attached */
 	struct ps_d2s_qstats *d2s;     /* nslots; NULL: no XDP program */
 	struct ps_fh_qstats *fh;       /* nslots; NULL: no feature firsthop */
+	struct ps_phc phc;	       /* checked when frames carried a NIC timestamp */
 	struct ps_peer_entry *peers;   /* per-peer echo statistics */
 	unsigned int npeers;
 	struct ps_tcp_qstats *tcp;	     /* nslots; NULL: tcp maps not pinned */

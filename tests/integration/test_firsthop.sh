@@ -15,6 +15,10 @@
 #     200 us) and 1000 datagrams 100 us apart, most polls are started by the
 #     deferral timer, and the polls by what started them (ksoftirqd, timer,
 #     other) are exactly ftrace's;
+#   - wire -> XDP: where the program can be device-bound (Linux 6.3), the
+#     NIC's RX timestamp is asked for on the 20 frames placed: veth gives
+#     none, so 20 without and the table says so; in skb mode it is not
+#     device-bound, and says that;
 #   - veth is said to have no IRQ per queue; irqs stay 0; detach removes the
 #     eight links. tp_btf and classic tracepoints.
 . "$(dirname "$0")/lib.sh"
@@ -32,6 +36,7 @@ inst=$T/instances/pathscope_test_fh_$$
 ps_at_exit "ps_pathscope_b detach vB >/dev/null 2>&1; rmdir '$inst' 2>/dev/null"
 ps_txq_pin "$NS_A" vA 0 # the datagrams leave vA on TX queue 0: vB's RX queue 0
 
+bound=$("$PATHSCOPE" features --json | jq -r .xdp_rx_hash) # the device-bound program's kfuncs
 pins() { ls "/sys/fs/bpf/pathscope/$(stat -Lc %i "/var/run/netns/$NS_B")/"*/ 2>/dev/null; }
 q0() { jq -c ".interfaces[0].queues[] | select(.queue == 0) | .firsthop | $2" <<<"$1"; }
 ev_id() { cat "$inst/events/$1/id"; }
@@ -78,6 +83,15 @@ for mode in tp_btf tracepoint; do
 	ps_check_eq "$mode: one timed wait per softirq run, as ftrace's runs" "$(d .waited)" "$fruns"
 	ps_check_eq "$mode: 1 in 16 frames placed: exactly 20" "$(d .sampled)" 20
 	ps_check_eq "$mode: the IRQ count stays 0 (veth has none)" "$(q0 "$j1" .irqs)" 0
+	if [ "$bound" = true ]; then
+		ps_check_eq "$mode: wire: the 20 frames placed asked for veth's RX timestamp, none had one" \
+			"$(d .wire.nodata) $(d .wire.stamped) $(d .wire.unsupported)" "20 0 0"
+		ps_check_eq "$mode: wire: the table says no hardware RX timestamp" \
+			"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (no hardware RX timestamp on its [0-9]* placed frames')" 1
+	else
+		ps_check_eq "$mode: wire: not device-bound before Linux 6.3" \
+			"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (XDP is not device-bound')" 1
+	fi
 	avg=$(q0 "$j1" .softirq_wait_avg_ns)
 	ps_check_eq "$mode: softirq wait mean ($avg ns) within 25% + 500 ns of ftrace's ($fwait ns)" \
 		"$(awk -v a="$avg" -v f="$fwait" 'BEGIN { d = a - f; if (d < 0) d = -d; print (f > 0 && d <= 0.25 * f + 500) ? "yes" : "no" }')" yes
@@ -103,4 +117,8 @@ for mode in tp_btf tracepoint; do
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
 	ps_check_eq "$mode: detach removed the pins" "$(pins | wc -l)" 0
 done
+ps_pathscope_b attach vB --features firsthop --xdp-mode skb || ps_fail "skb: attach" "exit $?"
+ps_check_eq "skb mode: wire -> XDP not available, not device-bound" \
+	"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (XDP is not device-bound')" 1
+ps_pathscope_b detach vB
 ps_done

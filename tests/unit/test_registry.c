@@ -184,8 +184,8 @@ static void test_stages(void)
 	CHECK_TRUE("stages: each has its family's feature and on()", filled);
 	CHECK_TRUE("stages: no two share a key or alias", unique);
 	/* The budget's rows in path order: the first hop first. */
-	CHECK_STR("stages: the first is softirq_wait", ps_nstages ? ps_stages[0].key : "",
-		  "softirq_wait");
+	CHECK_STR("stages: the first is wire_to_xdp", ps_nstages ? ps_stages[0].key : "",
+		  "wire_to_xdp");
 	CHECK_STR("stages: the last is tcp_ack_delay",
 		  ps_nstages ? ps_stages[ps_nstages - 1].key : "", "tcp_ack_delay");
 }
