@@ -257,15 +257,9 @@ int ps_iface_where_enter(const struct ps_iface_where *w)
 	target = open(w->netns_path, O_RDONLY | O_CLOEXEC);
 	if (target < 0)
 		return -2;
-	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (self < 0 || setns(target, CLONE_NEWNET)) {
-		if (self >= 0)
-			close(self);
-		close(target);
-		return -2;
-	}
+	self = ps_netns_enter_fd(target);
 	close(target);
-	return self;
+	return self < 0 ? -2 : self;
 }
 
 const char *ps_iface_followed(const char *dir, const struct ps_meta *m)
