@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Small helpers shared by the subcommands (util.h). */
 #include "lib/util.h"
 
 #include <bpf/libbpf.h>
