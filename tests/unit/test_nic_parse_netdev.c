@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The netdev netlink readers (nic/netdev.c): QUEUE_GET and QSTATS_GET dumps
- * recorded from a 4-queue veth and a virtio_net NIC
- * (tests/unit/nic_fixtures_netdev.h), and a hand-made QSTATS message. Every
- * value is asserted exactly; n/a must stay PS_NA, never 0.
- */
+/* The netdev netlink readers (nic/netdev.c): QUEUE_GET and QSTATS_GET dumps of a veth
+ * and a virtio_net NIC (nic_fixtures_netdev.h), and a hand-made QSTATS message. Every
+ * value is asserted exactly; n/a must stay PS_NA, never 0. */
 #include "tests/unit/nic_parse.h"
 
 static void check_veth_queues(const char *what, const struct ps_nic_queues *q)

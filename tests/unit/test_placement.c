@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* nic/placement.c on a sysfs and procfs tree written here, as a virtio-net
- * NIC with 4 queue pairs shows them (its vectors on its PCI parent, named
- * virtioN-input.Q in /proc/interrupts beside another device's): each RX
- * queue's IRQ, affinity and effective affinity, RPS, XPS, the NAPI knobs;
- * a veth-like device without vectors; CPU masks as lists; IRQ names of
- * several drivers. */
+/* nic/placement.c on a sysfs and procfs tree written here, as a virtio-net NIC with 4
+ * queue pairs shows them: each RX queue's IRQ, affinity and effective affinity, RPS,
+ * XPS, the NAPI knobs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +86,10 @@ static void tree(void)
 	put("sys/class/net/veth9/queues/tx-0/xps_cpus", "0\n");
 }
 
+/* The tree: (its vectors on its PCI parent, named virtioN-input.Q in
+ * /proc/interrupts beside another device's): each RX queue's IRQ, affinity and
+ * effective affinity, RPS, XPS, the NAPI knobs; a veth-like device without
+ * vectors; CPU masks as lists; IRQ names of several drivers. */
 int main(void)
 {
 	static struct ps_nic_placement p;
