@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The XDP and tc objects of pathscope loaded for BPF_PROG_TEST_RUN as the
- * loader loads them: the tc object reuses the XDP object's instance of each
- * map the two share (bpf_map__reuse_fd), so a packet seen by one is found by
- * the other. skel_pair_open(), then any rodata of the test's own, then
- * skel_pair_load(). With the headers every such test needs.
- */
+/* The XDP and tc objects of pathscope loaded for BPF_PROG_TEST_RUN as the loader loads
+ * them, sharing each map the two share (bpf_map__reuse_fd): skel_pair_open(), then the
+ * test's own rodata, then skel_pair_load(). With the headers every such test needs. */
 #ifndef PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
 #define PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
 
