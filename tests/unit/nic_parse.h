@@ -24,6 +24,7 @@
 #include "tests/unit/nic_fixtures_netdev.h"
 #include "tests/unit/nic_fixtures_rtnl.h"
 
+/* Every value is asserted exactly; n/a must stay PS_NA, never 0. */
 #define CHECK_NA(name, got) CHECK_EQ_U64(name, got, PS_NA)
 
 static struct ps_nic_facts f __attribute__((unused));

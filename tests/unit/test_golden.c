@@ -87,7 +87,9 @@ static void heat_tcp_rtt(FILE *out, const struct ps_report *r, int n)
 	ps_render_heat(out, r, n, ps_stage_find("tcp_rtt"));
 }
 
-/* metrics.prom is the default detail, metrics-queue.prom --detail queue; the
+/* A change to what pathscope prints shows up here as a diff; a refactor must
+ * leave the files alone. Prometheus at serve's two detail levels:
+ * metrics.prom is the default detail, metrics-queue.prom --detail queue; the
  * table, the window, --hist, --latency and --heatmap (d2s of the window, TCP
  * RTT since attach) each within 120 columns; --all --ecn in stats-all.txt. */
 int main(void)
