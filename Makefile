@@ -54,7 +54,7 @@ help:
 	@echo "make install    install pathscope, its man pages, completion and units under /usr/local"
 	@echo "make deb        pathscope_<version>_<arch>.deb (dpkg-buildpackage), then apt-get install ./pathscope_*.deb"
 	@echo "make readme-figure  docs/heatmap-demo.png: the demo's TCP RTT heatmap, rendered by Chromium"
-	@echo "make format     clang-format every C source and header"
+	@echo "make format     clang-format every C source and header; include guards; file heads (1-3 lines)"
 
 deps:
 	@bash scripts/deps.sh
@@ -252,6 +252,7 @@ deb: deps
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 	python3 scripts/header_guards.py --fix
+	python3 scripts/file_heads.py
 
 clean:
 	rm -rf $(BUILD) build-asan build-valgrind build-fuzz

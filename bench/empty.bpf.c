@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The baseline of the micro benchmark: programs of the same types as
- * pathscope's that do nothing but return the same pass verdicts, so that
- * BPF_PROG_TEST_RUN's own per-run cost (its loop, the context, the clock
- * reads) is measured beside pathscope and subtracted. */
+/* The micro benchmark's baseline: programs of pathscope's types that only return the
+ * same pass verdicts, so that BPF_PROG_TEST_RUN's own per-run cost (its loop, the
+ * context, the clock reads) is measured beside pathscope and subtracted. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 

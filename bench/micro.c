@@ -1,35 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Micro benchmark: the cost per packet of pathscope's XDP, tc ingress and
- * tc egress programs, measured with BPF_PROG_TEST_RUN, beside an empty
- * program of the same type (bench/empty.bpf.c) measured in the same run.
- *
- * For every program, feature set (none, default, all) and frame, each of
- * --runs rounds runs the empty program and then pathscope's, each with
- * --repeat repetitions; the kernel reports the average time per repetition.
- * The figure is the median over the rounds.
- *
- * Sampling: with the d2s feature the XDP program takes every PS_D2S_EVERY-th
- * packet of each RX queue on each CPU as a candidate sample. BPF_PROG_TEST_RUN reports only
- * an average, so the figure includes that share. In this loop a sample,
- * once taken, is never matched (no tc program runs), so it stays pending for
- * PS_D2S_MAX_AGE_NS and the candidates in between do one extra clock read
- * each. That clock read is measured too ("clock": an XDP program calling
- * bpf_ktime_get_ns() once, beside the empty one), so that the report can
- * subtract its 1/PS_D2S_EVERY share. Short runs (repeat < 64, so that none
- * is sampled) are not usable: every XDP run with repeat > 1 re-patches the
- * kernel's XDP dispatcher and waits for two RCU grace periods, and starts
- * with cold caches (the empty program reads ~55 ns at repeat 63, ~33 ns at
- * repeat 1000000 on the project's VM).
- *
- * Last, with run-time statistics on (BPF_ENABLE_STATS, for this process
- * only while its descriptor is open), the run time that bpf_stats records
- * per run of the empty programs: its own floor, which the live benchmark
- * reports beside the BPF time per packet of each configuration.
- *
- * Usage: micro EMPTY_BPF_O [--repeat N] [--runs N]
- * Prints one JSON object on stdout.
- */
+/* Micro benchmark: the cost per packet of pathscope's XDP, tc ingress and tc egress
+ * programs, measured with BPF_PROG_TEST_RUN beside an empty program of the same type
+ * (bench/empty.bpf.c) measured in the same run. Prints one JSON object on stdout. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -337,6 +309,30 @@ static unsigned long arg_num(const char *s, unsigned long lo, unsigned long hi)
 	return v;
 }
 
+/* For every program, feature set (none, default, all) and frame, each of
+ * --runs rounds runs the empty program and then pathscope's, each with
+ * --repeat repetitions; the kernel reports the average time per repetition.
+ * The figure is the median over the rounds.
+ *
+ * Sampling: with the d2s feature the XDP program takes every PS_D2S_EVERY-th
+ * packet of each RX queue on each CPU as a candidate sample. BPF_PROG_TEST_RUN
+ * reports only an average, so the figure includes that share. In this loop a
+ * sample, once taken, is never matched (no tc program runs), so it stays
+ * pending for PS_D2S_MAX_AGE_NS and the candidates in between do one extra
+ * clock read each. That clock read is measured too ("clock": an XDP program
+ * calling bpf_ktime_get_ns() once, beside the empty one), so that the report
+ * can subtract its 1/PS_D2S_EVERY share. Short runs (repeat < 64, so that none
+ * is sampled) are not usable: every XDP run with repeat > 1 re-patches the
+ * kernel's XDP dispatcher and waits for two RCU grace periods, and starts with
+ * cold caches (the empty program reads ~55 ns at repeat 63, ~33 ns at repeat
+ * 1000000 on the project's VM).
+ *
+ * Last, with run-time statistics on (BPF_ENABLE_STATS, for this process only
+ * while its descriptor is open), the run time that bpf_stats records per run of
+ * the empty programs: its own floor, which the live benchmark reports beside
+ * the BPF time per packet of each configuration.
+ *
+ * Usage: micro EMPTY_BPF_O [--repeat N] [--runs N] */
 int main(int argc, char **argv)
 {
 	size_t nfsets_given = 0;

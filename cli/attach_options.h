@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The options of attach, which serve takes too (cli/attach_options.c): one
- * table, one parser, so that the two cannot drift.
- */
+/* The options of attach, which serve takes too (cli/attach_options.c): one table,
+ * one parser, so that the two cannot drift. */
 #ifndef PATHSCOPE_CLI_ATTACH_OPTIONS_H
 #define PATHSCOPE_CLI_ATTACH_OPTIONS_H
 

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The commands of pathscope, each defined in cli/<name>.c and dispatched by
- * the table commands[] of cli/main.c; argv[0] is the command's name. A header
- * without a .c of its own, it stands for the folder cli/: main.c and each
- * command's file include it.
- */
+/* The commands of pathscope, each defined in cli/<name>.c and dispatched by
+ * commands[] of cli/main.c (argv[0] is the command's name). A header without a
+ * .c of its own: it stands for the folder cli/, whose files include it. */
 #ifndef PATHSCOPE_CLI_COMMANDS_H
 #define PATHSCOPE_CLI_COMMANDS_H
 

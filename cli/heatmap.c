@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * pathscope heatmap: one latency stage per queue over time, as SVG, from a
+/* pathscope heatmap: one latency stage per queue over time, as SVG, from a
  * recording of JSON reports or recorded live from snapshots
- * (stats/analysis/heatmap.h, stats/render/heatmap_svg.h); live with
- * --record, it also writes the JSON reports that stats --json would.
- */
+ * (stats/analysis/heatmap.h); live with --record it writes stats --json's reports too. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Options declared once (options.h): getopt's tables and --help from one list. */
 #include "cli/options.h"
 
 #include <assert.h>

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * What every command shares: its options, each declared once with its help
- * (getopt's tables and --help both come from it), one-line usage errors, and
- * the parsers of option values that several commands take.
- * Exit statuses: 0 ok, 1 error, 2 usage error.
- */
+/* What every command shares: its options, each declared once with its help,
+ * one-line usage errors, and the parsers of option values that several commands
+ * take. Exit statuses: 0 ok, 1 error, 2 usage error. */
 #ifndef PATHSCOPE_CLI_OPTIONS_H
 #define PATHSCOPE_CLI_OPTIONS_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* pathscope stats: the per-queue report of attached interfaces, once or every interval. */
 
 #include <errno.h>
 #include <signal.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* bcrypt off the HTTP thread (see auth_pool.h). One mutex guards the queue,
- * the jobs' references and the cancellation; a worker calls done() under it,
- * so that a stop that cancels a job and a worker that finishes it cannot both
- * act on its connection. */
+/* bcrypt off the HTTP thread (see auth_pool.h). One mutex guards the queue, the
+ * jobs' references and the cancellation; a worker calls done() under it, so that
+ * a stop that cancels a job and a worker that finishes it cannot both act on it. */
 #include "export/auth_pool.h"
 
 #include <crypt.h>

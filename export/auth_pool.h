@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* A bounded pool of threads that run bcrypt for serve's basic
- * authentication, so that the HTTP thread never does: a flood of wrong
- * passwords queues here (and is refused once the queue is full) while
- * /healthz and cached credentials are answered at once.
- *
- * A job carries everything the worker needs (its own copies of the
- * password and the hash), so a worker touches nothing else: a job still
- * running when serve stops is cancelled, not waited for, and the process
- * may exit under it. */
+/* A bounded pool of threads that run bcrypt for serve's basic authentication, so
+ * that the HTTP thread never does: a flood of wrong passwords queues here (refused
+ * once the queue is full) while /healthz and cached credentials are answered at once. */
 #ifndef PATHSCOPE_EXPORT_AUTH_POOL_H
 #define PATHSCOPE_EXPORT_AUTH_POOL_H
 
@@ -19,6 +13,9 @@
 
 struct ps_auth_pool;
 
+/* A job carries everything the worker needs (its own copies of the password
+ * and the hash), so a worker touches nothing else: a job still running when
+ * serve stops is cancelled, not waited for, and the process may exit under it. */
 struct ps_auth_job {
 	/* Set by the submitter; the worker reads them. */
 	char *pass;

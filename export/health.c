@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Liveness of a served attachment: the state `pathscope status` shows
- * (loader/status.c), as one reason for /healthz.
- */
+/* Liveness of a served attachment: the state `pathscope status` shows
+ * (loader/status.c), as one reason for /healthz. */
 #include "export/health.h"
 
 #include <bpf/libbpf.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* serve's HTTP side (http.h): libmicrohttpd's thread, its routes and TLS. */
 #include "export/http.h"
 #include "export/web_config_load.h"
 

@@ -1,14 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * pathscope serve (cli/serve.c): attach (or adopt) interfaces, export their counters over
- * HTTP for Prometheus and as JSON lines, detach on SIGTERM/SIGINT.
- *
- * Threads: libmicrohttpd answers scrapes on its own thread; the main thread
- * waits for signals (sigtimedwait, which also paces the JSON lines). Every
- * signal is blocked before the server thread starts, so only sigtimedwait
- * sees them. Map reads and rendering take one lock: the drop reason names
- * are loaded from BTF lazily, by whoever asks first.
- */
+/* pathscope serve (cli/serve.c): attach (or adopt) interfaces, export their counters
+ * over HTTP for Prometheus and as JSON lines, detach on SIGTERM/SIGINT. */
 #include "export/serve.h"
 #include "export/web_config_load.h"
 
@@ -540,7 +532,12 @@ out:
 }
 
 /* Wait for signals until one asks to stop; write JSON lines on time, and
- * look at the web config's files once a second. */
+ * look at the web config's files once a second. Threads: libmicrohttpd
+ * answers scrapes on its own thread; the main thread waits for signals here
+ * (sigtimedwait, which also paces the JSON lines). Every signal is blocked
+ * before the server thread starts, so only sigtimedwait sees them. Map reads
+ * and rendering take one lock: the drop reason names are loaded from BTF
+ * lazily, by whoever asks first. */
 static void serve_loop(struct serve *sv, const sigset_t *set, double interval, struct ps_http *http,
 		       struct ps_web_watch *w)
 {

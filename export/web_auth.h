@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Who may ask serve for anything, as --web-config says (export/web_config.h):
- * the TLS client certificate, checked in the handshake and again per request,
- * and HTTP basic authentication against the bcrypt hashes. Everything here
- * runs on libmicrohttpd's thread and is quick: what only bcrypt can decide is
- * handed back as a ps_web_ask, for export/auth_pool.h's threads. */
+/* Who may ask serve for anything, as --web-config says: the TLS client
+ * certificate and HTTP basic authentication. All of it runs on libmicrohttpd's
+ * thread and is quick: what only bcrypt decides goes to export/auth_pool.h. */
 #ifndef PATHSCOPE_EXPORT_WEB_AUTH_H
 #define PATHSCOPE_EXPORT_WEB_AUTH_H
 
@@ -16,6 +14,8 @@
 
 struct MHD_Connection;
 
+/* The client certificate is checked in the TLS handshake and again per
+ * request; basic authentication against the config's bcrypt hashes. */
 enum ps_web_verdict {
 	PS_WEB_ALLOW,
 	PS_WEB_DROP,	     /* close the connection, answer nothing */

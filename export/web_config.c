@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * serve --web-config FILE: exporter-toolkit's web configuration (see
- * web_config.h), its YAML. libyaml's document loader reads it; this file walks
- * the three mappings the format has and refuses what it does not know by name
- * (FILE:LINE: ...). Reading the file and the PEM files it names, and GnuTLS's
- * checks of them, are web_config_load.c's.
- */
+/* serve --web-config FILE: its YAML, read by libyaml's document loader; this file
+ * walks the three mappings the format has and refuses what it does not know by
+ * name (FILE:LINE: ...). Reading files and GnuTLS's checks are web_config_load.c's. */
 #include "export/web_config.h"
 
 #include <stdarg.h>

@@ -1,10 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* serve --web-config FILE: the web configuration file of Prometheus'
- * exporter-toolkit (what node_exporter's --web.config.file reads), parsed
- * with libyaml. What pathscope does with it: TLS (tls_server_config: cert,
- * key, client_auth_type, client CA, min_version, max_version) and basic
- * authentication (basic_auth_users, bcrypt hashes). A key of that format
- * pathscope does not implement is refused by name, as an unknown key is. */
+ * exporter-toolkit (node_exporter's --web.config.file), parsed with libyaml. */
 #ifndef PATHSCOPE_EXPORT_WEB_CONFIG_H
 #define PATHSCOPE_EXPORT_WEB_CONFIG_H
 
@@ -42,6 +38,10 @@ struct ps_web_user {
 	unsigned char digest[PS_WEB_DIGEST_LEN];
 };
 
+/* What pathscope does with the file: TLS (tls_server_config: cert, key,
+ * client_auth_type, client CA, min_version, max_version) and basic
+ * authentication (basic_auth_users, bcrypt hashes). A key of that format
+ * pathscope does not implement is refused by name, as an unknown key is. */
 struct ps_web_config {
 	bool tls; /* tls_server_config given */
 	/* As written, or resolved against the file's directory when relative

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * serve --web-config FILE, once parsed (web_config.c): read the file and the
- * PEM files it names without blocking on a FIFO, and have GnuTLS and crypt(3)
- * check them, so that serve fails before it touches the kernel.
- */
+/* serve --web-config FILE, once parsed (web_config.c): read the file and its PEM
+ * files without blocking on a FIFO, and have GnuTLS and crypt(3) check them, so
+ * that serve fails before it touches the kernel. */
 #include "export/web_config_load.h"
 
 #include <crypt.h>

@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* A web config's TLS material as GnuTLS uses it in a handshake: the
- * server's certificate chain and key (handed to each new TLS session by a
- * callback, so that a reloaded config serves its new certificate without a
- * restart) and the client CA as a trust list (each client certificate is
- * verified against the config in force). */
+/* A web config's TLS material as GnuTLS uses it in a handshake: the server's
+ * certificate chain and key, and the client CA as a trust list. */
 #ifndef PATHSCOPE_EXPORT_WEB_CREDS_H
 #define PATHSCOPE_EXPORT_WEB_CREDS_H
 
@@ -16,6 +13,9 @@
 
 #define PS_WEB_MAX_CHAIN 16
 
+/* The chain and key are handed to each new TLS session by a callback, so that
+ * a reloaded config serves its new certificate without a restart; each client
+ * certificate is verified against the trust list of the config in force. */
 struct ps_web_creds {
 	gnutls_pcert_st pcert[PS_WEB_MAX_CHAIN];
 	unsigned int npcert;

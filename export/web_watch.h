@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* serve --web-config without restarts: the config file and the PEM files it
- * names, watched for a change (a stat a second: inode, size, times), so
- * that a rotated certificate or a new user takes effect with no detach and
- * no gap in the scrapes. SIGHUP reloads too. */
+/* serve --web-config without restarts: the config file and its PEM files, watched
+ * for a change, so that a rotated certificate or a new user takes effect with no
+ * detach and no gap in the scrapes. SIGHUP reloads too. */
 #ifndef PATHSCOPE_EXPORT_WEB_WATCH_H
 #define PATHSCOPE_EXPORT_WEB_WATCH_H
 
@@ -13,6 +12,7 @@
 
 #define PS_WEB_WATCH_FILES 4 /* the config, cert_file, key_file, client_ca_file */
 
+/* A stat a second of each file: a change of inode, size or times is a reload. */
 struct ps_web_watch {
 	const char *file; /* --web-config */
 	char *paths[PS_WEB_WATCH_FILES];

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* libbpf's and libxdp's messages, kept for the error line (liblog.h). */
 #include "lib/liblog.h"
 
 #include <bpf/libbpf.h>

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * libbpf's and libxdp's messages: quiet unless PATHSCOPE_DEBUG is set, but
- * kept, so that a failed load can say why in its one error line (the
- * verifier's complaint, or libbpf's) instead of only "Invalid argument".
- */
+/* libbpf's and libxdp's messages: quiet unless PATHSCOPE_DEBUG is set, but kept,
+ * so that a failed load can say why in its one error line (the verifier's
+ * complaint, or libbpf's) instead of only "Invalid argument". */
 #ifndef PATHSCOPE_LIB_LIBLOG_H
 #define PATHSCOPE_LIB_LIBLOG_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Names of the ABI's ids, as tables, JSON and --features show them (names.h). */
 #include "lib/names.h"
 
 #include <stdio.h>

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Checked writes (output.h). stdio forgets why a write failed (glibc drops
- * the buffer and errno moves on): the streams here are stdio streams over
- * the file descriptor (fopencookie) that keep the errno of their first
- * failed write, so that the error, said later, has its reason. */
+/* Checked writes (output.h): stdio forgets why a write failed, so the streams
+ * here keep the errno of their first failed write, for the error said later. */
 #include "lib/output.h"
 
 #include <errno.h>
@@ -14,6 +12,8 @@
 
 #include "lib/util.h"
 
+/* A stdio stream over the file descriptor (fopencookie): glibc drops the
+ * buffer of a failed write and errno moves on, so err keeps the reason. */
 struct stream {
 	FILE *f;
 	int fd;

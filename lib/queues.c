@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Queue lists: "0-3,7" <-> a bitmap of PS_MAX_QUEUES bits (queues.h). */
 #include "lib/queues.h"
 
 #include <ctype.h>

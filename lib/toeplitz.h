@@ -1,12 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The Toeplitz hash of receive-side scaling, in user space: what a NIC with
- * this key computes over a flow's fields, to predict the RX queue the flow
- * lands on (nic/rss.h). As Microsoft's RSS specification defines it and the
- * kernel's selftest net/toeplitz.c computes it: for every set bit of the
- * input (most significant first), XOR in the 32 bits of the key that start
- * at that bit's position.
- */
+/* The Toeplitz hash of receive-side scaling in user space: what a NIC with this
+ * key computes over a flow's fields, to predict its RX queue (nic/rss.h). */
 #ifndef PATHSCOPE_LIB_TOEPLITZ_H
 #define PATHSCOPE_LIB_TOEPLITZ_H
 
@@ -22,7 +16,10 @@ struct ps_tuple {
 	__u16 sport, dport;
 };
 
-/* The hash of len bytes of in under key (key_len bytes; bits past its end
+/* As Microsoft's RSS specification defines it and the kernel's selftest
+ * net/toeplitz.c computes it: for every set bit of the input (most
+ * significant first), XOR in the 32 bits of the key that start at that bit.
+ * The hash of len bytes of in under key (key_len bytes; bits past its end
  * count as 0, so the input should be at most key_len - 4 bytes long: 36 of
  * a 40-byte key, enough for IPv6 with both ports). */
 __u32 ps_toeplitz(const __u8 *key, size_t key_len, const __u8 *in, size_t len);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Small helpers shared by the subcommands (util.h). */
 #include "lib/util.h"
 
 #include <bpf/libbpf.h>
@@ -173,6 +174,22 @@ int ps_netns_open(uint64_t ino)
 	return fd;
 }
 
+int ps_netns_enter_fd(int target)
+{
+	int self, err;
+
+	/* The thread's own: setns moves only the calling thread. */
+	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (self < 0)
+		return -errno;
+	if (setns(target, CLONE_NEWNET)) {
+		err = -errno;
+		close(self);
+		return err;
+	}
+	return self;
+}
+
 int ps_netns_enter(uint64_t ino)
 {
 	int self, target;
@@ -182,15 +199,9 @@ int ps_netns_enter(uint64_t ino)
 	target = ps_netns_open(ino);
 	if (target < 0)
 		return -2;
-	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (self < 0 || setns(target, CLONE_NEWNET)) {
-		if (self >= 0)
-			close(self);
-		close(target);
-		return -2;
-	}
+	self = ps_netns_enter_fd(target);
 	close(target);
-	return self;
+	return self < 0 ? -2 : self;
 }
 
 void ps_netns_leave(int self)

@@ -45,6 +45,11 @@ uint64_t ps_netns_ino(void);
  * inode is ino, or -1. */
 int ps_netns_open(uint64_t ino);
 
+/* Enter the network namespace of the open fd target (left open). Returns an
+ * fd of the thread's namespace before, for ps_netns_leave(), or -errno
+ * (-EBADF, or -EINVAL when target is no network namespace). */
+int ps_netns_enter_fd(int target);
+
 /* Enter the named network namespace of inode ino. Returns an fd of the
  * original namespace to pass to ps_netns_leave(); -1 when ino is already
  * the current namespace (nothing to do); -2 when it cannot be entered. */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* pathscope's release, as --version and serve show it. */
 #ifndef PATHSCOPE_LIB_VERSION_H
 #define PATHSCOPE_LIB_VERSION_H
 

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * attach: load the programs, attach them, pin their state, one step at a
- * time, with the attach lock held; each step records itself in the pinned
- * meta (the steps: attach_xdp.c, attach_tc.c, attach_probes.c; their undo:
- * detach.c).
- */
+/* attach: load the programs, attach them, pin their state, one step at a time with
+ * the attach lock held; each step records itself in the pinned meta (the steps:
+ * attach_xdp.c, attach_tc.c, attach_probes.c; their undo: detach.c). */
 #include "loader/attach.h"
 
 #include <bpf/bpf.h>

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * What the steps of one attach share, below them all (attach.c runs the steps
- * attach_xdp.c, attach_tc.c, attach_probes.c; detach.c undoes them): what was
- * asked, the state one attach holds open, and the helpers they call.
- */
+/* What the steps of one attach share, below them all (attach_xdp.c, attach_tc.c,
+ * attach_probes.c, run by attach.c, undone by detach.c): what was asked, the
+ * state one attach holds open, and the helpers they call. */
 #ifndef PATHSCOPE_LOADER_ATTACH_COMMON_H
 #define PATHSCOPE_LOADER_ATTACH_COMMON_H
 

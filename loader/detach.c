@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * detach: undo an attachment, complete or interrupted, removing exactly what
- * pathscope added (checked by program id, or by name for an attach killed
- * before it recorded the id), and its pins.
- */
+/* detach: undo an attachment, complete or interrupted, removing exactly what
+ * pathscope added (checked by program id, or by name for an attach killed before
+ * it recorded the id), and its pins. */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>

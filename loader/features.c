@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Feature probes. Each one asks the kernel directly: it loads a two-
- * instruction program of the kind in question (never attaching it), or
- * queries, or looks at a file. Nothing is attached anywhere.
- */
+/* Feature probes: each asks the kernel directly, by loading a two-instruction
+ * program of the kind in question (never attached), a query, or a file. */
 #include "loader/features.h"
 
 #include <bpf/bpf.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Interface facts from rtnetlink (libmnl), read-only (iface.h). */
 #include "loader/iface.h"
 
 #include <errno.h>

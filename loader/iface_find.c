@@ -1,16 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Follow an attachment's interface by identity. A renamed interface keeps
- * its index; one moved to another network namespace (`ip link set DEV
- * netns N`) keeps its XDP program, which the kernel does not detach on the
- * move (it does on unregister), and usually its index. Its clsact qdisc,
- * and with it pathscope's filters, are destroyed on the move; its TCX links
- * stay. So the XDP program's id, which is the machine's and not a
- * namespace's, is what finds it: in each namespace, a link whose XDP
- * program is it. There is no way to ask the kernel for the device of a
- * program attached by netlink from outside its namespace: each candidate
- * namespace is entered (setns) and its links dumped.
- */
+/* Follow an attachment's interface by identity: renamed, it keeps its index; moved
+ * to another network namespace, it keeps its XDP program, whose id (the machine's)
+ * finds it there. */
 #include "loader/iface_find.h"
 
 #include <ctype.h>
@@ -201,6 +192,11 @@ static bool look_in(struct ns_walk *k, const char *path, const char *name)
 	return found;
 }
 
+/* On `ip link set DEV netns N` the kernel keeps the XDP program (it detaches
+ * it only on unregister) and usually the index; the clsact qdisc, and with it
+ * pathscope's filters, is destroyed; TCX links stay. No call asks the kernel
+ * for the device of a program attached by netlink from outside its namespace:
+ * each candidate namespace is entered (setns) and its links dumped. */
 int ps_iface_find_moved(const char *dir, const struct ps_meta *m, struct ps_iface_where *w)
 {
 	struct ns_walk *k;
@@ -257,15 +253,9 @@ int ps_iface_where_enter(const struct ps_iface_where *w)
 	target = open(w->netns_path, O_RDONLY | O_CLOEXEC);
 	if (target < 0)
 		return -2;
-	self = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
-	if (self < 0 || setns(target, CLONE_NEWNET)) {
-		if (self >= 0)
-			close(self);
-		close(target);
-		return -2;
-	}
+	self = ps_netns_enter_fd(target);
 	close(target);
-	return self;
+	return self < 0 ? -2 : self;
 }
 
 const char *ps_iface_followed(const char *dir, const struct ps_meta *m)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The kernel path probes: loaded and pinned with an attachment, or run by check. */
 #include "loader/kernel_probes.h"
 
 #include <bpf/libbpf.h>

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The kernel path probes (probes/pathscope_kernel.bpf.c, feature kernel):
- * pinned with an attachment, or started for a while by `pathscope check`.
- */
+/* The kernel path probes (probes/pathscope_kernel.bpf.c, feature kernel): pinned
+ * with an attachment, or started for a while by `pathscope check`. */
 #ifndef PATHSCOPE_LOADER_KERNEL_PROBES_H
 #define PATHSCOPE_LOADER_KERNEL_PROBES_H
 

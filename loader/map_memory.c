@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The kernel memory of an attachment's maps, for `pathscope status` (map_memory.h). */
 #include "loader/map_memory.h"
 
 #include <bpf/bpf.h>

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The meta map is read back from bpffs, where anyone with CAP_BPF could have
- * rewritten it: every reader takes it only after this check.
- */
+/* The meta map is read back from bpffs, where anyone with CAP_BPF could have
+ * rewritten it: every reader takes it only after this check. */
 #ifndef PATHSCOPE_LOADER_META_CHECK_H
 #define PATHSCOPE_LOADER_META_CHECK_H
 

@@ -1,17 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Is the network namespace of an attachment gone, or only out of reach?
- *
- * pathscope enters a namespace by its name (/var/run/netns); a container's
- * has none, so "cannot enter" proves nothing. Nor does the inode in the pin
- * directory's name: the kernel recycles namespace inode numbers, and an
- * unnamed namespace lives as long as a task, an fd or a mount holds it. So
- * the first word is the kernel's own, from the objects pinned: a TCX link
- * whose device was unregistered reports ifindex 0, as when its namespace
- * was deleted. Only then do we look for holders, to tell "namespace gone"
- * from an interface deleted in a namespace that lives. Without a TCX link
- * (clsact, --no-tc), no pinned object says where it is attached: unknown.
- */
+/* Is the network namespace of an attachment gone, or only out of reach? The kernel's
+ * word first (a pinned TCX link without a device), then the namespace's holders. */
 #include "loader/netns_gone.h"
 
 #include <bpf/bpf.h>
@@ -167,6 +156,15 @@ bool ps_netns_held(uint64_t ino)
 	return held;
 }
 
+/* pathscope enters a namespace by its name (/var/run/netns); a container's
+ * has none, so "cannot enter" proves nothing. Nor does the inode in the pin
+ * directory's name: the kernel recycles namespace inode numbers, and an
+ * unnamed namespace lives as long as a task, an fd or a mount holds it. So
+ * the first word is the kernel's own, from the objects pinned: a TCX link
+ * whose device was unregistered reports ifindex 0, as when its namespace
+ * was deleted. Only then do we look for holders, to tell "namespace gone"
+ * from an interface deleted in a namespace that lives. Without a TCX link
+ * (clsact, --no-tc), no pinned object says where it is attached: unknown. */
 enum ps_reach_fate ps_reach_fate(const char *dir, uint64_t netns_ino)
 {
 	if (!ps_tcx_link_defunct(dir))

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Is an attachment's network namespace gone, or only out of reach (netns_gone.c)? */
 #ifndef PATHSCOPE_LOADER_NETNS_GONE_H
 #define PATHSCOPE_LOADER_NETNS_GONE_H
 

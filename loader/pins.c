@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The pins under /sys/fs/bpf/pathscope and the attach lock (pins.h). */
 #include "loader/pins.h"
 
 #include <bpf/bpf.h>

@@ -1,19 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The pinned state of pathscope under /sys/fs/bpf/pathscope/:
- *
- *   <netns inode>/<ifindex>/meta        struct ps_meta (one-entry array)
- *                           xdp_stats   per-queue maps (struct ps_qstats)
- *                           tci_stats, tce_stats
- *                           xdp_prog    the XDP program (for detach checks)
- *                           tci_link, tce_link   TCX links
- *                           tci_prog, tce_prog   clsact programs
- *
- * Every attach and detach holds the lock below from its first look at the
- * pins to its last change, so a second one on the same interface waits for
- * the first and then finds it attached (or gone); meanwhile `status` shows
- * an attach at work by its meta (PS_META_ATTACHING).
- */
+/* The pinned state of pathscope under /sys/fs/bpf/pathscope/, and the attach lock
+ * that every attach and detach holds while it looks at and changes the pins. */
 #ifndef PATHSCOPE_LOADER_PINS_H
 #define PATHSCOPE_LOADER_PINS_H
 
@@ -24,6 +11,13 @@
 #include <linux/types.h>
 #include "pathscope/meta.h"
 
+/* The pins of one attachment:
+ *   <netns inode>/<ifindex>/meta        struct ps_meta (one-entry array)
+ *                           xdp_stats   per-queue maps (struct ps_qstats)
+ *                           tci_stats, tce_stats
+ *                           xdp_prog    the XDP program (for detach checks)
+ *                           tci_link, tce_link   TCX links
+ *                           tci_prog, tce_prog   clsact programs */
 #define PS_PIN_ROOT "/sys/fs/bpf/pathscope"
 
 void ps_pin_dir(char *buf, size_t len, uint64_t netns_ino, int ifindex);
@@ -41,7 +35,11 @@ int ps_meta_pin(const char *dir, const struct ps_meta *meta);
  * when it fails ps_meta_problem() (then *why, if given, says why). */
 int ps_meta_read(const char *dir, struct ps_meta *meta);
 int ps_meta_read_checked(const char *dir, struct ps_meta *meta, const char **why);
-/* Take the attach lock (waits up to 2 minutes; 0, or -1 after one line on
+/* Every attach and detach holds the lock from its first look at the pins to
+ * its last change, so a second one on the same interface waits for the first
+ * and then finds it attached (or gone); meanwhile `status` shows an attach at
+ * work by its meta (PS_META_ATTACHING).
+ * Take the attach lock (waits up to 2 minutes; 0, or -1 after one line on
  * stderr). Released by ps_pins_unlock() or when the process exits. */
 int ps_pins_lock(void);
 void ps_pins_unlock(void);

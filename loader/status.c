@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * status: what is pinned under /sys/fs/bpf/pathscope, and whether it is
- * still live: the interface exists, the XDP program attached is still
- * pathscope's, the tc links or filters are there.
- */
+/* status: what is pinned under /sys/fs/bpf/pathscope, and whether it is still live:
+ * the interface exists, the XDP program attached is still pathscope's, the tc
+ * links or filters are there. */
 #include "loader/status.h"
 
 #include <bpf/bpf.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* An attachment's state in a few words, for status, serve's /healthz and detach --gone. */
 #ifndef PATHSCOPE_LOADER_STATUS_H
 #define PATHSCOPE_LOADER_STATUS_H
 

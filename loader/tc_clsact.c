@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Classic clsact attach (the fallback where TCX is missing) and TCX links. */
 #include "loader/tc_clsact.h"
 
 #include <bpf/bpf.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Tracepoint programs as tp_btf or, as the fallback, classic tracepoints (tracepoints.h). */
 #include "loader/tracepoints.h"
 
 #include <bpf/bpf.h>

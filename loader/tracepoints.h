@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A set of tracepoint programs that exist twice in one BPF object: as tp_btf
- * (typed arguments, preferred) and as classic tracepoints (the fallback).
- * One of the two is loaded, attached, and its links pinned by name.
- */
+/* Tracepoint programs that exist twice in one BPF object, as tp_btf (typed
+ * arguments, preferred) and as classic tracepoints (the fallback): one of the two
+ * is loaded, attached, and its links pinned by name. */
 #ifndef PATHSCOPE_LOADER_TRACEPOINTS_H
 #define PATHSCOPE_LOADER_TRACEPOINTS_H
 

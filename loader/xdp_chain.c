@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* XDP chain and join modes: in front of someone's XDP program (xdp_chain.h). */
 #include "loader/xdp_chain.h"
 
 #include <bpf/bpf.h>

@@ -1,15 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * XDP chain mode, for interfaces that already run someone's XDP program
- * (a load balancer) on kernels where libxdp's dispatcher cannot work (no
- * freplace):
- *   chain  pathscope's program replaces the attached one atomically and
- *          tail-calls it, so its verdicts stay exactly as they were; detach
- *          puts it back.
- *   join   pathscope's program goes into an empty slot of the balancer's
- *          pinned root program array (Katran's shared mode) and tail-calls
- *          the slots after it; detach empties the slot.
- */
+/* XDP chain mode, for interfaces that already run someone's XDP program (a load
+ * balancer) on kernels where libxdp's dispatcher cannot work (no freplace). */
 #ifndef PATHSCOPE_LOADER_XDP_CHAIN_H
 #define PATHSCOPE_LOADER_XDP_CHAIN_H
 
@@ -17,6 +8,14 @@
 #include <stdbool.h>
 
 #include "pathscope/meta.h"
+
+/* The two modes:
+ *   chain  pathscope's program replaces the attached one atomically and
+ *          tail-calls it, so its verdicts stay exactly as they were; detach
+ *          puts it back.
+ *   join   pathscope's program goes into an empty slot of the balancer's
+ *          pinned root program array (Katran's shared mode) and tail-calls
+ *          the slots after it; detach empties the slot. */
 
 /* Parse "PATH:SLOT" of --xdp-join into m->join_path and m->join_slot. */
 int ps_xdp_join_parse(const char *spec, struct ps_meta *m);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Is pathscope's XDP program still attached, alone or in libxdp's dispatcher (xdp_live.h)? */
 #include "loader/xdp_live.h"
 
 #include <bpf/bpf.h>

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Someone else's XDP program, as far as pathscope can tell: its id and name,
- * whether libxdp manages it, and the tool that loaded it where that can be
- * told. Chain mode uses it to refuse programs whose control plane it would
- * mislead; status uses it to name the program pathscope is chained in front
- * of.
- *
+/* Someone else's XDP program, as far as pathscope can tell: chain mode uses it to
+ * refuse programs whose control plane it would mislead; status uses it to name
+ * the program pathscope is chained in front of. */
+#ifndef PATHSCOPE_LOADER_XDP_PEER_H
+#define PATHSCOPE_LOADER_XDP_PEER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/* Its id and name, whether libxdp manages it, and the tool that loaded it.
  * libxdp-based tools decide what runs on an interface from the one program
  * the kernel reports attached there (libxdp: xdp_multiprog__get_from_ifindex,
  * and xdp_program__is_attached compares program ids with it). xdp-tools'
@@ -16,15 +20,7 @@
  * (get_pinned_program, called through iterate_pinned_programs). Chained in
  * front, pathscope's program is the one attached: one `xdp-filter status`
  * removes the filter's pin, and `xdp-filter unload` no longer finds its
- * program, also after pathscope has put it back.
- */
-#ifndef PATHSCOPE_LOADER_XDP_PEER_H
-#define PATHSCOPE_LOADER_XDP_PEER_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <linux/types.h>
-
+ * program, also after pathscope has put it back. */
 struct ps_xdp_peer {
 	__u32 id;
 	char name[16];	 /* the kernel's name (BPF_OBJ_NAME_LEN) */

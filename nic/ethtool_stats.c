@@ -1,14 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The driver's own per-queue counters, read as `ethtool -S` reads them: the
- * SIOCETHTOOL ioctl (ETHTOOL_GSSET_INFO for the count of ETH_SS_STATS, then
- * ETHTOOL_GSTRINGS and ETHTOOL_GSTATS). ethtool netlink has no
- * driver-private statistics, so the ioctl is the only way to them.
- *
- * The names are the drivers' own; the table below maps the per-queue ones
- * onto pathscope's queues. The parser is a pure function over (names,
- * values), so the unit tests feed it recorded lists.
- */
+/* The driver's own per-queue counters, read as `ethtool -S` reads them: the
+ * SIOCETHTOOL ioctl, since ethtool netlink has no driver-private statistics. */
 #include <errno.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
@@ -23,6 +15,9 @@
 #include "nic/ethtool_stats.h"
 
 /* A per-queue name: PREFIX, the queue id in decimal, SUFFIX, nothing more. */
+/* The names are the drivers' own; the table below maps the per-queue ones
+ * onto pathscope's queues. The parser is a pure function over (names,
+ * values), so the unit tests feed it recorded lists. */
 struct pattern {
 	const char *prefix, *suffix;
 	enum ps_nic_qtype type;
@@ -179,6 +174,8 @@ int ps_nic_eioctl(int fd, const char *ifname, void *cmd)
 }
 
 /* The count of ETH_SS_STATS; -EOPNOTSUPP when the driver has none. */
+/* ETHTOOL_GSSET_INFO for the count of ETH_SS_STATS, then ETHTOOL_GSTRINGS
+ * and ETHTOOL_GSTATS (read_once). */
 static int stats_count(int fd, const char *ifname, size_t *n)
 {
 	uint64_t buf[(sizeof(struct ethtool_sset_info) + sizeof(uint32_t) + 7) / 8];

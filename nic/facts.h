@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * What the kernel knows about one interface, read-only over netlink: link
- * stats64 (rtnetlink), channels, rings and offload features (ethtool genl),
- * queues, NAPI ids and per-queue stats (netdev genl); and the driver's own
- * per-queue counters of `ethtool -S` (the SIOCETHTOOL ioctl: ethtool netlink
- * has no driver-private statistics). Each part is available or "n/a" with a
- * reason; a value the driver does not report is PS_NA, never 0.
- */
+/* What the kernel knows about one interface, read-only over netlink (rtnetlink,
+ * ethtool and netdev genl) and `ethtool -S`'s ioctl. Each part is available or
+ * "n/a" with a reason; a value the driver does not report is PS_NA, never 0. */
 #ifndef PATHSCOPE_NIC_FACTS_H
 #define PATHSCOPE_NIC_FACTS_H
 
@@ -195,6 +190,10 @@ struct ps_nic_estats {
 	unsigned int n, cap;
 };
 
+/* Link stats64 (rtnetlink); channels, rings and offload features (ethtool
+ * genl); queues, NAPI ids and per-queue stats (netdev genl); the driver's own
+ * per-queue counters of `ethtool -S` (the SIOCETHTOOL ioctl: ethtool netlink
+ * has no driver-private statistics). */
 struct ps_nic_facts {
 	int ifindex;
 	char ifname[IF_NAMESIZE];

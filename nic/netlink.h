@@ -19,7 +19,14 @@ struct ps_nl {
 /* Large enough for a verbose FEATURES_GET reply and a dump datagram. */
 #define PS_NL_BUF_SIZE 65536
 
-/* Parses one datagram; returns as the parsers of nic/parse.h do. */
+/* Parses one datagram (one or more complete netlink messages), as every parser
+ * of nic/parse.h does, and returns:
+ *   < 0  -errno: the kernel's error reply (e.g. -EOPNOTSUPP), -EBADMSG for a
+ *        message cut short or malformed, -EPROTO for an unexpected message;
+ *     0  a dump ended (NLMSG_DONE) or the kernel acknowledged;
+ *     1  parsed; in a dump more may follow.
+ * Attributes are validated with mnl_attr_validate: one with a wrong length is
+ * ignored (its value stays n/a), unknown ones are skipped. */
 typedef int (*ps_nl_parse_fn)(const void *buf, size_t len, void *data);
 
 /* Open and bind a socket of bus (NETLINK_ROUTE, NETLINK_GENERIC): -errno on failure. */

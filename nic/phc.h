@@ -10,10 +10,10 @@
 #define PS_PHC_SYNC_NS 1000000LL
 
 struct ps_phc {
-	bool checked;	      /* a check was made */
-	int index;	      /* /dev/ptpN; -1: the NIC has none */
-	long long offset_ns;  /* PHC - TAI, when index >= 0 */
-	char why[96];	      /* why it could not be read; "" when read */
+	bool checked;	     /* a check was made */
+	int index;	     /* /dev/ptpN; -1: the NIC has none */
+	long long offset_ns; /* PHC - TAI, when index >= 0 */
+	char why[96];	     /* why it could not be read; "" when read */
 };
 
 /* Read ifname's PTP clock (ethtool's timestamping info) and its offset from

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Where each queue of a NIC runs, as the kernel is told: each RX queue's IRQ
- * and its affinity, RPS and XPS, threaded NAPI, the deferral knobs, busy
- * polling and the NUMA node, read from sysfs and procfs (read-only); and
- * over netlink the NIC's interrupt coalescing (ethtool -c). */
+/* Where each queue of a NIC runs, as the kernel is told: each RX queue's IRQ and
+ * affinity, RPS, XPS, NAPI threads and knobs, busy polling, the NUMA node (sysfs,
+ * procfs), and its coalescing (ethtool -c) and NAPIs over netlink; read-only. */
 #ifndef PATHSCOPE_NIC_PLACEMENT_H
 #define PATHSCOPE_NIC_PLACEMENT_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The qdiscs of one interface over rtnetlink, and the TX queue each serves (qdisc.h). */
 #include "nic/qdisc.h"
 
 #include <errno.h>

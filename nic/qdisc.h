@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The qdiscs of one interface, read-only over rtnetlink (RTM_GETQDISC dump):
- * kind, handle, parent and TCA_STATS2 counters, and which TX queue each one
- * serves (children of an mq/mqprio root: parent minor = queue + 1).
- */
+/* The qdiscs of one interface, read-only over rtnetlink (RTM_GETQDISC dump): kind,
+ * handle, parent, TCA_STATS2 counters, and the TX queue each serves (children of
+ * an mq/mqprio root: parent minor = queue + 1). */
 #ifndef PATHSCOPE_NIC_QDISC_H
 #define PATHSCOPE_NIC_QDISC_H
 

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * RSS facts (nic/rss.h): ethtool netlink RSS_GET where the kernel has it
- * (6.2), else the ioctl ETHTOOL_GRSSH; the hashed fields and the ntuple rule
- * count from the ioctls ETHTOOL_GRXFH and ETHTOOL_GRXCLSRLCNT on every
- * kernel. And the queue RSS alone predicts for a flow.
- */
+/* RSS facts (nic/rss.h): ethtool netlink RSS_GET where the kernel has it (6.2),
+ * else the ioctl ETHTOOL_GRSSH; the hashed fields and the ntuple rule count from
+ * the ioctls ETHTOOL_GRXFH and ETHTOOL_GRXCLSRLCNT on every kernel. */
 #include "nic/rss.h"
 
 #include <errno.h>

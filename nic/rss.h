@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A NIC's receive-side scaling, read-only: the indirection table (entry ->
- * RX queue), the hash key and function, the fields hashed per flow type,
- * and the count of ntuple rules (which steer flows past RSS). From ethtool
- * netlink RSS_GET (Linux 6.2) or, before it, the SIOCETHTOOL ioctl
- * ETHTOOL_GRSSH; the fields from ETHTOOL_GRXFH on every kernel (netlink has
- * them only since 6.17), the rules from ETHTOOL_GRXCLSRLCNT. Also the queue
- * that RSS alone gives a flow (ps_rss_predict), for `pathscope flows --flow`.
- */
+/* A NIC's receive-side scaling, read-only: the indirection table, the hash key and
+ * function, the fields hashed per flow type, the count of ntuple rules, and the
+ * queue that RSS alone gives a flow (ps_rss_predict, for `flows --flow`). */
 #ifndef PATHSCOPE_NIC_RSS_H
 #define PATHSCOPE_NIC_RSS_H
 
@@ -59,7 +53,8 @@ struct ps_rss {
 	bool have_fields;
 	__u32 fields[PS_RSS_NFLOW];
 	char fields_why[96];
-	/* rules present (ETHTOOL_GRXCLSRLCNT); -1: unknown, ntuple_why says why */
+	/* ntuple rules present (ETHTOOL_GRXCLSRLCNT), which steer flows past RSS;
+	 * -1: unknown, ntuple_why says why */
 	int ntuple_rules;
 	char ntuple_why[96];
 	const char *source; /* "netlink" or "ioctl" (NULL: neither answered) */
@@ -70,7 +65,10 @@ void ps_rss_init(struct ps_rss *r);
 
 /* The RSS facts of ifname in the current network namespace. 0 also when the
  * NIC has no RSS (!have_table, why says); -errno (-ENODEV: no such
- * interface) on a failure to ask at all. */
+ * interface) on a failure to ask at all. From ethtool netlink RSS_GET (Linux
+ * 6.2) or, before it, the SIOCETHTOOL ioctl ETHTOOL_GRSSH; the fields from
+ * ETHTOOL_GRXFH on every kernel (netlink has them only since 6.17), the rules
+ * from ETHTOOL_GRXCLSRLCNT. */
 int ps_rss_read(const char *ifname, struct ps_rss *r);
 
 /* per_queue[q]: the table's entries that point to queue q, q < nqueues

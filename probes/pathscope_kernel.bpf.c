@@ -1,20 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The kernel's own packet path around one interface (see abi.h, feature
- * kernel), from stable tracepoints only (no kprobes):
- *   napi:napi_poll              polls, work and budget per NAPI instance
- *   net:napi_gro_receive_entry  frames the driver hands to GRO, per RX queue,
- *                               and which NAPI instance serves which queue
- *   net:netif_receive_skb       skbs and packets entering the stack
- *   net:net_dev_start_xmit      remembers the TX queue of the skb being sent
- *   net:net_dev_xmit            the driver's return code per TX queue
- *   skb:kfree_skb               drops by the kernel's reason
- *   xdp:xdp_exception           XDP errors per action
- *   irq:softirq_entry/exit      NET_RX and NET_TX softirq runs per CPU, and
- *                               their time from 1 run in PS_SIRQ_EVERY
- * As in the txlat probes, two sets of programs do the same: tp_btf (typed
- * arguments) and classic tracepoints; the loader loads one of them.
- */
+/* The kernel's own packet path around one interface (see abi.h, feature kernel), from
+ * stable tracepoints only (no kprobes): NAPI polls, GRO, the stack's entry, TX, drops
+ * by reason, XDP errors and the network softirqs. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -285,7 +272,19 @@ static __always_inline void ps_softirq(unsigned int vec, int entry)
 	c->entry_ns[i] = 0;
 }
 
-/* tp_btf: typed arguments. */
+/* The tracepoints:
+ *   napi:napi_poll              polls, work and budget per NAPI instance
+ *   net:napi_gro_receive_entry  frames the driver hands to GRO, per RX queue,
+ *                               and which NAPI instance serves which queue
+ *   net:netif_receive_skb       skbs and packets entering the stack
+ *   net:net_dev_start_xmit      remembers the TX queue of the skb being sent
+ *   net:net_dev_xmit            the driver's return code per TX queue
+ *   skb:kfree_skb               drops by the kernel's reason
+ *   xdp:xdp_exception           XDP errors per action
+ *   irq:softirq_entry/exit      NET_RX and NET_TX softirq runs per CPU, and
+ *                               their time from 1 run in PS_SIRQ_EVERY
+ * As in the txlat probes, two sets of programs do the same: tp_btf (typed
+ * arguments, these) and classic tracepoints (below); the loader loads one. */
 SEC("tp_btf/napi_poll")
 int BPF_PROG(pathscope_k_napi_poll, struct napi_struct *napi, int work, int budget)
 {

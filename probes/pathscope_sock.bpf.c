@@ -1,18 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Stack to socket latency, the read half (see abi.h): the application's read
- * of a sample taken at tc ingress (include/pathscope/sock.bpf.h), per RX
- * queue of the packet and per local port.
- *   TCP  skb:skb_copy_datagram_iovec: the copy from the socket's copied_seq
- *        reaches the sample's first byte
- *   UDP  sock:sk_data_ready finds the sample at the tail of its socket's
- *        queue; sock:sock_recv_length counts the reads down to it
- * The tracepoints fire for every read and socket wakeup of the host: the
- * first tests are the protocol, then the skb's arrival interface (TCP) or
- * whether a sample can wait on the skb or socket at all (UDP, sock_armed:
- * one array load), then the socket's network namespace. tp_btf and classic
- * tracepoint programs do the same; the loader loads one set.
- */
+/* Stack to socket latency, the read half (see abi.h): the application's read of a
+ * sample taken at tc ingress (include/pathscope/sock.bpf.h), per RX queue of the
+ * packet and per local port. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
@@ -236,6 +225,16 @@ static __always_inline void ps_sock_udp_read(const struct sock *sk, int ret, int
 		}
 }
 
+/* The read of a sample:
+ *   TCP  skb:skb_copy_datagram_iovec: the copy from the socket's copied_seq
+ *        reaches the sample's first byte
+ *   UDP  sock:sk_data_ready finds the sample at the tail of its socket's
+ *        queue; sock:sock_recv_length counts the reads down to it
+ * The tracepoints fire for every read and socket wakeup of the host: the
+ * first tests are the protocol, then the skb's arrival interface (TCP) or
+ * whether a sample can wait on the skb or socket at all (UDP, sock_armed:
+ * one array load), then the socket's network namespace. tp_btf and classic
+ * tracepoint programs do the same; the loader loads one set. */
 SEC("tp_btf/skb_copy_datagram_iovec")
 int BPF_PROG(pathscope_sock_copy, const struct sk_buff *skb, int len)
 {

@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * TX path latency of one interface, per TX queue (see abi.h): qdisc sojourn
- * and driver TX completion, from tracepoints keyed by skb address. Filters on
- * ifindex and network namespace set by the loader. Two sets of programs do
- * the same: tp_btf (typed arguments, cheaper) and classic tracepoints (the
- * fallback where tp_btf is missing); the loader loads one of them.
- */
+/* TX path latency of one interface, per TX queue (see abi.h): qdisc sojourn and driver
+ * TX completion, from tracepoints keyed by skb address, filtered on the loader's ifindex
+ * and netns; tp_btf (cheaper) or classic tracepoints (the fallback), one set loaded. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * tc ingress (after GRO) and egress (before the qdisc and GSO): count and
- * classify every skb per queue, with its GRO/GSO segments, then let the next
- * program or filter decide: TCX_NEXT and TC_ACT_UNSPEC are both -1.
- */
+/* tc ingress (after GRO) and egress (before the qdisc and GSO): count and classify every
+ * skb per queue, with its GRO/GSO segments, then let the next program or filter decide. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -14,7 +11,7 @@
 #include "pathscope/sock.bpf.h"
 #include "pathscope/tcp.bpf.h"
 
-#define PS_TC_NEXT -1
+#define PS_TC_NEXT -1 /* TCX_NEXT and TC_ACT_UNSPEC are both -1 */
 /* What the parser may read: Ethernet, 2 VLAN tags, IPv6 and a TCP header
  * with its options (14 + 8 + 40 + 60 = 122). */
 #define PS_TC_PULL 128

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Driver ingress: count and classify every frame per RX queue, match ICMP
- * echo replies and requests and TCP timestamp echoes and handshakes, sample
- * for driver-to-stack latency and for the flows of each queue, then pass
- * the frame on: XDP_PASS, or in chain mode a tail call to the program that
- * decides its fate (the one attached before, or the next slot of someone's
- * root program array), so that program's verdict is the frame's. */
+/* Driver ingress: count and classify every frame per RX queue, match ICMP echoes and
+ * TCP timestamps and handshakes, sample for driver-to-stack latency and for the flows
+ * of each queue, then pass the frame on (XDP_PASS, or a tail call in chain mode). */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -90,7 +87,9 @@ int pathscope_xdp(struct xdp_md *ctx)
 	return XDP_PASS;
 }
 
-/* Chain and join modes: the next program's verdict is the frame's. */
+/* Chain and join modes: tail-call the program that decides the frame's fate
+ * (the one attached before, or the next slot of someone's root program
+ * array), so that program's verdict is the frame's. */
 SEC("xdp")
 int pathscope_xdp_chain(struct xdp_md *ctx)
 {

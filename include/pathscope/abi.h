@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The kernel/user ABI of pathscope: map values, class and reason ids,
- * feature bits. Compiled by clang -target bpf (after kernel.bpf.h) and by gcc
- * (after <linux/types.h>). Every counter is a 64-bit per-CPU count; user
- * space sums the CPUs.
- */
+/* The kernel/user ABI of pathscope: map values, class and reason ids, feature bits.
+ * Compiled by clang -target bpf (after kernel.bpf.h) and by gcc (after <linux/types.h>);
+ * every counter is a 64-bit per-CPU count, which user space sums over the CPUs. */
 #ifndef PATHSCOPE_ABI_H
 #define PATHSCOPE_ABI_H
 

@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Per-queue counting shared by the XDP and tc programs (BPF only).
- *
- * The loader sets the rodata below before load, so the verifier prunes every
- * branch of a disabled feature: a feature that is off costs nothing per
- * packet, and with all queues selected the queue filter is gone too.
- */
+/* Per-queue counting shared by the XDP and tc programs (BPF only). */
 #ifndef PATHSCOPE_COUNT_BPF_H
 #define PATHSCOPE_COUNT_BPF_H
 
 #include "parse.h"
 
+/* The loader sets these before load, so the verifier prunes every branch of a
+ * disabled feature: a feature that is off costs nothing per packet, and with
+ * all queues selected the queue filter is gone too. */
 const volatile __u32 ps_features = PS_F_DEFAULT;
 const volatile __u32 ps_nqueues = 1;	/* per-queue map slots = ps_nqueues + 1 */
 const volatile __u32 ps_all_queues = 1; /* 0: only queues in ps_queue_mask */

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Driver-to-stack latency, sampled (BPF only; see abi.h). XDP calls
- * ps_d2s_candidate() after counting and ps_d2s_xdp() for a candidate, tc
- * ingress ps_d2s_waiting() and then ps_d2s_tc(); the loader makes both
- * objects share the maps. Unsampled packets cost a test of the queue's packet
- * count at XDP and one lookup and a compare at tc ingress.
- */
+/* Driver-to-stack latency, sampled (BPF only; see abi.h). Unsampled packets cost a
+ * test of the queue's packet count at XDP and one lookup and a compare at tc ingress. */
 #ifndef PATHSCOPE_D2S_BPF_H
 #define PATHSCOPE_D2S_BPF_H
 
 #include "count.bpf.h"
 
+/* XDP calls ps_d2s_candidate() after counting and ps_d2s_xdp() for a
+ * candidate, tc ingress ps_d2s_waiting() and then ps_d2s_tc(); the loader
+ * makes both objects share the maps. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

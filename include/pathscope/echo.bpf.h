@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * ICMP/ICMPv6 echo matching in the datapath (BPF only; see abi.h). The XDP
- * and the tc object both declare these maps; the loader makes them share one
- * instance (bpf_map__reuse_fd), so a request seen at tc egress is found by
- * the reply at XDP and vice versa.
- *
- * Only echo requests and replies pay for anything beyond one branch: a
- * timestamp and one LRU hash update or lookup-and-delete.
- */
+/* ICMP/ICMPv6 echo matching in the datapath (BPF only; see abi.h). Only echo requests
+ * and replies pay for anything beyond one branch: a timestamp and one LRU hash
+ * update or lookup-and-delete. */
 #ifndef PATHSCOPE_ECHO_BPF_H
 #define PATHSCOPE_ECHO_BPF_H
 
@@ -18,6 +12,9 @@
 #define PS_ICMPV6_ECHO_REQUEST 128
 #define PS_ICMPV6_ECHO_REPLY   129
 
+/* The XDP and the tc object both declare these maps; the loader makes them
+ * share one instance (bpf_map__reuse_fd), so a request seen at tc egress is
+ * found by the reply at XDP and vice versa. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, PS_ECHO_PENDING_MAX);

@@ -1,21 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The calls from the XDP and tc programs into each feature's work (BPF only).
- *
- * Each feature's work beyond counting runs in a global function: the
- * verifier checks it once, on its own, instead of once for every state the
- * header parser leaves (the programs would exceed the verifier's limit with
- * them all inline). A call costs a few instructions.
- *
- * Before Linux 5.12 a global function takes no pointer but its context
- * ("Arg#1 type PTR in ... is not supported yet"), so the packet's parse
- * result travels by value, as two scalars, and is a struct again inside.
- */
+/* The calls from the XDP and tc programs into each feature's work (BPF only), each a
+ * global function that the verifier checks once, on its own, instead of once for
+ * every state the header parser leaves (all inline, they would pass its limit). */
 #ifndef PATHSCOPE_FEATURE_BPF_H
 #define PATHSCOPE_FEATURE_BPF_H
 
 #include "parse.h"
 
+/* A call costs a few instructions. Before Linux 5.12 a global function takes
+ * no pointer but its context ("Arg#1 type PTR in ... is not supported yet"),
+ * so the packet's parse result travels by value, as two scalars, and is a
+ * struct again inside. */
 union ps_pkt_regs {
 	struct ps_pkt pkt;
 	__u64 w[2];

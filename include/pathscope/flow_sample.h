@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Feature flows' sampling, shared by the XDP program and user space: 1 frame
- * in N is sampled, each with probability 1/N independently of the others
- * (Bernoulli), drawn as a geometric skip so that an unsampled frame costs one
- * decrement of a per-CPU counter (Miano et al., "Fast In-kernel Traffic
- * Sketching in eBPF", CCR 2023).
- *
+/* Feature flows' sampling, shared by the XDP program and user space: 1 frame in N,
+ * each with probability 1/N (Bernoulli), drawn as a geometric skip so that an
+ * unsampled frame costs one decrement of a per-CPU counter. */
+#ifndef PATHSCOPE_FLOW_SAMPLE_H
+#define PATHSCOPE_FLOW_SAMPLE_H
+
+/* After Miano et al., "Fast In-kernel Traffic Sketching in eBPF", CCR 2023.
  * The skip after a sample is floor(-log2(U) * K), U uniform in (0, 1) from
  * bpf_get_prandom_u32(), K = 1 / -log2(1 - 1/N): P(skip >= k) = (1 - 1/N)^k,
  * the number of failures before the next success of a Bernoulli(1/N) trial.
  * BPF has no floating point: log2 of the 32-bit random is its top bit's
  * position plus a 64-entry table of log2(1 + (m + 0.5) / 64) for the next
  * six bits, in 16.16 fixed point (at most 0.011 bits off), and K is 16.16
- * fixed point computed by the loader (ps_flow_skip_k()).
- */
-#ifndef PATHSCOPE_FLOW_SAMPLE_H
-#define PATHSCOPE_FLOW_SAMPLE_H
-
+ * fixed point computed by the loader (ps_flow_skip_k()). */
 #ifdef __bpf__
 /* log2(1 + (m + 0.5) / 64) * 65536, m = 0..63 */
 static const __u32 ps_log2_mant[64] = {

@@ -1,17 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Flows per RX queue (feature flows; BPF only, see abi.h), at XDP. Every
- * frame costs ps_flow_sampled(): with N = 1 nothing, else one per-CPU
- * counter decremented. A sampled frame (ps_flows_xdp(), a global function
- * of the XDP program) builds its flow key, adds to its flow in the LRU hash
- * (atomic adds: a flow's frames come on one RX queue, so mostly one CPU),
- * to its queue's sampled totals and to its queue's HyperLogLog.
- *
- * The key's protocol: IPv4, the header's protocol field (fragments too);
- * IPv6, the L4 protocol the parser reached (6, 17, 58 or 1), 44 for a later
- * fragment, else the IPv6 header's Next Header (an extension header chain
- * ending in another protocol is keyed by its first header).
- */
+/* Flows per RX queue (feature flows; BPF only, see abi.h), at XDP. Every frame costs
+ * ps_flow_sampled(): with N = 1 nothing, else one per-CPU counter decremented. */
 #ifndef PATHSCOPE_FLOWS_BPF_H
 #define PATHSCOPE_FLOWS_BPF_H
 
@@ -95,7 +84,11 @@ static __always_inline int ps_flow_sampled(void)
 	return 1;
 }
 
-/* The key of the frame parsed into p, on queue slot slot. */
+/* The key of the frame parsed into p, on queue slot slot. Its protocol: IPv4,
+ * the header's protocol field (fragments too); IPv6, the L4 protocol the
+ * parser reached (6, 17, 58 or 1), 44 for a later fragment, else the IPv6
+ * header's Next Header (an extension header chain ending in another protocol
+ * is keyed by its first header). */
 static __always_inline void ps_flow_key_read(void *data, void *data_end, const struct ps_pkt *p,
 					     __u32 slot, struct ps_flow_key *k)
 {
@@ -215,7 +208,10 @@ static __always_inline void ps_hll_add(__u8 *regs, __u64 h)
 		regs[idx] = rank;
 }
 
-/* A sampled frame of len bytes on queue slot slot. */
+/* A sampled frame of len bytes on queue slot slot (run inside a global
+ * function of the XDP program): adds to its flow in the LRU hash (atomic adds:
+ * a flow's frames come on one RX queue, so mostly one CPU), to its queue's
+ * sampled totals and to its queue's HyperLogLog. */
 static __always_inline void ps_flows_xdp(void *data, void *data_end, const struct ps_pkt *p,
 					 __u64 len, __u32 slot)
 {

@@ -1,16 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Log-linear histogram bucket math, shared by the BPF programs (clang -target
- * bpf) and user space (gcc). Each power of two is split into PS_HIST_SUB
- * sub-buckets, so a bucket's width is at most 1/8 of its lower bound and
- * values below 2 * PS_HIST_SUB land in exact, one-wide buckets.
- *
- *   value v < 16          -> bucket v                         (exact)
- *   value v >= 16, msb m  -> bucket (m - 2) * 8 + ((v >> (m - 3)) & 7)
- *
- * A histogram with N buckets covers [0, 2^(N/8 + 2)); larger values are
- * counted in the last bucket (clamped), which user space reports as ">=".
- */
+/* Log-linear histogram bucket math, shared by the BPF programs (clang -target bpf)
+ * and user space (gcc). */
 #ifndef PATHSCOPE_HIST_H
 #define PATHSCOPE_HIST_H
 
@@ -18,6 +8,13 @@
 #define __always_inline inline __attribute__((always_inline))
 #endif
 
+/* Each power of two is split into PS_HIST_SUB sub-buckets, so a bucket's width
+ * is at most 1/8 of its lower bound and values below 2 * PS_HIST_SUB land in
+ * exact, one-wide buckets:
+ *   value v < 16          -> bucket v                         (exact)
+ *   value v >= 16, msb m  -> bucket (m - 2) * 8 + ((v >> (m - 3)) & 7)
+ * A histogram with N buckets covers [0, 2^(N/8 + 2)); larger values are
+ * counted in the last bucket (clamped), which user space reports as ">=". */
 #define PS_HIST_SUB_BITS 3
 #define PS_HIST_SUB	 (1U << PS_HIST_SUB_BITS)
 

@@ -1,19 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The kernel's types that pathscope's BPF programs use (BPF only), in place
- * of a vmlinux.h dumped from the build host's kernel: the objects then do not
- * depend on the kernel they are built on, and this file lists every field
- * pathscope reads inside the kernel.
- *
- * The UAPI (program contexts, map and program types) comes from Debian's
- * linux-libc-dev. The kernel's own structs are declared with only the fields
- * pathscope reads, under preserve_access_index: each access is a CO-RE
- * relocation that libbpf resolves against the running kernel's BTF at load
- * time, wherever the field sits there (nested anonymous unions included).
- * A field a kernel lacks fails its relocation: the code that reads one
- * which is not in every supported kernel guards it with
- * bpf_core_field_exists() or a loader-set switch.
- */
+/* The kernel's types that pathscope's BPF programs use (BPF only), in place of a
+ * vmlinux.h of the build host's kernel: the objects do not depend on the kernel they
+ * are built on, and this file lists every field pathscope reads inside the kernel. */
 #ifndef PATHSCOPE_KERNEL_BPF_H
 #define PATHSCOPE_KERNEL_BPF_H
 
@@ -27,6 +15,14 @@
 #include <linux/ipv6.h>
 #include <linux/udp.h>
 
+/* The UAPI (program contexts, map and program types) comes from Debian's
+ * linux-libc-dev. The kernel's own structs are declared with only the fields
+ * pathscope reads, under preserve_access_index: each access is a CO-RE
+ * relocation that libbpf resolves against the running kernel's BTF at load
+ * time, wherever the field sits there (nested anonymous unions included).
+ * A field a kernel lacks fails its relocation: the code that reads one
+ * which is not in every supported kernel guards it with
+ * bpf_core_field_exists() or a loader-set switch. */
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
 struct net_device;

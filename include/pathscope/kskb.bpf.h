@@ -1,13 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The kernel's sk_buff behind a tc program's __sk_buff (BPF only).
- *
- * bpf_cast_to_kern_ctx() (Linux 6.2) makes it a typed pointer: a field is
- * one load. It is declared weak, so that the tc object still loads on a
- * kernel without it; there the loader clears ps_kern_ctx, the verifier drops
- * every call of it as dead code, and what needs it takes the slower way below
- * or is refused by attach (feature sock).
- */
+/* The kernel's sk_buff behind a tc program's __sk_buff (BPF only):
+ * bpf_cast_to_kern_ctx() (Linux 6.2) makes it a typed pointer, a field one load. */
 #ifndef PATHSCOPE_KSKB_BPF_H
 #define PATHSCOPE_KSKB_BPF_H
 
@@ -15,7 +8,11 @@
 
 extern void *bpf_cast_to_kern_ctx(void *obj) __ksym __weak;
 
-/* Does the kernel have bpf_cast_to_kern_ctx()? (Set by the loader.) */
+/* Does the kernel have bpf_cast_to_kern_ctx()? (Set by the loader.) The kfunc
+ * is declared weak, so that the tc object still loads on a kernel without it;
+ * there the loader clears ps_kern_ctx, the verifier drops every call of it as
+ * dead code, and what needs it takes the slower way below or is refused by
+ * attach (feature sock). */
 const volatile __u32 ps_kern_ctx = 1;
 
 #define PS_NO_QUEUE_MAPPING 0xffff /* the kernel's NO_QUEUE_MAPPING */

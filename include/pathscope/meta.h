@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * What pathscope attached to one interface, pinned as a one-entry array map
- * ("meta") next to the stats maps, so that detach, status and stats know it
- * after the loader has exited. User space only, but persisted: a layout
- * change bumps PS_ABI_VERSION.
- */
+/* What pathscope attached to one interface, pinned as a one-entry array map ("meta")
+ * next to the stats maps, so that detach, status and stats know it after the loader
+ * has exited. User space only, but persisted: a layout change bumps PS_ABI_VERSION. */
 #ifndef PATHSCOPE_META_H
 #define PATHSCOPE_META_H
 

@@ -1,13 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Packet header parsing, the one copy used by the XDP and the tc programs.
- * It reads from packet pointers [data, data_end) and never writes. Every
- * packet gets exactly one L3 class, every IPv4/IPv6 packet exactly one L4
- * class, and every malformed packet exactly one reason (see abi.h).
- *
- * Header structs are declared here rather than taken from vmlinux.h so the
- * layout is plainly the wire layout and the file has no kernel dependency.
- */
+/* Packet header parsing, the one copy used by the XDP and the tc programs: it reads
+ * [data, data_end) and never writes. Every packet gets exactly one L3 class, every
+ * IP packet exactly one L4 class, every malformed packet exactly one reason (abi.h). */
 #ifndef PATHSCOPE_PARSE_H
 #define PATHSCOPE_PARSE_H
 
@@ -29,6 +23,8 @@
 #define PS_IPPROTO_ICMPV6   58
 #define PS_IPPROTO_DSTOPTS  60
 
+/* Header structs are declared here rather than taken from vmlinux.h so the
+ * layout is plainly the wire layout and the file has no kernel dependency. */
 struct ps_ethhdr {
 	__u8 dst[6];
 	__u8 src[6];

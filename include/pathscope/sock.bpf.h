@@ -1,11 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Stack to socket latency, the tc ingress half (BPF only; see abi.h): every
- * PS_SOCK_EVERY-th TCP or UDP packet of a CPU with data becomes a sample of
- * its flow (TCP) or local port (UDP), unless PS_SOCK_INFLIGHT wait there. The probes
- * (probes/pathscope_sock.bpf.c) find its read and share these maps.
- * Unsampled packets cost one per-CPU increment.
- */
+/* Stack to socket latency, the tc ingress half (BPF only; see abi.h); the probes
+ * (probes/pathscope_sock.bpf.c) find the sample's read and share these maps. */
 #ifndef PATHSCOPE_SOCK_BPF_H
 #define PATHSCOPE_SOCK_BPF_H
 
@@ -13,6 +8,9 @@
 #include "kskb.bpf.h"
 #include "sock_armed.bpf.h"
 
+/* Every PS_SOCK_EVERY-th TCP or UDP packet of a CPU with data becomes a
+ * sample of its flow (TCP) or local port (UDP), unless PS_SOCK_INFLIGHT wait
+ * there. Unsampled packets cost one per-CPU increment. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Where a UDP socket-latency sample can be waiting (BPF only; feature sock).
- *
- * sock:sk_data_ready and sock:sock_recv_length fire for every datagram of
+/* Where a UDP socket-latency sample can be waiting (BPF only; feature sock), so that
+ * the probes of every datagram of the host leave after one array load. Shared by the tc
+ * object (sock.bpf.h) and the probes (probes/pathscope_sock.bpf.c), bpf_map__reuse_fd. */
+#ifndef PATHSCOPE_SOCK_ARMED_BPF_H
+#define PATHSCOPE_SOCK_ARMED_BPF_H
+
+#define PS_SOCK_ARMED_SLOTS 1024
+
+/* sock:sk_data_ready and sock:sock_recv_length fire for every datagram of
  * the host, and only 1 in PS_SOCK_EVERY is a sample. A sock_pending lookup
  * for each (a 40-byte key hashed, then the LRU's bucket) cost 116 and
  * 148 ns per run (bpf_stats, UDP flood, gross). sock_armed counts the UDP
@@ -12,16 +17,7 @@
  * A slot at zero means no sample can match: the probe leaves after one
  * array load, before the netns test. Two pointers sharing a slot only cost
  * a lookup; a sample the LRU evicts leaves its count behind, which costs a
- * lookup per datagram of that slot, never a missed sample.
- *
- * The tc object (sock.bpf.h) and the probes (probes/pathscope_sock.bpf.c)
- * share the map (bpf_map__reuse_fd).
- */
-#ifndef PATHSCOPE_SOCK_ARMED_BPF_H
-#define PATHSCOPE_SOCK_ARMED_BPF_H
-
-#define PS_SOCK_ARMED_SLOTS 1024
-
+ * lookup per datagram of that slot, never a missed sample. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, PS_SOCK_ARMED_SLOTS);

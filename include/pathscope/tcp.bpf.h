@@ -1,17 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Passive TCP latency in the datapath (BPF only; see abi.h): network RTT and
- * this host's response time from the timestamp option, and the handshake
- * RTT. tc ingress (after GRO: one run per GRO skb), or XDP with attach
- * --tcp-rx xdp, calls ps_tcp_rx() for each arriving TCP skb, tc egress calls
- * ps_tcp_tx() for each departing one; the loader makes both objects share
- * the maps.
- *
- * Cost: an skb that takes or matches no sample costs the timestamp option's
- * read, its counter and one tcp_seen load (a flow lookup when its pair is
- * new). Flow state is created at tc egress only, so nothing a remote host
- * sends can grow the flow maps.
- */
+/* Passive TCP latency in the datapath (BPF only; see abi.h): network RTT and this
+ * host's response time from the timestamp option, and the handshake RTT; the loader
+ * makes the XDP and tc objects share the maps. */
 #ifndef PATHSCOPE_TCP_BPF_H
 #define PATHSCOPE_TCP_BPF_H
 
@@ -315,7 +305,13 @@ static __always_inline void ps_tcp_rtt(const struct ps_tcp_seg *g, __u64 rtt, __
 	}
 }
 
-/* A TCP segment (segs of them after GRO) arriving on RX queue slot `slot`. */
+/* A TCP segment (segs of them after GRO) arriving on RX queue slot `slot`:
+ * called at tc ingress (after GRO: one run per GRO skb), or at XDP with attach
+ * --tcp-rx xdp; ps_tcp_tx() at tc egress for each departing one. Cost: an skb
+ * that takes or matches no sample costs the timestamp option's read, its
+ * counter and one tcp_seen load (a flow lookup when its pair is new). Flow
+ * state is created at tc egress only, so nothing a remote host sends can grow
+ * the flow maps. */
 static __always_inline void ps_tcp_rx(void *data, void *data_end, const struct ps_pkt *p,
 				      __u32 slot, __u32 segs)
 {

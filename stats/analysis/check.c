@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * pathscope check: over one interval, put side by side the counts of
- * the layers that see the same packets (XDP, GRO and stack tracepoints, tc,
- * the driver's link stats and per-queue stats; tc egress and net_dev_xmit)
- * and say for each pair whether they agree or by how much they differ. A
- * layer that misses a fast or slow path shows up as a difference.
- */
+/* pathscope check: over one interval, put side by side the counts of the layers that
+ * see the same packets and say for each pair whether they agree or by how much
+ * they differ: a layer that misses a fast or slow path shows up as a difference. */
 #include "stats/analysis/check.h"
 
 #include <errno.h>

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The layers that see the same packets (XDP, GRO and stack tracepoints, tc,
- * the driver's link and per-queue stats), read twice and compared pair by
- * pair: `pathscope check` (cli/check.c).
- */
+/* The layers that see the same packets (XDP, GRO and stack tracepoints, tc, the
+ * driver's link and per-queue stats; tc egress and net_dev_xmit), read twice and
+ * compared pair by pair: `pathscope check` (cli/check.c). */
 #ifndef PATHSCOPE_STATS_ANALYSIS_CHECK_H
 #define PATHSCOPE_STATS_ANALYSIS_CHECK_H
 

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Why an RX queue is hot: the verdict `pathscope flows` gives for each
- * queue that carries more than 2/n of the interface's packets, from the
- * queue's flows (feature flows) and the NIC's RSS facts (nic/rss.h), which
- * hot_queue.h turns into struct ps_hot_queue. The
- * causes, in the order they are tried (the first that holds is the verdict;
- * every one that holds is listed):
+/* Why an RX queue is hot: the verdict `pathscope flows` gives for each queue that
+ * carries more than 2/n of the interface's packets, from the queue's flows and the
+ * NIC's RSS facts (nic/rss.h), which hot_queue.h turns into struct ps_hot_queue. */
+#ifndef PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
+#define PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The causes, in the order they are tried (the first that holds is the
+ * verdict; every one that holds is listed):
  *   collision two or more flows on the queue each carry more than a fair
  *             share (1/n) of the interface's packets: RSS put them together,
  *             and they can be steered apart (an ntuple rule, the table's
@@ -28,12 +33,6 @@
  * beyond their sampling error: a flow's count scaled by N (1 in N frames
  * sampled) has a standard deviation of sqrt(count x (N - 1)), and the
  * verdict takes the count less 3 of them (at N = 1: exact). */
-#ifndef PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
-#define PATHSCOPE_STATS_ANALYSIS_FLOWS_VERDICT_H
-
-#include <stdbool.h>
-#include <stdint.h>
-
 enum ps_hot_cause {
 	PS_HOT_COLLISION,
 	PS_HOT_ELEPHANT,

@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A latency heatmap's data: one stage's histogram per queue and per interval,
- * from a recording of JSON reports (stats --interval S --json, serve --jsonl;
- * pathscope-json(7)) or from snapshots read live, which give the same. The
- * histograms are cumulative since attach, so each interval's counts are the
- * exact difference of two consecutive reports: nothing is lost between
- * intervals. The first report is the baseline; every later one closes an
- * interval. A count that goes down means the interface was attached anew:
- * that interval holds the new attachment's counts.
- */
+/* A latency heatmap's data: one stage's histogram per queue and per interval, from a
+ * recording of JSON reports (stats --interval S --json, serve --jsonl;
+ * pathscope-json(7)) or from snapshots read live, which give the same. */
 #ifndef PATHSCOPE_STATS_ANALYSIS_HEATMAP_H
 #define PATHSCOPE_STATS_ANALYSIS_HEATMAP_H
 
@@ -28,7 +21,13 @@
 #define PS_HEAT_SCHEMA_MAX    2
 #define PS_HEAT_MAX_INTERVALS 1000000
 
-/* One interval: its time, and each panel's histogram of it. */
+/* The histograms are cumulative since attach, so each interval's counts are
+ * the exact difference of two consecutive reports: nothing is lost between
+ * intervals. The first report is the baseline; every later one closes an
+ * interval. A count that goes down means the interface was attached anew:
+ * that interval holds the new attachment's counts.
+ *
+ * One interval: its time, and each panel's histogram of it. */
 struct ps_heat_interval {
 	double t0, t1;	/* s since the baseline */
 	unsigned int n; /* panels known when it closed (later ones had nothing) */

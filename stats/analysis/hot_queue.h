@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The hot-queue verdicts of one `pathscope flows` report (flows_verdict.h)
- * from its inputs: each RX queue's flows (stats/read/flow_table.h) and the
- * NIC's RSS (nic/rss.h); and, for --flow, where RSS puts one flow beside
- * where pathscope saw it. */
+/* The hot-queue verdicts of one `pathscope flows` report (flows_verdict.h) from each
+ * RX queue's flows (stats/read/flow_table.h) and the NIC's RSS (nic/rss.h); and,
+ * for --flow, where RSS puts one flow beside where pathscope saw it. */
 #ifndef PATHSCOPE_STATS_ANALYSIS_HOT_QUEUE_H
 #define PATHSCOPE_STATS_ANALYSIS_HOT_QUEUE_H
 

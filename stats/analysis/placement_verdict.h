@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Where an RX queue runs, judged: the verdict `pathscope stats` gives for
- * each RX queue after its table RX QUEUES BY CPU, from what the kernel is
- * told (nic/placement.h: each queue's IRQ and its affinity, RPS, the
- * device's NUMA node) and what the XDP hook measured (the queue's frames by
- * the CPU that handled them over the window). Each cause that holds is
- * listed with the figures behind it:
+/* Where an RX queue runs, judged: the verdict `pathscope stats` gives after RX QUEUES
+ * BY CPU, from what the kernel is told (nic/placement.h) and the queue's XDP frames by
+ * CPU over the window; each cause that holds with the figures behind it. */
+#ifndef PATHSCOPE_STATS_ANALYSIS_PLACEMENT_VERDICT_H
+#define PATHSCOPE_STATS_ANALYSIS_PLACEMENT_VERDICT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "stats/read/report.h"
+
+#define PS_PLACE_MIN_FRAMES 100 /* in the window, for a measured cause */
+#define PS_PLACE_OFF_PCT    10	/* off_affinity, remote_numa: more than this share */
+#define PS_PLACE_SPREAD_PCT 90	/* spread: no CPU over this share */
+
+/* The causes:
  *   shared_cpu    its IRQ and the IRQ of one or more other RX queues are
  *                 all served by one CPU (the effective affinity, else the
  *                 affinity, names that one CPU alone);
@@ -23,19 +34,6 @@
  * least 100 frames in the window: the per-CPU counts are exact, not
  * sampled, but a handful of frames says nothing of where a queue runs. A
  * queue without an IRQ of its own (veth) has no shared_cpu or off_affinity. */
-#ifndef PATHSCOPE_STATS_ANALYSIS_PLACEMENT_VERDICT_H
-#define PATHSCOPE_STATS_ANALYSIS_PLACEMENT_VERDICT_H
-
-#include <stdbool.h>
-#include <stdint.h>
-#include <linux/types.h>
-
-#include "stats/read/report.h"
-
-#define PS_PLACE_MIN_FRAMES 100 /* in the window, for a measured cause */
-#define PS_PLACE_OFF_PCT    10	/* off_affinity, remote_numa: more than this share */
-#define PS_PLACE_SPREAD_PCT 90	/* spread: no CPU over this share */
-
 enum ps_place_cause {
 	PS_PLACE_SHARED_CPU,
 	PS_PLACE_OFF_AFFINITY,

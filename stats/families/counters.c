@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Counters and classes of every hook and queue (struct ps_qstats, counted in
- * include/pathscope/count.bpf.h): packets and bytes, L3/L4 classes, parse
- * errors, VLAN tags, ECN codepoints. The hook table (one row per queue and
- * hook) is this family's; the sizes family adds its columns to each row.
- */
+/* Counters and classes of every hook and queue (struct ps_qstats, counted in
+ * include/pathscope/count.bpf.h): packets, bytes, L3/L4 classes, parse errors, VLAN
+ * tags, ECN. The hook table (a row per queue and hook) is this family's; sizes adds columns. */
 #include <stddef.h>
 #include <string.h>
 

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Driver-to-stack latency per RX queue, sampled: XDP (driver ingress, before
- * GRO) to tc ingress (after GRO). Born in include/pathscope/d2s.bpf.h,
- * stored in struct ps_d2s_qstats.
- */
+/* Driver-to-stack latency per RX queue, sampled: XDP (driver ingress, before GRO) to
+ * tc ingress (after GRO). Born in include/pathscope/d2s.bpf.h, stored in struct
+ * ps_d2s_qstats. */
 #include <stddef.h>
 #include <string.h>
 

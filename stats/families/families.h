@@ -1,26 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The measurement families, one module each. A family's metric is born in
- * its BPF header (include/pathscope/) or probe (probes/), stored in its part
- * of the ABI (include/pathscope/abi.h), and shown by its module here, which
- * owns all its outputs and declares them once, in the descriptor at the end
- * of its file (struct ps_family). The registry (registry.c) lists the
- * descriptors in path order; the table, --hist, JSON, Prometheus, the latency
- * budget and the heatmap stages (stats/render/, stages.h) all walk it. The
- * formats are shared helpers (stats/format/).
- *
- * Names: a family, its file and its descriptor are named as its feature
- * (attach --features: icmp, d2s, txlat, kernel, ...; counters, sizes, nic
- * and rss have no feature of their own); the descriptor holds the names
- * users already have (json_key "icmp_echo", "driver_to_stack",
- * "tx_latency"; the pathscope_* metric names). The BPF headers and the ABI
- * keep theirs (echo.bpf.h, struct ps_echo_qstats for icmp), so that the BPF
- * objects stay byte for byte the same.
- *
- * Conventions: q is a queue slot, q == nslots means all queues; on() says
- * whether a snapshot has the family's data; slot_active() whether slot q
- * has anything to show (the JSON lists queue "other" when one has).
- */
+/* The measurement families, one module each: a family's module owns all its outputs
+ * and declares them once, in the descriptor at the end of its file (struct
+ * ps_family); the registry (registry.c) lists them in path order for every output. */
 #ifndef PATHSCOPE_STATS_FAMILIES_FAMILIES_H
 #define PATHSCOPE_STATS_FAMILIES_FAMILIES_H
 
@@ -35,7 +16,25 @@
 
 struct ps_stage;
 
-/* One family: what it is and each of its outputs; NULL (0) for what it
+/* A family's metric is born in its BPF header (include/pathscope/) or probe
+ * (probes/), stored in its part of the ABI (include/pathscope/abi.h), and
+ * shown by its module here. The table, --hist, JSON, Prometheus, the latency
+ * budget and the heatmap stages (stats/render/, stages.h) all walk the
+ * registry; the formats are shared helpers (stats/format/).
+ *
+ * Names: a family, its file and its descriptor are named as its feature
+ * (attach --features: icmp, d2s, txlat, kernel, ...; counters, sizes, nic
+ * and rss have no feature of their own); the descriptor holds the names
+ * users already have (json_key "icmp_echo", "driver_to_stack",
+ * "tx_latency"; the pathscope_* metric names). The BPF headers and the ABI
+ * keep theirs (echo.bpf.h, struct ps_echo_qstats for icmp), so that the BPF
+ * objects stay byte for byte the same.
+ *
+ * Conventions: q is a queue slot, q == nslots means all queues; on() says
+ * whether a snapshot has the family's data; slot_active() whether slot q
+ * has anything to show (the JSON lists queue "other" when one has).
+ *
+ * One family: what it is and each of its outputs; NULL (0) for what it
  * lacks. The outputs call each in the registry's order. */
 struct ps_family {
 	const char *name; /* its file, stats/families/NAME.c */

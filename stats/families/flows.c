@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Flows per RX queue (include/pathscope/flows.bpf.h; the reader is
- * stats/flows.c): per queue the distinct flows since attach (HyperLogLog),
- * the flows active in the window and the top flows with their share of the
- * queue's packets. Prometheus has no per-flow labels: per queue the distinct
- * estimate and the top flow's share only.
- */
+/* Flows per RX queue (include/pathscope/flows.bpf.h; read by stats/read/flow_table.c):
+ * the distinct flows since attach (HyperLogLog), the flows active in the window
+ * and the top flows with their share of the queue's packets. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,6 +170,7 @@ json_object *ps_flows_json(const struct ps_report *r, unsigned int q)
 }
 
 /* ---- Prometheus ---------------------------------------------------------- */
+/* No per-flow labels: per queue the distinct estimate and the top flows' shares. */
 
 static const void *flows_base(const struct ps_snapshot *s)
 {

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * ICMP/ICMPv6 echo, matched in the datapath (include/pathscope/echo.bpf.h;
- * struct ps_echo_qstats per RX queue, ps_peer_stats per peer): RTT (request
- * out at tc egress, reply in at XDP) and this host's response time.
- */
+/* ICMP/ICMPv6 echo, matched in the datapath (include/pathscope/echo.bpf.h; struct
+ * ps_echo_qstats per RX queue, ps_peer_stats per peer): RTT (request out at tc
+ * egress, reply in at XDP) and this host's response time. */
 #include <arpa/inet.h>
 #include <stddef.h>
 #include <string.h>

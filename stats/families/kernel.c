@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The kernel path view (feature kernel): per RX and TX queue, pathscope's own
- * counts next to what the kernel's tracepoints saw, the drops by reason and
- * the NET_RX/NET_TX softirq time per CPU.
- */
+/* The kernel path view (feature kernel): per RX and TX queue, pathscope's own counts
+ * next to what the kernel's tracepoints saw, the drops by reason and the NET_RX/NET_TX
+ * softirq time per CPU. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * NIC facts (netlink) and per-CPU counters in the stats view: a short NIC
- * summary, the driver's own per-queue counters next to pathscope's queues,
- * and one row per CPU joining the softirq probes with softnet_stat.
- */
+/* NIC facts (netlink) and per-CPU counters in the stats view: a short NIC summary, the
+ * driver's own per-queue counters next to pathscope's queues, and one row per CPU
+ * joining the softirq probes with softnet_stat. */
 #include <string.h>
 
 #include "nic/read.h"

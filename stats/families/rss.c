@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* RSS, beside the flows it explains (feature flows): the NIC's indirection
- * table per RX queue and whether it hashes each flow type on ports, born in
- * nic/rss.c (read-only ethtool facts, with each snapshot of an attachment
- * that has flows), so that an alert can name the cause of a hot queue
- * (packaging/alerts.yml, PathscopeRxQueueHotCause). */
+/* RSS beside the flows it explains (feature flows): the NIC's indirection table per
+ * RX queue and whether it hashes each flow type on ports (nic/rss.c), so that an
+ * alert can name the cause of a hot queue (packaging/alerts.yml, PathscopeRxQueueHotCause). */
 #include <linux/ethtool.h>
 
 #include "nic/rss.h"

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Sizes and GRO/GSO of every hook and queue (struct ps_qstats): the frame
- * (XDP) and skb (tc) size histogram, and at tc the segments per skb and
- * gso_size (what GRO merged at ingress, what GSO/TSO will split at egress).
- * Counted in include/pathscope/count.bpf.h and tc/pathscope_tc.bpf.c.
- */
+/* Sizes and GRO/GSO of every hook and queue (struct ps_qstats, counted in count.bpf.h
+ * and tc/pathscope_tc.bpf.c): frame (XDP) and skb (tc) sizes, and at tc the segments
+ * per skb and gso_size (what GRO merged at ingress, what GSO/TSO will split at egress). */
 #include "lib/names.h"
 #include "stats/families/families.h"
 #include "stats/format/hist.h"

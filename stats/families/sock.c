@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Stack to socket latency (include/pathscope/sock.bpf.h takes the samples at
- * tc ingress, probes/pathscope_sock.bpf.c finds their reads; struct
- * ps_sock_qstats per queue and CPU, ps_sock_qhist per queue, the pending
- * samples, ps_sock_port_stats per local port): tc ingress to the
- * application's read, per RX queue of the packet, TCP and UDP apart.
- */
+/* Stack to socket latency: tc ingress to the application's read, per RX queue of the
+ * packet, TCP and UDP apart (samples taken by include/pathscope/sock.bpf.h at tc
+ * ingress, their reads found by probes/pathscope_sock.bpf.c). */
 #include <arpa/inet.h>
 #include <stddef.h>
 #include <string.h>
@@ -323,6 +319,8 @@ static const struct ps_stage stages[] = {
 	},
 };
 
+/* Its maps: struct ps_sock_qstats per queue and CPU, ps_sock_qhist per queue,
+ * the pending samples, ps_sock_port_stats per local port. */
 const struct ps_family ps_family_sock = {
 	.name = "sock",
 	.features = PS_F_SOCK,

@@ -1,14 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The latency stages along the packet path, one per latency histogram that
- * the families keep per queue: the rows of the latency budget (stats
- * --latency) and the families a heatmap draws (pathscope heatmap, stats
- * --heatmap). Each family declares its stages in its descriptor
- * (families.h); ps_stages lists them all in path order. Each names where its
- * histogram is in a snapshot (hist) and in a queue's object of the JSON
- * report (json), so that a recording of JSON lines and a live snapshot give
- * the same figures.
- */
+/* The latency stages along the packet path, one per latency histogram the families
+ * keep per queue: the rows of the latency budget (stats --latency) and what a
+ * heatmap draws. Each family declares its stages in its descriptor (families.h). */
 #ifndef PATHSCOPE_STATS_FAMILIES_STAGES_H
 #define PATHSCOPE_STATS_FAMILIES_STAGES_H
 
@@ -25,6 +18,9 @@ enum ps_stage_path {
 	PS_PATH_HOST, /* this host's response */
 };
 
+/* A stage names where its histogram is in a snapshot (hist) and in a queue's
+ * object of the JSON report (json), so that a recording of JSON lines and a
+ * live snapshot give the same figures; ps_stages lists them in path order. */
 struct ps_stage {
 	const char *head;  /* budget table row: "RX d2s" */
 	const char *key;   /* its name in JSON and on the command line: "driver_to_stack" */

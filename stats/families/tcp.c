@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Passive TCP latency (include/pathscope/tcp.bpf.h; struct ps_tcp_qstats
- * per queue and CPU, ps_tcp_qhist per queue, ps_tcp_peer_stats per peer
- * subnet): network RTT, handshake RTT, and this host's response time,
- * answered with data or with a pure ACK (the ACK delay).
- */
+/* Passive TCP latency (include/pathscope/tcp.bpf.h): network RTT, handshake RTT, and
+ * this host's response time, answered with data or with a pure ACK (the ACK delay). */
 #include <arpa/inet.h>
 #include <stddef.h>
 #include <string.h>
@@ -550,6 +546,8 @@ static const struct ps_stage stages[] = {
 	},
 };
 
+/* Its maps: struct ps_tcp_qstats per queue and CPU, ps_tcp_qhist per queue,
+ * ps_tcp_peer_stats per peer subnet. */
 const struct ps_family ps_family_tcp = {
 	.name = "tcp",
 	.features = PS_F_TCP,

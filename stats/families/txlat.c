@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * TX path latency per TX queue: qdisc sojourn (net_dev_queue ->
- * net_dev_start_xmit) and driver TX completion (start_xmit -> skb freed).
- * Born in probes/pathscope_txlat.bpf.c, stored in struct ps_txlat_qstats.
- */
+/* TX path latency per TX queue: qdisc sojourn (net_dev_queue -> net_dev_start_xmit)
+ * and driver TX completion (start_xmit -> skb freed). Born in
+ * probes/pathscope_txlat.bpf.c, stored in struct ps_txlat_qstats. */
 #include <stddef.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Percentiles and totals from log-linear buckets, and the tables' bar histogram (hist.h). */
 #include "stats/format/hist.h"
 
 #include <math.h>

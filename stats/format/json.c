@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* JSON pieces every family uses (json.h). */
 #include "stats/format/json.h"
 
 #include <stdio.h>

@@ -1,26 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Prometheus text format 0.0.4, the pieces every family uses: label sets,
- * one family header (HELP and TYPE once, written with its first sample),
- * samples, histograms with power-of-two edges, and the per-queue iteration
- * shared by the families that count per queue slot.
- *
- * Detail (serve --detail, --queue-detail): what differs between queues
- * (packets, bytes, CE, drops, the matched and expired samples of the sampled
- * latencies) is exported per queue at every level. Everything else of a
- * feature (histograms, classes, codepoints, ...) is exported per queue only
- * when that feature is in ps_prom.queue_detail; otherwise once per interface
- * (and hook), summed over the queues, without a queue label. The iteration
- * helpers below make that choice, so the families do not: their slot
- * functions get q == nslots for "all queues" (families.h's convention).
- *
- * Histograms use a fixed set of power-of-two edges per family, so that every
- * series keeps the same buckets. The log-linear buckets of hist.h have every
- * power of two as an edge, so the count of values below 2^k is exact; the
- * values are integers (bytes, segments, nanoseconds), so "below 2^k" is
- * "less than or equal to 2^k - 1", and that is the le label. The top edge is
- * 2^(bits - 1): the last bucket also holds clamped values.
- */
+/* Prometheus text format 0.0.4, the pieces every family uses: label sets, one family
+ * header (HELP and TYPE with its first sample), samples, histograms with power-of-two
+ * edges, and the per-queue iteration shared by the families that count per queue slot. */
 #ifndef PATHSCOPE_STATS_FORMAT_PROM_H
 #define PATHSCOPE_STATS_FORMAT_PROM_H
 
@@ -68,6 +49,13 @@ void ps_prom_sample_seconds(struct ps_prom *p, const struct ps_lbl *l, ps_u128 n
 void ps_prom_sample_u1(struct ps_prom *p, const struct ps_lbl *base, const char *key,
 		       const char *val, ps_u128 v);
 
+/* Histograms use a fixed set of power-of-two edges per family, so that every
+ * series keeps the same buckets. The log-linear buckets of hist.h have every
+ * power of two as an edge, so the count of values below 2^k is exact; the
+ * values are integers (bytes, segments, nanoseconds), so "below 2^k" is
+ * "less than or equal to 2^k - 1", and that is the le label. The top edge is
+ * 2^(bits - 1): the last bucket also holds clamped values. */
+
 /* Latencies: ns, exported in seconds, edges ~1 us .. ~34 s. */
 extern const struct ps_prom_edges ps_prom_lat_edges;
 
@@ -81,6 +69,15 @@ void ps_prom_lat_hist(struct ps_prom *p, const struct ps_lbl *base, const __u64 
 ps_u128 ps_prom_est_sum(const __u64 *b, unsigned int n);
 
 /* ---- per queue slot ------------------------------------------------------ */
+
+/* Detail (serve --detail, --queue-detail): what differs between queues
+ * (packets, bytes, CE, drops, the matched and expired samples of the sampled
+ * latencies) is exported per queue at every level. Everything else of a
+ * feature (histograms, classes, codepoints, ...) is exported per queue only
+ * when that feature is in ps_prom.queue_detail; otherwise once per interface
+ * (and hook), summed over the queues, without a queue label. The iteration
+ * helpers below make that choice, so the families do not: their slot
+ * functions get q == nslots for "all queues" (families.h's convention). */
 
 /* A family's per-queue array in a snapshot. */
 struct ps_prom_slots {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Table cells every family uses: numbers, rates, latencies, queue labels (table.h). */
 #include "stats/format/table.h"
 
 #include <stdio.h>

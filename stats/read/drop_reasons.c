@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Names of the kernel's drop reasons, read from the running kernel's BTF (drop_reasons.h). */
 #include "stats/read/drop_reasons.h"
 
 #include <bpf/btf.h>

@@ -1,25 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The flows of each RX queue (feature flows, include/pathscope/flows.bpf.h):
- * the reader that `pathscope flows`, stats and serve use.
- *
- * Counts: the datapath counts 1 in N frames (attach --flow-sample N, in the
- * pinned meta); a flow's packets and bytes here are its sampled counts times
- * N, an unbiased estimate (exact with N = 1 while the flows fit the table of
- * PS_FLOWS_MAX; an evicted flow's counts are gone). A queue's packets and
- * bytes are the XDP hook's own counts, exact at any N.
- *
- * Distinct flows: a HyperLogLog of PS_HLL_REGS registers per queue, since
- * attach, over the sampled frames (with N > 1 a flow of k frames is seen with
- * probability 1 - (1 - 1/N)^k, so mice may be missed); relative standard
- * error 1.04 / sqrt(PS_HLL_REGS) (6.5%), and linear counting below 2.5 x
- * PS_HLL_REGS, so that 10 flows read as about 10. Over an interval it cannot
- * be split: nflows (the flows whose counts moved) is what the interval gives.
- *
- * RX hash types: where attach loaded the device-bound XDP program (flags
- * PS_META_RX_HASH, map flows_rxhash), per queue the sampled frames whose RX
- * hash the driver typed L4, L3 only, or gave none (abi.h, ps_rx_hash_q).
- */
+/* The flows of each RX queue (feature flows, include/pathscope/flows.bpf.h): the reader
+ * that `pathscope flows`, stats and serve use. */
 #ifndef PATHSCOPE_STATS_READ_FLOW_TABLE_H
 #define PATHSCOPE_STATS_READ_FLOW_TABLE_H
 
@@ -35,6 +16,14 @@ struct ps_flow_row {
 	__u64 packets, bytes;	/* scaled by N (in a snapshot: as sampled) */
 };
 
+/* Counts: the datapath counts 1 in N frames (attach --flow-sample N, in the
+ * pinned meta); a flow's packets and bytes here are its sampled counts times
+ * N, an unbiased estimate (exact with N = 1 while the flows fit the table of
+ * PS_FLOWS_MAX; an evicted flow's counts are gone). A queue's packets and
+ * bytes are the XDP hook's own counts, exact at any N.
+ * RX hash types: where attach loaded the device-bound XDP program (flags
+ * PS_META_RX_HASH, map flows_rxhash), per queue the sampled frames whose RX
+ * hash the driver typed L4, L3 only, or gave none (abi.h, ps_rx_hash_q). */
 struct ps_flows_q {
 	__u32 queue;	      /* RX queue; PS_QUEUE_UNKNOWN for slot "other" */
 	__u64 packets, bytes; /* of the queue (the XDP hook's counts: exact) */
@@ -66,6 +55,13 @@ void ps_flows_free(struct ps_flows_q *qs, unsigned int nq);
  * since attach: those it added (flows_new) that it no longer holds. An LRU
  * hash evicts without a word; this is its count. */
 __u64 ps_flows_evicted(const struct ps_snapshot *s, unsigned int q);
+
+/* Distinct flows: a HyperLogLog of PS_HLL_REGS registers per queue, since
+ * attach, over the sampled frames (with N > 1 a flow of k frames is seen with
+ * probability 1 - (1 - 1/N)^k, so mice may be missed); relative standard
+ * error 1.04 / sqrt(PS_HLL_REGS) (6.5%), and linear counting below 2.5 x
+ * PS_HLL_REGS, so that 10 flows read as about 10. Over an interval it cannot
+ * be split: nflows (the flows whose counts moved) is what the interval gives. */
 
 /* The HyperLogLog estimate of m registers (linear counting for small
  * ranges), and of queue slot q of a snapshot (q == nslots: all queues,

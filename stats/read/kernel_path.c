@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Read the maps of the kernel path probes (feature kernel), and the window between two reads. */
 #include "stats/read/kernel_path.h"
 
 #include <bpf/bpf.h>

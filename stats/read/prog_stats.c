@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* BPF run time of an attachment's programs (kernel.bpf_stats_enabled; prog_stats.h). */
 #include "stats/read/prog_stats.h"
 
 #include <bpf/bpf.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* One report: an interface's counts and its rates over a window (report.h). */
 #include "stats/read/report.h"
 
 #include <stdio.h>

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * One report = one interface over one window: the cumulative counts of the
- * current snapshot and the rates over the window since the previous one
- * (or since attach, for the first report). stats/render.h prints reports as
- * a table, as histograms, or as JSON.
- */
+/* One report = one interface over one window: the cumulative counts of the current
+ * snapshot and the rates over the window since the previous one (or since attach);
+ * stats/render/render.h prints reports as a table, as histograms, or as JSON. */
 #ifndef PATHSCOPE_STATS_READ_REPORT_H
 #define PATHSCOPE_STATS_READ_REPORT_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Read an attachment's pinned per-queue maps, summed over CPUs, into a snapshot (snapshot.h). */
 #include "stats/read/snapshot.h"
 
 #include <bpf/bpf.h>

@@ -1,17 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The latency budget (stats --latency): one row per stage along the path, one
- * column per queue with samples (and "all"), each cell the p50 and p99 of
- * that stage's latency on that queue. The stages:
- *   rx    driver -> stack (d2s), stack -> socket read (sock)
- *   tx    qdisc sojourn, driver completion (txlat)
- *   net   ICMP RTT, TCP RTT, TCP handshake
- *   host  ICMP response, TCP data response, TCP ACK delay
- * The families own the histograms and declare their stages
- * (stats/families/), stages.c gathers them; this view only lines them up. A stage whose feature is
- * off says "off", one with no samples
- * "-".
- */
+/* The latency budget (stats --latency): one row per stage along the path, one column
+ * per queue with samples (and "all"), each cell the p50 and p99 of that stage's
+ * latency on that queue; a stage whose feature is off says "off", one without samples "-". */
 #include "stats/render/render.h"
 
 #include <string.h>
@@ -102,6 +92,13 @@ static void block(FILE *out, const struct ps_snapshot *s, const unsigned int *co
 	}
 }
 
+/* The stages:
+ *   rx    driver -> stack (d2s), stack -> socket read (sock)
+ *   tx    qdisc sojourn, driver completion (txlat)
+ *   net   ICMP RTT, TCP RTT, TCP handshake
+ *   host  ICMP response, TCP data response, TCP ACK delay
+ * The families own the histograms and declare their stages
+ * (stats/families/), stages.c gathers them; this view only lines them up. */
 void ps_render_latency(FILE *out, const struct ps_report *r, int n)
 {
 	static unsigned int cols[PS_MAX_QUEUES + 2];

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The report of `pathscope flows`: per RX queue its packets, bytes, distinct
- * and top flows, the hot queues' verdicts and the cold ones
- * (stats/analysis/hot_queue.h), the NIC's RSS and, with --flow, where RSS
- * puts one flow; as text, or as one JSON object per line (its flows are
- * pathscope-json(7)'s FLOW objects). */
+/* The report of `pathscope flows`: per RX queue its packets, bytes, distinct and top
+ * flows, the hot queues' verdicts (stats/analysis/hot_queue.h), the NIC's RSS; as text
+ * or as JSON lines (its flows are pathscope-json(7)'s FLOW objects). */
 #ifndef PATHSCOPE_STATS_RENDER_FLOWS_REPORT_H
 #define PATHSCOPE_STATS_RENDER_FLOWS_REPORT_H
 

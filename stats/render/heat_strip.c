@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The heat strip (stats --heatmap STAGE): one latency stage's histogram of
- * the report's window, a row per queue with samples and one for all queues,
- * a column per bucket (8, 4, 2 or 1 to a power of two, so that the strip
- * stays within 120 columns), each cell shaded by its count on a log scale
- * shared by every row. It answers "which queue, which latency?" in a shell;
- * pathscope heatmap draws the same over time.
- */
+/* The heat strip (stats --heatmap STAGE): one latency stage's histogram of the report's
+ * window, a row per queue, a column per bucket, each cell shaded on a log scale: "which
+ * queue, which latency?" in a shell (pathscope heatmap draws the same over time). */
 #include "stats/render/render.h"
 
 #include <math.h>
@@ -174,6 +169,9 @@ static void one_iface(FILE *out, const struct ps_report *r, const struct ps_stag
 			hidden == 1 ? "" : "s");
 }
 
+/* A row per queue with samples and one for all queues, a column per bucket (8,
+ * 4, 2 or 1 to a power of two, so that the strip stays within 120 columns),
+ * each cell shaded by its count on a log scale shared by every row. */
 void ps_render_heat(FILE *out, const struct ps_report *r, int n, const struct ps_stage *st)
 {
 	int i;

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Heatmaps as self-contained SVG: no script, no external file, readable in
- * any browser. Every drawn cell carries its data as attributes (data-queue,
- * data-interval, data-t0, data-t1, data-low, data-high, data-count), so that
- * a test or a script can read the figure back exactly.
- */
+/* Heatmaps as self-contained SVG: no script, no external file, readable in any browser.
+ * Every drawn cell carries its data as attributes (data-queue, data-interval, data-t0,
+ * data-t1, data-low, data-high, data-count), so a test or a script can read it back. */
 #ifndef PATHSCOPE_STATS_RENDER_HEATMAP_SVG_H
 #define PATHSCOPE_STATS_RENDER_HEATMAP_SVG_H
 

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The outputs of pathscope stats and serve, each composed from the
- * measurement families (stats/families/) in a fixed order: the table, the
- * --hist histograms, the JSON document (schema in man/pathscope-json.7) and the
- * Prometheus text exposition (format 0.0.4). Pure: they read no kernel state.
- */
+/* The outputs of pathscope stats and serve, each composed from the families in the
+ * registry's order: the table, --hist, the JSON document (man/pathscope-json.7) and the
+ * Prometheus exposition (format 0.0.4). Pure: they read no kernel state. */
 #ifndef PATHSCOPE_STATS_RENDER_RENDER_H
 #define PATHSCOPE_STATS_RENDER_RENDER_H
 

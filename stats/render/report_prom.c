@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Prometheus text format 0.0.4 (or the protobuf exposition, prom_pb.h): the build and the
- * interfaces, each family's metrics (stats/families/, in the registry's order), then pathscope's
- * own BPF run time. Each metric family is written as one group (HELP and TYPE once, then its
- * samples for every interface), as the format requires, and only when it has samples. Per queue
- * or per interface: as extra->queue_detail says (stats/format/prom.h).
- */
+/* Prometheus text format 0.0.4 (or the protobuf exposition, prom_pb.h): the build and
+ * the interfaces, each family's metrics in the registry's order, then pathscope's own
+ * BPF run time. Per queue or per interface: as extra->queue_detail says (prom.h). */
 #include "stats/render/render.h"
 
 #include "lib/names.h"
@@ -110,6 +106,9 @@ static void bpf_families(struct ps_prom *p, const struct ps_prom_extra *x)
 	}
 }
 
+/* Each metric family is written as one group (HELP and TYPE once, then its
+ * samples for every interface), as the format requires, and only when it has
+ * samples. */
 int ps_render_prom(FILE *out, const struct ps_snapshot *snaps, int n,
 		   const struct ps_prom_extra *extra)
 {

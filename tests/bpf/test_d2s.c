@@ -1,19 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Driver-to-stack latency (include/pathscope/d2s.bpf.h) on crafted frames
- * through BPF_PROG_TEST_RUN, the XDP and tc objects sharing the d2s maps as
- * the loader makes them, the test pinned to one CPU (the sample slot is per
- * CPU). XDP takes every PS_D2S_EVERY-th frame of a queue as the sample; its
- * skb at tc ingress about 2 ms later gives the latency, held to
- * CLOCK_MONOTONIC (tests/lib/bracket.h): one sample, in a bucket of the
- * bracket, in the slot of the RX queue XDP saw it on (0), and its exact sum
- * inside the bracket. A bucket there is 131 us wide: the gap is placed 20 us
- * above a bucket's lower edge (a -200 us error falls out of it) and 60 us
- * below its upper edge (+200 us). Also: another flow's skb, or the same
- * flow's next datagram, does not take the sample; UDP and TCP.
- *
- * The peer 10.0.0.2 sends to this host, 10.0.0.1.
- */
+/* Driver-to-stack latency (include/pathscope/d2s.bpf.h) on crafted frames through
+ * BPF_PROG_TEST_RUN, the XDP and tc objects sharing the d2s maps as the loader makes
+ * them, each sample held to CLOCK_MONOTONIC (tests/lib/bracket.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -200,6 +188,15 @@ static int load(void)
 	return skel_pair_open(&xdp, &tc, PS_F_D2S) ?: skel_pair_load(xdp, tc, shared);
 }
 
+/* The test is pinned to one CPU (the sample slot is per CPU). XDP takes every PS_D2S_EVERY-th frame
+ * of a queue as the sample; its skb at tc ingress about 2 ms later gives the latency, held to
+ * CLOCK_MONOTONIC (tests/lib/bracket.h): one sample, in a bucket of the bracket, in the slot of the
+ * RX queue XDP saw it on (0), and its exact sum inside the bracket. A bucket there is 131 us wide:
+ * the gap is placed 20 us above a bucket's lower edge (a -200 us error falls out of it) and 60 us
+ * below its upper edge (+200 us). Also: another flow's skb, or the same flow's next datagram, does
+ * not take the sample; UDP and TCP.
+ *
+ * The peer 10.0.0.2 sends to this host, 10.0.0.1. */
 int main(void)
 {
 	cpu_set_t one;

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Chain mode: pathscope's XDP program counts, then tail-calls the program
- * in its chain (tests/standins/standin_lb.bpf.c, a stand-in load balancer);
- * the verdict and the frame are the balancer's, exactly: XDP_TX with its
- * rewritten frame, XDP_DROP, XDP_PASS, and XDP_PASS with an empty slot.
- */
+/* Chain mode: pathscope's XDP program counts, then tail-calls the stand-in load
+ * balancer in its chain (tests/standins/standin_lb.bpf.c); the verdict and the frame
+ * are the balancer's, exactly. */
 #include "tests/lib/datapath.h"
 
 /* The stand-in balancer object, under $PS_BUILD (default build). */
@@ -120,6 +117,8 @@ out:
 		bpf_object__close(lb);
 }
 
+/* The cases: XDP_TX with its rewritten frame, XDP_DROP, XDP_PASS, and
+ * XDP_PASS with an empty slot. */
 int main(void)
 {
 	if (datapath_init() || !datapath_bpf_ok("datapath chain: load BPF programs"))

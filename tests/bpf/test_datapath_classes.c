@@ -1,16 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Real-kernel tests of the pathscope XDP and tc programs, one crafted frame
- * at a time (BPF_PROG_TEST_RUN; tests/lib/datapath.h): every class with 0, 1
- * and 2 VLAN tags (and 3, vlan_depth), every ECN codepoint with DSCP around
- * it, every prefix of four frames (truncation at L2, L3, extension headers
- * and L4, and XDP's linear part below 14 bytes), malformed headers (IHL, IP
- * version, total length, TCP data offset, extension headers cut inside),
- * GSO's segments at both tc hooks, and frames the kernel itself refuses, at
- * each hook with exact deltas of every counter of every slot. Then the
- * invariants (classes, errors, ECN, sizes and segments add up) over all of
- * those frames, so they stay in one program.
- */
+/* The XDP and tc programs, one crafted frame at a time (BPF_PROG_TEST_RUN;
+ * tests/lib/datapath.h), at each hook with exact deltas of every counter of every
+ * slot; then the invariants over all of those frames. */
 #include "tests/lib/datapath.h"
 #include "tests/lib/datapath_frames.h"
 
@@ -540,6 +531,14 @@ static void test_invariants(struct env *e)
 	}
 }
 
+/* The frames: every class with 0, 1 and 2 VLAN tags (and 3, vlan_depth), every
+ * ECN codepoint with DSCP around it, every prefix of four frames (truncation at
+ * L2, L3, extension headers and L4, and XDP's linear part below 14 bytes),
+ * malformed headers (IHL, IP version, total length, TCP data offset, extension
+ * headers cut inside), GSO's segments at both tc hooks, and frames the kernel
+ * itself refuses, at each hook with exact deltas of every counter of every
+ * slot. Then the invariants (classes, errors, ECN, sizes and segments add up)
+ * over all of those frames, so they stay in one program. */
 int main(void)
 {
 	struct env e;

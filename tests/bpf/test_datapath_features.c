@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Every program of the XDP and tc objects loaded with each feature set
- * (none, class, ecn, sizes, gro, class+ecn, flows, all) through this
- * kernel's verifier, and three crafted frames at each hook counting exactly
- * what the set turns on (tests/lib/datapath.h).
- */
+/* Every program of the XDP and tc objects loaded with each feature set through this
+ * kernel's verifier, and three crafted frames at each hook counting exactly what the
+ * set turns on (tests/lib/datapath.h). */
 #include "tests/lib/datapath.h"
 #include "tests/lib/datapath_frames.h"
 
@@ -64,6 +61,7 @@ static void test_features(void)
 	}
 }
 
+/* The feature sets: none, class, ecn, sizes, gro, class+ecn, flows, all. */
 int main(void)
 {
 	if (datapath_init() || !datapath_bpf_ok("datapath features: load BPF programs"))

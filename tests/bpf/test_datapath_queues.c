@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Queue attribution at each hook (tests/lib/datapath.h): XDP's
- * rx_queue_index set through struct xdp_md on a 4-queue veth (nqueues, the
- * queue mask, the slot of other queues); tc under BPF_PROG_TEST_RUN, where
- * queue_mapping is 0 and no TX queue is cached; and tc with live frames sent
- * from an AF_PACKET socket on pstA, with a four-instruction tc program in
- * front of pathscope that sets queue_mapping: ingress takes it (rx base 0 or
- * 1), egress ignores it (a packet socket has no cached TX queue: unknown).
- */
+/* Queue attribution at each hook (tests/lib/datapath.h): XDP's rx_queue_index, tc under
+ * BPF_PROG_TEST_RUN, and tc with live frames whose queue_mapping a program in front
+ * of pathscope sets. */
 #include "tests/lib/datapath.h"
 #include "tests/lib/datapath_frames.h"
 #include "tests/lib/datapath_veth.h"
@@ -304,6 +298,13 @@ static void test_tc_queues_live(int ifa, int ifb)
 	bpf_tc_hook_destroy(&hook_b);
 }
 
+/* At each hook: XDP's rx_queue_index set through struct xdp_md on a 4-queue
+ * veth (nqueues, the queue mask, the slot of other queues); tc under
+ * BPF_PROG_TEST_RUN, where queue_mapping is 0 and no TX queue is cached; and tc
+ * with live frames sent from an AF_PACKET socket on pstA, with a
+ * four-instruction tc program in front of pathscope that sets queue_mapping:
+ * ingress takes it (rx base 0 or 1), egress ignores it (a packet socket has no
+ * cached TX queue: unknown). */
 int main(void)
 {
 	int ifa, ifb;

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Live frames on a veth pair, where the kernel picks the queue
- * (tests/lib/datapath.h): 8 UDP flows of 3 datagrams each from connected
- * sockets, every counter of every slot at XDP, tc ingress and tc egress
- * against the known 51-byte frame (egress: the first datagram under
- * unknown, the next two on the socket's TX queue, the queue XDP saw); and
- * feature flows' RX hash types (pathscope_xdp_rxhash, device-bound, where
- * the kernel has bpf_xdp_metadata_rx_hash): 20 UDP frames typed L4.
- */
+/* Live frames on a veth pair, where the kernel picks the queue (tests/lib/datapath.h):
+ * UDP flows from connected sockets, every counter of every slot at each hook, and
+ * feature flows' RX hash types. */
 #include "tests/lib/datapath.h"
 #include "tests/lib/datapath_frames.h"
 #include "tests/lib/datapath_veth.h"
@@ -256,6 +250,12 @@ out:
 	pathscope_xdp__destroy(x);
 }
 
+/* The frames: 8 UDP flows of 3 datagrams each from connected sockets, every
+ * counter of every slot at XDP, tc ingress and tc egress against the known
+ * 51-byte frame (egress: the first datagram under unknown, the next two on the
+ * socket's TX queue, the queue XDP saw); and feature flows' RX hash types
+ * (pathscope_xdp_rxhash, device-bound, where the kernel has
+ * bpf_xdp_metadata_rx_hash): 20 UDP frames typed L4. */
 int main(void)
 {
 	int ifa, ifb;

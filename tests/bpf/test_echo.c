@@ -1,20 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The ICMP echo feature (include/pathscope/echo.bpf.h) on crafted frames
- * through BPF_PROG_TEST_RUN, the XDP and tc objects sharing the echo maps as
- * the loader makes them. Each latency is held to CLOCK_MONOTONIC
- * (tests/lib/bracket.h):
- *   - RTT: an echo request leaving through tc egress, its reply arriving at
- *     XDP 2 ms later;
- *   - response: a request arriving at XDP, this host's reply leaving through
- *     tc egress 2 ms later.
- * The exact per-peer sum lies in the bracket; the sample's bucket too, in the
- * slot of the RX queue (XDP runs on queue 0) and under the peer's address;
- * and the counters move by exactly one. IPv4 and IPv6. A reply with no
- * request, or with another sequence number, is not timed.
- *
- * This host is 10.0.0.1 (fd00::1); the peer is 10.0.0.2 (fd00::2).
- */
+/* The ICMP echo feature (include/pathscope/echo.bpf.h) on crafted frames through
+ * BPF_PROG_TEST_RUN, the XDP and tc objects sharing the echo maps as the loader makes
+ * them, each latency held to CLOCK_MONOTONIC (tests/lib/bracket.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -207,6 +194,17 @@ static int load(void)
 	return skel_pair_open(&xdp, &tc, PS_F_ICMP) ?: skel_pair_load(xdp, tc, shared);
 }
 
+/* The latencies:
+ *   - RTT: an echo request leaving through tc egress, its reply arriving at
+ *     XDP 2 ms later;
+ *   - response: a request arriving at XDP, this host's reply leaving through
+ *     tc egress 2 ms later.
+ * The exact per-peer sum lies in the bracket; the sample's bucket too, in the
+ * slot of the RX queue (XDP runs on queue 0) and under the peer's address; and
+ * the counters move by exactly one. IPv4 and IPv6. A reply with no request, or
+ * with another sequence number, is not timed.
+ *
+ * This host is 10.0.0.1 (fd00::1); the peer is 10.0.0.2 (fd00::2). */
 int main(void)
 {
 	libbpf_set_print(skel_pair_quiet);

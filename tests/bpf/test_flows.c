@@ -1,29 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Feature flows (include/pathscope/flows.bpf.h) on crafted frames through
- * BPF_PROG_TEST_RUN of the XDP program:
- *  - N = 1: known flows on known RX queues (struct xdp_md's rx_queue_index
- *    on a 4-queue veth of a private network namespace; on a kernel
- *    whose test run takes no context, all on queue 0) have exactly their
- *    packets and bytes, under exactly the keys abi.h documents: TCP and UDP
- *    over IPv4 and IPv6 by 5-tuple, VLAN and QinQ frames by their inner
- *    header (one flow with the untagged frames), other protocols by 3-tuple,
- *    IPv4 and IPv6 first fragments with their ports and later fragments as
- *    3-tuples, IPv6 behind extension headers, non-IP and malformed frames by
- *    ethertype; nothing else is in the table, and each queue's sampled
- *    totals are its frames.
- *  - Distinct flows: fixed sets of 10, 1,000 and 100,000 flows read within
- *    3 standard errors (3 x 1.04 / sqrt(256) = 19.5%) of the truth by the
- *    user-space estimator (stats/flows.c) over the per-CPU registers.
- *  - N = 16 and N = 100: 1 frame in N sampled, the scaled count of each flow
- *    within 4 standard deviations of a binomial (Bernoulli 1/N per frame).
- * The process is pinned to one CPU, so the skip counter's start (the first
- * frame is sampled) happens once.
- *
- * Numbers: 17 flows at N = 1; the estimates measured 10.2, 998.5 and 100,976;
- * at N = 16 and 100, 120,000 frames of three flows on two queues, each flow's
- * sampled count and their sum within the bound.
- */
+/* Feature flows (include/pathscope/flows.bpf.h) on crafted frames through
+ * BPF_PROG_TEST_RUN of the XDP program: exact keys and counts at N = 1, the distinct
+ * estimate, and the sampling's error at N = 16 and 100. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -551,6 +529,28 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
+/* The checks:
+ *  - N = 1: known flows on known RX queues (struct xdp_md's rx_queue_index
+ *    on a 4-queue veth of a private network namespace; on a kernel
+ *    whose test run takes no context, all on queue 0) have exactly their
+ *    packets and bytes, under exactly the keys abi.h documents: TCP and UDP
+ *    over IPv4 and IPv6 by 5-tuple, VLAN and QinQ frames by their inner
+ *    header (one flow with the untagged frames), other protocols by 3-tuple,
+ *    IPv4 and IPv6 first fragments with their ports and later fragments as
+ *    3-tuples, IPv6 behind extension headers, non-IP and malformed frames by
+ *    ethertype; nothing else is in the table, and each queue's sampled
+ *    totals are its frames.
+ *  - Distinct flows: fixed sets of 10, 1,000 and 100,000 flows read within
+ *    3 standard errors (3 x 1.04 / sqrt(256) = 19.5%) of the truth by the
+ *    user-space estimator (stats/read/flow_table.c) over the per-CPU registers.
+ *  - N = 16 and N = 100: 1 frame in N sampled, the scaled count of each flow
+ *    within 4 standard deviations of a binomial (Bernoulli 1/N per frame).
+ * The process is pinned to one CPU, so the skip counter's start (the first
+ * frame is sampled) happens once.
+ *
+ * Numbers: 17 flows at N = 1; the estimates measured 10.2, 998.5 and 100,976;
+ * at N = 16 and 100, 120,000 frames of three flows on two queues, each flow's
+ * sampled count and their sum within the bound. */
 int main(void)
 {
 	cpu_set_t one;

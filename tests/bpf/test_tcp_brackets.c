@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The TCP latency feature's samples held to CLOCK_MONOTONIC on crafted
- * segments (tests/lib/tcp_segments.h: both passes, arrivals at tc ingress
- * and at XDP): each latency (RTT, handshake both sides, response with data,
- * ACK delay), read around the two test runs 2 ms apart, brackets the exact
- * sum the sample adds, and the bucket and queue slot it lands in
- * (tests/lib/bracket.h). A latency test: it runs alone (tests/run.sh's
- * ALONE_TIMING). The exact counts of the same logic are
- * tests/bpf/test_tcp_cases.c's.
- */
+/* The TCP latency feature's samples held to CLOCK_MONOTONIC on crafted segments
+ * (tests/lib/tcp_segments.h); a latency test, run alone (tests/run.sh's ALONE_TIMING).
+ * The exact counts of the same logic are tests/bpf/test_tcp_cases.c's. */
 #include "tests/lib/bracket.h"
 #include "tests/lib/tcp_segments.h"
 
@@ -133,6 +126,10 @@ static void test_brackets(void)
 	bracket("bracket: response with data (data in to the data echoing it)", 2, &s, &a, &b);
 }
 
+/* In both passes (arrivals at tc ingress and at XDP), each latency (RTT,
+ * handshake both sides, response with data, ACK delay), read around the two
+ * test runs 2 ms apart, brackets the exact sum the sample adds, and the bucket
+ * and queue slot it lands in (tests/lib/bracket.h). */
 int main(void)
 {
 	return tcp_passes(test_brackets);

@@ -1,18 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The TCP latency feature's logic on crafted segments, by exact deltas
- * (tests/lib/tcp_segments.h: both passes, arrivals at tc ingress and at
- * XDP). Each case checks the exact deltas of every counter (summed over
- * queues and CPUs), of the four histograms and of the peer subnets, and the
- * flow state where it matters; tests/bpf/test_tcp_brackets.c holds each
- * latency to CLOCK_MONOTONIC.
- *
- * In each pass the other hook must leave arrivals alone. The cases: the first
- * segment of a TSval timed and later ones not, a wrapped TSval, pure ACKs that
- * carry replies but are no sources, both handshakes, retransmitted SYNs and
- * SYN-ACKs counted and not timed, odd option layouts and malformed ones, IPv6
- * behind extension headers, 128 peer subnets before "other".
- */
+/* The TCP latency feature's logic on crafted segments (tests/lib/tcp_segments.h), by
+ * exact deltas of every counter, histogram and peer subnet; tests/bpf/test_tcp_brackets.c
+ * holds each latency to CLOCK_MONOTONIC. */
 #include "tests/lib/tcp_segments.h"
 
 /* ---- the cases ------------------------------------------------------------- */
@@ -368,6 +357,11 @@ static void cases(void)
 	test_other_hook();
 }
 
+/* In each pass the other hook must leave arrivals alone. The cases: the first
+ * segment of a TSval timed and later ones not, a wrapped TSval, pure ACKs that
+ * carry replies but are no sources, both handshakes, retransmitted SYNs and
+ * SYN-ACKs counted and not timed, odd option layouts and malformed ones, IPv6
+ * behind extension headers, 128 peer subnets before "other". */
 int main(void)
 {
 	return tcp_passes(cases);

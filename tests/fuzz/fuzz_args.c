@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: every parser of a command-line argument, on any bytes. The first
- * byte picks the parser, the rest is the argument (NUL-terminated copy):
- *   0 --queues (the next two bytes set the queue count first)
- *   1 --features    2 a number (--tc-prio, --sample, --count)
- *   3 seconds (--interval, --duration)    4 serve --listen    5 --xdp-join
- * Whatever a parser accepts must also make sense (abort() otherwise), so the
- * target finds wrong acceptances, not only crashes. */
+/* libFuzzer: every parser of a command-line argument, on any bytes; whatever a parser
+ * accepts must also make sense (abort() otherwise), so the target finds wrong
+ * acceptances, not only crashes. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <math.h>
@@ -103,6 +99,11 @@ static void xdp_join(const char *s)
 		abort(); /* an empty or unterminated path */
 }
 
+/* The first byte picks the parser, the rest is the argument (NUL-terminated
+ * copy):
+ *   0 --queues (the next two bytes set the queue count first)
+ *   1 --features    2 a number (--tc-prio, --sample, --count)
+ *   3 seconds (--interval, --duration)    4 serve --listen    5 --xdp-join */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static void (*const parsers[])(const char *) = { features, number, seconds, listen_addr,

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: the ethtool -S name mapping (nic/ethtool_stats.c) on any names
- * and values. The first byte's low bit says whether there is one value per
- * name or one fewer (a set that changed between the reads); the rest is N
- * names of ETH_GSTRING_LEN bytes, then their N 64-bit values. Then the
- * driver's view of every queue found, and the JSON and table of the facts. */
+/* libFuzzer: the ethtool -S name mapping (nic/ethtool_stats.c) on any names and values,
+ * then the driver's view of every queue found, and the JSON and table of the facts. */
 #include <linux/ethtool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,6 +12,10 @@
 #include "stats/render/nic_report.h"
 #include "nic/parse.h"
 
+/* The first byte's low bit says whether there is one value per name or one
+ * fewer (a set that changed between the reads); the rest is N names of
+ * ETH_GSTRING_LEN bytes, then their N 64-bit values. Then the driver's view of
+ * every queue found, and the JSON and table of the facts. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ps_nic_driver_queue d;

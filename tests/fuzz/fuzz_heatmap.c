@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: a recording for pathscope heatmap, as anyone could have edited
- * it (stats/heatmap.c). The input is read as JSON lines into every stage at
- * once, as the budget view reads it, and whatever is accepted is drawn, the
- * heatmap of each stage and the budget, without reading past an array, a
- * string or a histogram. The seeds are real recordings. */
+/* libFuzzer: a recording for pathscope heatmap, as anyone could have edited it
+ * (stats/analysis/heatmap.c); whatever is accepted is drawn without reading past an
+ * array, a string or a histogram. The seeds are real recordings. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +10,8 @@
 #include "stats/analysis/heatmap.h"
 #include "stats/render/heatmap_svg.h"
 
+/* The input is read as JSON lines into every stage at once, as the budget
+ * view reads it; then the heatmap of each stage and the budget are drawn. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ps_heat *heats = calloc(ps_nstages, sizeof(*heats));

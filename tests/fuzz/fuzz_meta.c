@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: a pinned meta map as anyone with CAP_BPF could have rewritten
- * it. Every reader takes meta through ps_meta_problem(); whatever passes must
- * render in `pathscope status` (table and JSON) without reading past a
- * string. An input of sizeof(struct ps_meta) bytes or more is the meta
- * itself; a shorter one is a list of (offset, byte) edits to a meta the
- * loader could have written, so most inputs reach the renderers. */
+/* libFuzzer: a pinned meta map as anyone with CAP_BPF could have rewritten it: whatever
+ * passes ps_meta_problem() must render in `pathscope status` (table and JSON) without
+ * reading past a string. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +28,9 @@ static void template(struct ps_meta *m)
 	m->attach_realtime_ns = 1795000000ULL * 1000000000ULL;
 }
 
+/* An input of sizeof(struct ps_meta) bytes or more is the meta itself; a
+ * shorter one is a list of (offset, byte) edits to a meta the loader could have
+ * written, so most inputs reach the renderers. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ps_map_memory mem = { .bytes = 123456, .nmaps = 9 };

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: the renderers (table, histograms, JSON, Prometheus text and
- * protobuf) on any counter contents, as a reader of pinned maps could find
- * them: the input fills the meta and every per-queue map of a snapshot byte
- * for byte. */
+/* libFuzzer: the renderers (table, histograms, JSON, Prometheus text and protobuf) on
+ * any counter contents: the input fills the meta and every per-queue map of a snapshot. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: the RSS reply parsers of nic/rss.c on any input. The first
- * byte's low bit picks ETHTOOL_MSG_RSS_GET's reply datagram (0) or
- * ETHTOOL_GRSSH's struct ethtool_rxfh (1); the rest is the reply. Then the
- * JSON and the table of what was parsed, and a prediction for a TCP and a
- * UDP flow under the fields the next 16 bytes give (4 x RXH_* bits). */
+/* libFuzzer: the RSS reply parsers of nic/rss.c on any input, then the JSON and the
+ * table of what was parsed, and a prediction for a TCP and a UDP flow. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,6 +10,10 @@
 #include "nic/rss.h"
 #include "stats/render/rss_report.h"
 
+/* The first byte's low bit picks ETHTOOL_MSG_RSS_GET's reply datagram (0) or
+ * ETHTOOL_GRSSH's struct ethtool_rxfh (1); the rest is the reply. Then the JSON
+ * and the table of what was parsed, and a prediction for a TCP and a UDP flow
+ * under the fields the next 16 bytes give (4 x RXH_* bits). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ps_rss r;

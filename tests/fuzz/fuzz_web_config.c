@@ -1,11 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* libFuzzer: serve --web-config's parser (ps_web_config_parse) on any file
- * an operator could write: a result of 0 or -1, an error of one line that
- * names the file, every user a bcrypt hash of a cost at most the maximum,
- * every path absolute or under the file's directory; YAML nested deeper
- * than the limit refused as such, in one line (counted here again, from
- * libyaml's events); nothing leaked either way. Reads no other file (the
- * PEM files are ps_web_config_load's). */
+/* libFuzzer: serve --web-config's parser (ps_web_config_parse) on any file an operator
+ * could write; reads no other file (the PEM files are ps_web_config_load's). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -63,6 +58,11 @@ static bool depth_error(const char *err)
 	return !strcmp(s, want);
 }
 
+/* Holds: a result of 0 or -1, an error of one line that names the file, every
+ * user a bcrypt hash of a cost at most the maximum, every path absolute or
+ * under the file's directory; YAML nested deeper than the limit refused as
+ * such, in one line (counted here again, from libyaml's events); nothing leaked
+ * either way. Reads no other file (the PEM files are ps_web_config_load's). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	bool deep = too_deep(data, size);

@@ -5,7 +5,9 @@
 # module's header (which would hide a dependency from the graph), but for the
 # known ones listed below. Then the check is shown to fail: on a small tree
 # written here with a circle of files, a circle of folders and a misplaced
-# declaration, it names each one. No root, no build needed.
+# declaration, it names each one. Step 0 also holds the comment rules of
+# issue 47: include guards from the path, file heads of one to three lines.
+# No root, no build needed.
 . "$(dirname "$0")/lib.sh"
 ps_require_cmd include_graph python3
 CHECK=$PS_ROOT/tests/tools/include_graph.py
@@ -22,6 +24,12 @@ for k in "${KNOWN[@]}"; do known_args+=(--known "$k"); done
 ps_check_eq "include guards: each derived from its header's path" \
 	"$(cd "$PS_ROOT" && python3 scripts/header_guards.py 2>&1; echo "rc $?")" "rc 0"
 
+# 0b. Every C source and header starts, after its SPDX line, with a head
+# comment of one to three lines (make format checks it too:
+# scripts/file_heads.py).
+ps_check_eq "file heads: one to three lines after the SPDX line, in every .c and .h" \
+	"$(cd "$PS_ROOT" && python3 scripts/file_heads.py 2>&1; echo "rc $?")" "rc 0"
+
 # 1. The tree: clean but for the known ones.
 out=$(python3 "$CHECK" "${known_args[@]}" 2>&1)
 rc=$?
@@ -36,6 +44,16 @@ ps_check_eq "the folders checked are USER_DIRS of the Makefile" \
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp"/{a,b,c,d}
+# The head check on a head of four lines, a missing one and one of three.
+printf '// SPDX-License-Identifier: GPL-2.0\n/* one\n * two\n * three\n * four */\nint x;\n' >"$tmp/long.c"
+printf '/* SPDX-License-Identifier: GPL-2.0 */\n#ifndef NONE_H\n#define NONE_H\n#endif\n' >"$tmp/none.h"
+printf '// SPDX-License-Identifier: GPL-2.0\n/* one\n * two\n * three */\nint y;\n' >"$tmp/ok.c"
+ps_check_eq "file heads: a head of four lines and a missing one are named, exit 1" \
+	"$(cd "$tmp" && python3 "$PS_ROOT/scripts/file_heads.py" long.c none.h ok.c 2>&1; echo "rc $?")" \
+	"long.c: head comment of 4 lines, at most 3
+none.h: no head comment after the SPDX line
+rc 1"
+rm "$tmp"/long.c "$tmp"/none.h "$tmp"/ok.c
 echo 'USER_DIRS := a b c d' >"$tmp/Makefile"
 # a/x.c and a/y.c call each other: a circle of files.
 printf '#include "a/y.h"\nint ax(void);\n' >"$tmp/a/x.h"

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Exact brackets for the datapath's latencies, against CLOCK_MONOTONIC (the
- * clock of bpf_ktime_get_ns()). A sample timed from a packet run through
- * BPF_PROG_TEST_RUN in span a to one run in span b, with a sleep between,
- * lies in [b.start - a.end, b.end - a.start] by construction, whatever the
- * machine's load: noise widens the bracket, never moves the truth out of it.
- * The 2 ms sleep makes a constant error (+-200 us), a scale error (x1.2,
- * x0.8) or a unit error fall outside it.
- */
+/* Exact brackets for the datapath's latencies, against CLOCK_MONOTONIC (the clock of
+ * bpf_ktime_get_ns()): noise widens a bracket, never moves the truth out of it. */
 #ifndef PATHSCOPE_TESTS_LIB_BRACKET_H
 #define PATHSCOPE_TESTS_LIB_BRACKET_H
 
 #include <linux/types.h>
 #include <time.h>
 
+/* A sample timed from a packet run through BPF_PROG_TEST_RUN in span a to one
+ * run in span b, with a sleep between, lies in [b.start - a.end, b.end -
+ * a.start] by construction, whatever the machine's load: noise widens the
+ * bracket, never moves the truth out of it. The 2 ms sleep makes a constant
+ * error (+-200 us), a scale error (x1.2, x0.8) or a unit error fall outside it. */
 #define BRACKET_GAP_NS 2000000ULL
 
 struct span {

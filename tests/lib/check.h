@@ -1,13 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A minimal test reporter shared by the C tests. Each check prints one line
- * that tests/run.sh counts:
- *   ok - NAME
- *   not ok - NAME: WHY
- *   skip - NAME: WHY      (only outside CI; in CI a skip is a failure, but
- *                          for a facility this kernel lacks, see below)
- * A test program exits 1 when any check failed.
- */
+/* A minimal test reporter shared by the C tests: each check prints one line that
+ * tests/run.sh counts; a test program exits 1 when any check failed. */
 #ifndef PATHSCOPE_TESTS_LIB_CHECK_H
 #define PATHSCOPE_TESTS_LIB_CHECK_H
 
@@ -18,6 +11,11 @@
 #include <string.h>
 #include <strings.h>
 
+/* The lines:
+ *   ok - NAME
+ *   not ok - NAME: WHY
+ *   skip - NAME: WHY      (only outside CI; in CI a skip is a failure, but
+ *                          for a facility this kernel lacks, see below) */
 static int check_failures;
 
 /* Why the next check cannot pass on this kernel: a facility of a later Linux

@@ -1,38 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * What the datapath tests (tests/bpf/test_datapath_*.c) share: pathscope's
- * XDP and tc programs loaded with a feature and queue setting, a snapshot of
- * every slot of a hook's per-queue map summed over the CPUs, and one crafted
- * frame run through BPF_PROG_TEST_RUN that must move every counter of every
- * slot by exactly the expected delta, return the pass verdict and come out
- * byte for byte as it went in.
- *
- * What this kernel's BPF_PROG_TEST_RUN allows (checked by the tests, not
- * assumed):
- *  - XDP and tc reject data_size_in < ETH_HLEN (14) with EINVAL.
- *  - tc (skb) also rejects an IPv4 frame shorter than 14 + 20 bytes and an
- *    IPv6 frame shorter than 14 + 40 bytes (it pulls the IP header).
- *  - XDP accepts a struct xdp_md whose data_end is below data_size_in: the
- *    program then sees a linear part of data_end bytes (the rest goes into a
- *    fragment). That is how L2 truncation below 14 bytes is reached.
- *  - XDP accepts ingress_ifindex + rx_queue_index for a device of the
- *    current netns, when rx_queue_index < its real_num_rx_queues. Before
- *    Linux 5.15 it takes no context at all (EINVAL): a probe with a
- *    two-instruction program finds that, and the cases that need one are
- *    reported as skipped ("this kernel cannot run it"), on 5.10 those of
- *    rx_queue_index and of the split frame; the live queue tests in the
- *    guests (tests/vm/) count XDP per queue there.
- *  - tc (__sk_buff) accepts gso_segs (<= 65535) and gso_size, but not
- *    queue_mapping (EINVAL). queue_mapping is 0 there, and the skb's socket
- *    is the harness's dummy socket with no cached TX queue, so both tc hooks
- *    see an unknown queue (rx base 1). tc queues are therefore also tested
- *    with live frames on a veth pair (test_datapath_queues.c,
- *    test_datapath_udp.c).
- *
- * Each program runs in a private network namespace (unshare), so its veth
- * pair and tc hooks disappear with the process, even when it crashes. Set
- * PS_TEST_VERBOSE=1 to see the verifier log of a program that fails to load.
- */
+/* What the datapath tests (tests/bpf/test_datapath_*.c) share: pathscope's XDP and tc
+ * programs loaded with a feature and queue setting, per-slot snapshots, and one crafted
+ * frame at a time through BPF_PROG_TEST_RUN, checked by exact counter deltas. */
 #ifndef PATHSCOPE_TESTS_LIB_DATAPATH_H
 #define PATHSCOPE_TESTS_LIB_DATAPATH_H
 
@@ -340,7 +309,29 @@ static inline bool probe_xdp_ctx(void)
 }
 
 /* BPF_PROG_TEST_RUN once; 0 or -errno. Checks the verdict and that the
- * frame comes out unchanged; a mismatch is reported as -EBADMSG in why. */
+ * frame comes out unchanged; a mismatch is reported as -EBADMSG in why.
+ *
+ * What this kernel's BPF_PROG_TEST_RUN allows (checked by the tests, not
+ * assumed):
+ *  - XDP and tc reject data_size_in < ETH_HLEN (14) with EINVAL.
+ *  - tc (skb) also rejects an IPv4 frame shorter than 14 + 20 bytes and an
+ *    IPv6 frame shorter than 14 + 40 bytes (it pulls the IP header).
+ *  - XDP accepts a struct xdp_md whose data_end is below data_size_in: the
+ *    program then sees a linear part of data_end bytes (the rest goes into a
+ *    fragment). That is how L2 truncation below 14 bytes is reached.
+ *  - XDP accepts ingress_ifindex + rx_queue_index for a device of the
+ *    current netns, when rx_queue_index < its real_num_rx_queues. Before
+ *    Linux 5.15 it takes no context at all (EINVAL): a probe with a
+ *    two-instruction program finds that, and the cases that need one are
+ *    reported as skipped ("this kernel cannot run it"), on 5.10 those of
+ *    rx_queue_index and of the split frame; the live queue tests in the
+ *    guests (tests/vm/) count XDP per queue there.
+ *  - tc (__sk_buff) accepts gso_segs (<= 65535) and gso_size, but not
+ *    queue_mapping (EINVAL). queue_mapping is 0 there, and the skb's socket
+ *    is the harness's dummy socket with no cached TX queue, so both tc hooks
+ *    see an unknown queue (rx base 1). tc queues are therefore also tested
+ *    with live frames on a veth pair (test_datapath_queues.c,
+ *    test_datapath_udp.c). */
 static inline int test_run(const struct hook *h, const struct run *r, char *why, size_t n)
 {
 	static __u8 out[FRAME_MAX + 64];
@@ -481,7 +472,11 @@ static bool netns_ok;
 /* The start of every datapath program: line-buffered output, libbpf's
  * messages, the per-CPU buffer, a private network namespace (the loopback
  * device BPF_PROG_TEST_RUN uses and any veth pair live and die with the
- * process) and the XDP context probe. 0, or -1 after a failure line. */
+ * process) and the XDP context probe. 0, or -1 after a failure line.
+ *
+ * Each program runs in a private network namespace (unshare), so its veth pair
+ * and tc hooks disappear with the process, even when it crashes. Set
+ * PS_TEST_VERBOSE=1 to see the verifier log of a program that fails to load. */
 static inline int datapath_init(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);

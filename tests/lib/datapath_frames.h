@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The datapath tests' frames of every class (tests/lib/frame.h's builders):
- * each takes its VLAN tag count and the ECN byte of its IP header.
- */
+/* The datapath tests' frames of every class (tests/lib/frame.h's builders): each takes
+ * its VLAN tag count and the ECN byte of its IP header. */
 #ifndef PATHSCOPE_TESTS_LIB_DATAPATH_FRAMES_H
 #define PATHSCOPE_TESTS_LIB_DATAPATH_FRAMES_H
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The live queue tests' veth pair, pstA/pstB with 4 queues each in the
- * program's private namespace, and sending and waiting on it: frames out of
- * pstA through an AF_PACKET socket, counted at pstB's XDP and tc ingress.
- */
+/* The live queue tests' veth pair, pstA/pstB with 4 queues each in the program's private
+ * namespace: frames out of pstA through an AF_PACKET socket, counted at pstB's XDP and
+ * tc ingress. */
 #ifndef PATHSCOPE_TESTS_LIB_DATAPATH_VETH_H
 #define PATHSCOPE_TESTS_LIB_DATAPATH_VETH_H
 

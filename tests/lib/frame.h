@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A frame builder for the BPF_PROG_TEST_RUN tests: append wire-format
- * headers (Ethernet, VLAN tags, IPv4, IPv6 and its extension headers, TCP,
- * UDP, ICMP) to a buffer, then fix the IP lengths.
- */
+/* A frame builder for the BPF_PROG_TEST_RUN tests: append wire-format headers (Ethernet,
+ * VLAN tags, IPv4, IPv6 and its extension headers, TCP, UDP, ICMP) to a buffer, then fix
+ * the IP lengths. */
 #ifndef PATHSCOPE_TESTS_LIB_FRAME_H
 #define PATHSCOPE_TESTS_LIB_FRAME_H
 

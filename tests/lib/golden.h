@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Golden files: a rendering must equal, byte for byte, its file in
- * tests/golden/. PS_GOLDEN_UPDATE=1 rewrites the files instead (then review
- * the diff before committing it).
- */
+/* Golden files: a rendering must equal, byte for byte, its file in tests/golden/.
+ * PS_GOLDEN_UPDATE=1 rewrites the files instead (then review the diff before committing). */
 #ifndef PATHSCOPE_TESTS_LIB_GOLDEN_H
 #define PATHSCOPE_TESTS_LIB_GOLDEN_H
 

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The XDP and tc objects of pathscope loaded for BPF_PROG_TEST_RUN as the
- * loader loads them: the tc object reuses the XDP object's instance of each
- * map the two share (bpf_map__reuse_fd), so a packet seen by one is found by
- * the other. skel_pair_open(), then any rodata of the test's own, then
- * skel_pair_load(). With the headers every such test needs.
- */
+/* The XDP and tc objects of pathscope loaded for BPF_PROG_TEST_RUN as the loader loads
+ * them, sharing their maps (bpf_map__reuse_fd: what one sees, the other finds):
+ * skel_pair_open(), the test's own rodata, skel_pair_load(). With the headers tests need. */
 #ifndef PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
 #define PATHSCOPE_TESTS_LIB_SKEL_PAIR_H
 

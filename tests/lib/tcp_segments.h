@@ -1,19 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * What the TCP latency tests (tests/bpf/test_tcp_cases.c, exact deltas, and
- * tests/bpf/test_tcp_brackets.c, held to CLOCK_MONOTONIC) share: the TCP
- * latency feature (include/pathscope/tcp.bpf.h) on crafted segments through
- * BPF_PROG_TEST_RUN: departures through the tc egress program, arrivals
- * through tc ingress (attach's default, --tcp-rx tc) in one pass and through
- * the XDP program (--tcp-rx xdp) in another, the two objects sharing their
- * TCP maps as the loader makes them (tcp_passes()). A crafted segment
- * (struct seg, build()), run through the program of its direction (tx(),
- * rx()), and the exact deltas of every counter (summed over queues and
- * CPUs), of the four histograms and of the peer subnets (begin(), expect()).
- *
- * This host is 10.0.0.1 (fd00::1) port 40000 (and others); the peer is
- * 10.0.0.2 (fd00::2) port 80.
- */
+/* What the TCP latency tests (test_tcp_cases.c, exact deltas; test_tcp_brackets.c, held
+ * to CLOCK_MONOTONIC) share: crafted segments through BPF_PROG_TEST_RUN of
+ * include/pathscope/tcp.bpf.h, and the exact deltas of every counter they move. */
 #ifndef PATHSCOPE_TESTS_LIB_TCP_SEGMENTS_H
 #define PATHSCOPE_TESTS_LIB_TCP_SEGMENTS_H
 
@@ -55,6 +43,13 @@ enum layout {
 	L_ZEROLEN,   /* an option of length 0 */
 };
 
+/* A crafted segment (struct seg, build()), run through the program of its
+ * direction (tx(), rx()), and the exact deltas of every counter (summed over
+ * queues and CPUs), of the four histograms and of the peer subnets (begin(),
+ * expect()).
+ *
+ * This host is 10.0.0.1 (fd00::1) port 40000 (and others); the peer is 10.0.0.2
+ * (fd00::2) port 80. */
 struct seg {
 	int v6;	     /* IPv6 instead of IPv4 */
 	int ext;     /* IPv6: hop-by-hop and destination options headers first */
@@ -397,7 +392,12 @@ static inline int load(bool at_xdp)
 }
 
 /* The program's main: cases run in each pass, tc ingress first (attach's
- * default), on objects loaded fresh for it. */
+ * default), on objects loaded fresh for it.
+ *
+ * Departures run through the tc egress program, arrivals through tc
+ * ingress (attach's default, --tcp-rx tc) in one pass and through the XDP
+ * program (--tcp-rx xdp) in another, the two objects sharing their TCP maps as
+ * the loader makes them. */
 static inline int tcp_passes(void (*cases)(void))
 {
 	libbpf_set_print(skel_pair_quiet);

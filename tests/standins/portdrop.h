@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The body of two stand-in peers for test_coexist_xdptools: drop UDP to
- * port 9 (IPv4 and IPv6), pass everything else, count each verdict in
- * pd_verdicts (0: pass, 1: drop). standin_pdrop.bpf.c is it as anyone would
- * write it; standin_lxdrop.bpf.c adds libxdp's run config, as programs
- * written for libxdp do.
- */
+/* The body of two stand-in peers for test_coexist_xdptools: drop UDP to port 9 (IPv4
+ * and IPv6), pass the rest, count each verdict in pd_verdicts (0: pass, 1: drop);
+ * standin_pdrop.bpf.c as anyone would write it, standin_lxdrop.bpf.c for libxdp. */
 #ifndef PATHSCOPE_TESTS_STANDINS_PORTDROP_H
 #define PATHSCOPE_TESTS_STANDINS_PORTDROP_H
 

@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * A stand-in load balancer for the coexistence tests, in the style of
- * Katran: standin_lb answers UDP to VIP 198.18.0.100 with XDP_TX (addresses
- * and ports swapped, so the answer goes back to the sender), drops UDP to VIP
- * 198.18.0.101, and passes everything else, counting each verdict. For the
- * "shared mode" of such balancers, standin_root is a root program that
- * tail-calls the first program found in lb_root (slot 0 up), else passes.
- */
+/* A stand-in load balancer for the coexistence tests, in the style of Katran: answers
+ * UDP to VIP 198.18.0.100 with XDP_TX (addresses and ports swapped, back to the sender),
+ * drops UDP to VIP 198.18.0.101, and passes the rest, counting each verdict. */
 #include "pathscope/kernel.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
@@ -71,6 +66,8 @@ int standin_lb(struct xdp_md *ctx)
 	return verdict(LB_TX, XDP_TX);
 }
 
+/* For the "shared mode" of such balancers: a root program that tail-calls the
+ * first program found in lb_root (slot 0 up), else passes. */
 SEC("xdp")
 int standin_root(struct xdp_md *ctx)
 {

@@ -1,76 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * delayline: a wire with a fixed delay between a host and its peers, for
- * latency tests on a kernel without netem. It creates one tap device for the
- * host (optionally multiqueue) and one per peer, each in the network
- * namespace it is told, and forwards every Ethernet frame between the host
- * and each peer after a fixed delay per direction:
- *
- *   delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] [-k FACTOR]
- *             HOST PEER...
- *     HOST  TAP[@NETNS][:QUEUES]     the host's tap; QUEUES > 1 makes it
- *                                    multiqueue (IFF_MULTI_QUEUE, one fd per queue)
- *     PEER  TAP[@NETNS]:TO_US[:FROM_US[:QUEUE]]
- *           TO_US    delay of frames from the host to this peer, microseconds
- *           FROM_US  delay of frames from this peer to the host (default TO_US)
- *           QUEUE    the host tap's queue this peer's frames are written into
- *                    (default 0): on a multiqueue tap, the queue fd a frame is
- *                    written into is the RX queue the host receives it on
- *                    (XDP's rx_queue_index, tc's queue_mapping - 1)
- *     NETNS  a name under /var/run/netns, or a path; default: the current one
- *     -t     run at most SECONDS (default 60), then exit
- *     -s     before each deadline, sleep until SPIN_US before it and spin (read
- *            and check the clock) for the rest (default 50)
- *     -b     MiB of frames in flight per direction (default 8); a frame that
- *            does not fit is dropped and counted
- *     -r     run with real-time priority PRIO (SCHED_FIFO), so that other
- *            work on the machine does not delay the frames (default 0: no)
- *     -c     run on CPU only; a sender on the same CPU then hands its frames
- *            over without waking another (virtual) CPU from idle
- *     -k     on SIGUSR1, multiply every delay by FACTOR (1..100), once: a step
- *            in latency at a moment the test chooses. Frames read before
- *            keep their due time; the delays only grow, so each direction
- *            stays in order. Prints "stepped" once the new delays apply.
- *
- * Frames from the host go to the peer whose tap has the frame's destination
- * MAC (read from each peer tap with SIOCGIFHWADDR; multicast, broadcast and
- * unknown destinations go to every peer). Frames from a peer go to the host
- * only. Each direction is a FIFO: frames leave in the order they came, each
- * DELAY after the delay line read it.
- *
- * Prints "ready" once every tap exists (the taps start down: configure and
- * set them up then). On SIGTERM, SIGINT or at the end of SECONDS it prints
- * one line per direction and exits 0; the taps go away with it:
- *   HOST>PEER frames N bytes N dropped N unsent N late_avg_ns N late_p50_ns N
- *     late_p99_ns N late_max_ns N write_ns N
- * frames and bytes written; dropped: no room in flight; unsent: the write
- * failed (the tap was down); late: how long after its due time a frame was
- * written (p50 and p99 at most 1/8 above); write_ns: the time spent in
- * write() for this direction, in which the receiving kernel handles each
- * frame (a tap without NAPI runs its receive path in the writer's call: an
- * ICMP echo request is answered, up to the reply's tc egress, before the
- * write returns). Exits 1 with one line on stderr on error, 2 on a usage
- * error.
- *
- * Its own added latency, measured on the project's VM (2 vCPUs, kernel 6.18)
- * with -r 10 -c 0 and the default spin, ping -i 0.002 from the host (on CPU
- * 0) to a peer, 2000 echoes, pathscope attached to the host's tap: the added
- * latency is pathscope's RTT (tc egress -> XDP on the host's tap) minus the
- * delays of both directions; ping's own RTT is 15-40 us longer (the host's
- * send path).
- *   delay 0 each way:       pathscope mean +45..51 us; ping p50 +59..67 us,
- *                           p90 +73..87 us, p99 +129..147 us
- *   1050 us each way:       pathscope mean +49..122 us; ping p50 +50..70 us,
- *                           p90 +70..180 us, p99 +0.13..1.9 ms
- *   4900 us each way:       pathscope mean +92..178 us; ping p50 +100 us,
- *                           p90 +120..200 us, p99 +0.6..2.3 ms
- * The delay line itself writes a frame 1.3-3.6 us after it is due (median,
- * late_p50_ns); 1% of frames are 0.1-2 ms late, and a few up to 17 ms: that
- * tail is the VM's, as a real-time task spinning on the clock here sees
- * gaps of 0.1-44 ms too (96 gaps over 100 us in 3 s). Without -r and -c the
- * median added latency was 100-300 us: the delay line then waited for idle
- * vCPUs to wake and for other work on the machine.
- */
+/* delayline: a wire with a fixed delay between a host and its peers, for latency tests
+ * on a kernel without netem: a tap device for the host and one per peer, each frame
+ * forwarded after a fixed delay per direction. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -155,6 +86,32 @@ static void on_step(int sig)
 		step = 1;
 }
 
+/* Usage:
+ *   delayline [-t SECONDS] [-s SPIN_US] [-b MIB] [-r PRIO] [-c CPU] [-k FACTOR]
+ *             HOST PEER...
+ *     HOST  TAP[@NETNS][:QUEUES]     the host's tap; QUEUES > 1 makes it
+ *                                    multiqueue (IFF_MULTI_QUEUE, one fd per queue)
+ *     PEER  TAP[@NETNS]:TO_US[:FROM_US[:QUEUE]]
+ *           TO_US    delay of frames from the host to this peer, microseconds
+ *           FROM_US  delay of frames from this peer to the host (default TO_US)
+ *           QUEUE    the host tap's queue this peer's frames are written into
+ *                    (default 0): on a multiqueue tap, the queue fd a frame is
+ *                    written into is the RX queue the host receives it on
+ *                    (XDP's rx_queue_index, tc's queue_mapping - 1)
+ *     NETNS  a name under /var/run/netns, or a path; default: the current one
+ *     -t     run at most SECONDS (default 60), then exit
+ *     -s     before each deadline, sleep until SPIN_US before it and spin (read
+ *            and check the clock) for the rest (default 50)
+ *     -b     MiB of frames in flight per direction (default 8); a frame that
+ *            does not fit is dropped and counted
+ *     -r     run with real-time priority PRIO (SCHED_FIFO), so that other
+ *            work on the machine does not delay the frames (default 0: no)
+ *     -c     run on CPU only; a sender on the same CPU then hands its frames
+ *            over without waking another (virtual) CPU from idle
+ *     -k     on SIGUSR1, multiply every delay by FACTOR (1..100), once: a step
+ *            in latency at a moment the test chooses. Frames read before
+ *            keep their due time; the delays only grow, so each direction
+ *            stays in order. Prints "stepped" once the new delays apply. */
 static void usage(void)
 {
 	fprintf(
@@ -457,6 +414,43 @@ static void report(const struct dir *d)
 	    (unsigned long long)d->late_max, (unsigned long long)d->write_ns);
 }
 
+/* Frames from the host go to the peer whose tap has the frame's destination MAC
+ * (read from each peer tap with SIOCGIFHWADDR; multicast, broadcast and unknown
+ * destinations go to every peer). Frames from a peer go to the host only. Each
+ * direction is a FIFO: frames leave in the order they came, each DELAY after
+ * the delay line read it.
+ *
+ * Prints "ready" once every tap exists (the taps start down: configure and set
+ * them up then). On SIGTERM, SIGINT or at the end of SECONDS it prints one line
+ * per direction and exits 0; the taps go away with it:
+ *   HOST>PEER frames N bytes N dropped N unsent N late_avg_ns N late_p50_ns N
+ *     late_p99_ns N late_max_ns N write_ns N
+ * frames and bytes written; dropped: no room in flight; unsent: the write
+ * failed (the tap was down); late: how long after its due time a frame was
+ * written (p50 and p99 at most 1/8 above); write_ns: the time spent in write()
+ * for this direction, in which the receiving kernel handles each frame (a tap
+ * without NAPI runs its receive path in the writer's call: an ICMP echo request
+ * is answered, up to the reply's tc egress, before the write returns). Exits 1
+ * with one line on stderr on error, 2 on a usage error.
+ *
+ * Its own added latency, measured on the project's VM (2 vCPUs, kernel 6.18)
+ * with -r 10 -c 0 and the default spin, ping -i 0.002 from the host (on CPU 0)
+ * to a peer, 2000 echoes, pathscope attached to the host's tap: the added
+ * latency is pathscope's RTT (tc egress -> XDP on the host's tap) minus the
+ * delays of both directions; ping's own RTT is 15-40 us longer (the host's send
+ * path).
+ *   delay 0 each way:       pathscope mean +45..51 us; ping p50 +59..67 us,
+ *                           p90 +73..87 us, p99 +129..147 us
+ *   1050 us each way:       pathscope mean +49..122 us; ping p50 +50..70 us,
+ *                           p90 +70..180 us, p99 +0.13..1.9 ms
+ *   4900 us each way:       pathscope mean +92..178 us; ping p50 +100 us,
+ *                           p90 +120..200 us, p99 +0.6..2.3 ms
+ * The delay line itself writes a frame 1.3-3.6 us after it is due (median,
+ * late_p50_ns); 1% of frames are 0.1-2 ms late, and a few up to 17 ms: that
+ * tail is the VM's, as a real-time task spinning on the clock here sees gaps of
+ * 0.1-44 ms too (96 gaps over 100 us in 3 s). Without -r and -c the median
+ * added latency was 100-300 us: the delay line then waited for idle vCPUs to
+ * wake and for other work on the machine. */
 int main(int argc, char **argv)
 {
 	struct pollfd pfd[MAX_QUEUES + MAX_PEERS];

@@ -1,15 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* promdump: the Prometheus protobuf exposition (delimited MetricFamily
- * messages) on stdin, as text lines on stdout, for the tests:
- *   NAME{LABELS} VALUE                       counters, gauges, untyped
- *   NAME_sum{LABELS} V, NAME_count{LABELS} N  summaries and histograms
- *   NAME_bucket{LABELS,le="B"} N             a histogram's classic buckets
- *   NAME{LABELS} native schema=S zero_threshold=Z zero_count=N buckets=I:N,...
- * Values as %.17g. --series: only the number of series Prometheus stores for
- * the exposition (with native histograms on): one per counter, gauge and
- * native histogram, two per summary (_sum, _count; pathscope's have no
- * quantiles), and a classic histogram's buckets, _sum and _count. Exit 1 on
- * a malformed stream. */
+/* promdump: the Prometheus protobuf exposition (delimited MetricFamily messages) on
+ * stdin, as text lines on stdout, for the tests. Exit 1 on a malformed stream. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +88,15 @@ static void metric(const char *name, const Io__Prometheus__Client__Metric *m)
 	putchar('\n');
 }
 
+/* The lines:
+ *   NAME{LABELS} VALUE                       counters, gauges, untyped
+ *   NAME_sum{LABELS} V, NAME_count{LABELS} N  summaries and histograms
+ *   NAME_bucket{LABELS,le="B"} N             a histogram's classic buckets
+ *   NAME{LABELS} native schema=S zero_threshold=Z zero_count=N buckets=I:N,...
+ * Values as %.17g. --series: only the number of series Prometheus stores for
+ * the exposition (with native histograms on): one per counter, gauge and native
+ * histogram, two per summary (_sum, _count; pathscope's have no quantiles), and
+ * a classic histogram's buckets, _sum and _count. */
 int main(int argc, char **argv)
 {
 	int count_only = argc > 1 && strcmp(argv[1], "--series") == 0;

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * rawsend: send exactly COUNT IPv4/UDP frames out of one interface through
- * an AF_PACKET socket. With --bypass (PACKET_QDISC_BYPASS) the frames go
- * straight to the driver: no qdisc, no tc egress, no net_dev_xmit
- * tracepoint, while the driver still counts them. The pathscope tests use it
- * to make traffic that one layer misses, for `pathscope check`. With --syn
- * the frames are TCP SYNs to PORT from COUNT different source ports (a SYN
- * flood, for the bounds of the tcp feature's maps).
- */
+/* rawsend: send exactly COUNT IPv4/UDP frames out of one interface through an AF_PACKET
+ * socket, to make traffic that one layer misses, for `pathscope check` (--bypass: no
+ * qdisc, no tc egress, no net_dev_xmit tracepoint, while the driver still counts). */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -82,6 +76,8 @@ static void syn_fill(const struct iphdr *ip, struct tcphdr *tcp, uint16_t sport,
 	tcp->check = csum(&ph, sizeof(ph));
 }
 
+/* With --syn the frames are TCP SYNs to PORT from COUNT different source ports
+ * (a SYN flood, for the bounds of the tcp feature's maps). */
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {

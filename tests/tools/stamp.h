@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The send stamp that the test tools carry in a UDP payload across a wire:
- * CLOCK_MONOTONIC (bpf_ktime_get_ns's clock) in ns, 8 bytes big endian, in
- * payload bytes 4..11, after udpsend's sequence number. udpsend --stamp
- * writes it; udpsend --stamped and tapwire read it on the other side.
- */
+/* The send stamp that the test tools carry in a UDP payload across a wire: udpsend
+ * --stamp writes it; udpsend --stamped and tapwire read it on the other side. */
 #ifndef PATHSCOPE_TESTS_TOOLS_STAMP_H
 #define PATHSCOPE_TESTS_TOOLS_STAMP_H
 
 #include <stdint.h>
 #include <time.h>
 
+/* CLOCK_MONOTONIC (bpf_ktime_get_ns's clock) in ns, 8 bytes big endian, in
+ * payload bytes 4..11, after udpsend's sequence number. */
 #define STAMP_OFF 4 /* in the payload */
 #define STAMP_END (STAMP_OFF + 8)
 

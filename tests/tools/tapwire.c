@@ -1,23 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * tapwire: be the "wire" of a tap device. Creates tap IFNAME in the current
- * network namespace, with one queue per PERIOD_MS given, and drains queue q
- * every PERIOD_MS[q] milliseconds, for SECONDS seconds, so that a frame waits
- * in its queue until the next drain: the driver's TX completion (the skb is
- * freed when the frame is read) takes between 0 and PERIOD_MS[q].
- *
- *   tapwire IFNAME PERIOD_MS[,PERIOD_MS...] SECONDS
- *
- * It is also the reference clock for that latency: a UDP frame whose payload
- * carries a send time (udpsend --stamp: CLOCK_MONOTONIC ns, big endian, in
- * payload bytes 4..11) is timed from that stamp to the return of the read()
- * that freed it.
- *
- * Prints "ready" once the device exists. At the end, one line per queue:
- *   queue Q frames F stamped S sum_ns T min_ns A max_ns B
- * then the total number of frames read, alone on the last line. Exits 1 with
- * one line on stderr on error, 2 on bad usage.
- */
+/* tapwire: be the "wire" of a tap device, draining each queue every PERIOD_MS so that
+ * the driver's TX completion takes between 0 and PERIOD_MS; and the reference clock
+ * for that latency, from each frame's send stamp (stamp.h) to the read that frees it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if.h>
@@ -42,6 +26,17 @@ struct queue {
 	uint64_t sum_ns, min_ns, max_ns;
 };
 
+/* Usage: tapwire IFNAME PERIOD_MS[,PERIOD_MS...] SECONDS
+ *
+ * It is also the reference clock for that latency: a UDP frame whose payload
+ * carries a send time (udpsend --stamp: CLOCK_MONOTONIC ns, big endian, in
+ * payload bytes 4..11) is timed from that stamp to the return of the read()
+ * that freed it.
+ *
+ * Prints "ready" once the device exists. At the end, one line per queue:
+ *   queue Q frames F stamped S sum_ns T min_ns A max_ns B
+ * then the total number of frames read, alone on the last line. Exits 1 with
+ * one line on stderr on error, 2 on bad usage. */
 static int usage(void)
 {
 	fprintf(stderr, "usage: tapwire IFNAME PERIOD_MS[,PERIOD_MS...] SECONDS (1..%d queues)\n",

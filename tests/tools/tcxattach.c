@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * tcxattach: attach one tc program of a BPF object to an interface's TCX
- * ingress or egress (Linux 6.6) and pin the link, as a Cilium-style agent
- * does, so that the coexistence tests have a balancer's TCX program next to
- * pathscope. Debian 12's bpftool (7.1) cannot attach TCX. Removing the pin
- * (rm) detaches it.
- *
- *   tcxattach OBJ PROG IFACE ingress|egress LINK_PIN
- */
+/* tcxattach: attach one tc program of a BPF object to an interface's TCX ingress or
+ * egress (Linux 6.6) and pin the link, as a Cilium-style agent does, for the
+ * coexistence tests; Debian 12's bpftool (7.1) cannot attach TCX. */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -18,6 +12,8 @@
 
 #include "lib/compat.h" /* TCX's attach types, which Debian 12's libbpf lacks */
 
+/* Usage: tcxattach OBJ PROG IFACE ingress|egress LINK_PIN
+ * Removing the pin (rm) detaches it. */
 int main(int argc, char **argv)
 {
 	struct bpf_object *obj;

@@ -1,20 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * udpsend: exact UDP workloads for the pathscope tests.
- *
- * Sender: sends exactly COUNT datagrams with a chosen IPv4 TOS / IPv6 traffic
- * class (so the ECN codepoint is known) and exits non-zero with one line on
- * stderr if any datagram could not be handed to the kernel. Transient
- * ENOBUFS/EAGAIN are retried (bounded), so the count stays exact. IP_RECVERR
- * is set because without it Linux silently swallows ENOBUFS from a full
- * qdisc for UDP, and the count would no longer be exact.
- *
- * Sink: binds a UDP port (IPv4 and IPv6 unless -6) and counts datagrams, so
- * that the receiving side answers no ICMP port-unreachable (which would add
- * packets to the counts).
- *
- * See usage() for the options.
- */
+/* udpsend: exact UDP workloads for the pathscope tests: a sender of exactly COUNT
+ * datagrams with a known ECN codepoint, and a sink that counts them. See usage()
+ * for the options. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* ppoll */
 #endif
@@ -468,6 +455,16 @@ static int run_sink(int v6only, int port, long expect, double timeout)
 	return rc;
 }
 
+/* Sender: sends exactly COUNT datagrams with a chosen IPv4 TOS / IPv6 traffic
+ * class (so the ECN codepoint is known) and exits non-zero with one line on
+ * stderr if any datagram could not be handed to the kernel. Transient
+ * ENOBUFS/EAGAIN are retried (bounded), so the count stays exact. IP_RECVERR is
+ * set because without it Linux silently swallows ENOBUFS from a full qdisc for
+ * UDP, and the count would no longer be exact.
+ *
+ * Sink: binds a UDP port (IPv4 and IPv6 unless -6) and counts datagrams, so
+ * that the receiving side answers no ICMP port-unreachable (which would add
+ * packets to the counts). */
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {

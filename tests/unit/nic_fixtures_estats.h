@@ -1,11 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * ethtool -S (SIOCETHTOOL) lists for nic/ethtool_stats.c, for the
- * tests/unit/test_nic_parse_*.c programs: names (ETHTOOL_GSTRINGS of
- * ETH_SS_STATS, 32 bytes each, NUL-padded as the kernel copies them) and
- * values (ETHTOOL_GSTATS). veth's recorded on Linux 6.18; virtio_net's and
- * e1000's names as their drivers' sources print them, with made-up values.
- */
+/* ethtool -S (SIOCETHTOOL) lists for nic/ethtool_stats.c, for the test_nic_parse_*.c
+ * programs: names (ETHTOOL_GSTRINGS of ETH_SS_STATS) and values (ETHTOOL_GSTATS). */
 #ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ESTATS_H
 #define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ESTATS_H
 
@@ -17,7 +12,11 @@
  * queue's 8 counters (virtnet_rq_stats_desc), then every TX queue's 6
  * (virtnet_sq_stats_desc). Values: rx_queue_Q_packets 1000 (Q + 1) + 7,
  * bytes 98 each, drops Q, xdp_packets 500 (Q + 1), xdp_drops 2Q, kicks 10 + Q;
- * tx_queue_Q_packets 2000 (Q + 1) + 3, bytes 60 each, kicks 20 + Q */
+ * tx_queue_Q_packets 2000 (Q + 1) + 3, bytes 60 each, kicks 20 + Q
+ *
+ * Names of 32 bytes each, NUL-padded as the kernel copies them) and values
+ * (ETHTOOL_GSTATS). veth's recorded on Linux 6.18; virtio_net's and e1000's
+ * names as their drivers' sources print them, with made-up values. */
 static const char fx_virtio_estats_names[56][ETH_GSTRING_LEN] = {
 	"rx_queue_0_packets",	    "rx_queue_0_bytes",		"rx_queue_0_drops",
 	"rx_queue_0_xdp_packets",   "rx_queue_0_xdp_tx",	"rx_queue_0_xdp_redirects",

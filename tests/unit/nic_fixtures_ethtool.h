@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Generic netlink replies of nic/ethtool.c: the family of "ethtool", and
- * CHANNELS/RINGS/FEATURES_GET with flags 0, of a veth and a virtio_net NIC.
+/* Generic netlink replies of nic/ethtool.c: the family of "ethtool", and
+ * CHANNELS/RINGS/FEATURES_GET with flags 0, of a veth and a virtio_net NIC. */
+#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ETHTOOL_H
+#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ETHTOOL_H
+
+/* CTRL_CMD_NEWFAMILY reply for "ethtool" (family id 21)
+ *
  * Recorded on Linux 6.18 (Debian 12 VM) for the tests/unit/test_nic_parse_*.c
  * programs: each array is one datagram as mnl_socket_recvfrom() returned it.
  *
  * veth: `ip link add vA numtxqueues 4 numrxqueues 4 type veth peer vB ...`,
- * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's
- * eth0 (read only). Recorded with a throwaway program that sent the same
- * requests as nic/ethtool.c and printed the bytes.
- */
-#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ETHTOOL_H
-#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_ETHTOOL_H
-
-/* CTRL_CMD_NEWFAMILY reply for "ethtool" (family id 21) */
+ * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's eth0
+ * (read only). Recorded with a throwaway program that sent the same requests as
+ * nic/ethtool.c and printed the bytes. */
 static const unsigned char fx_family_ethtool[1096] = {
 	0x48, 0x04, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0xf5, 0x46, 0x02, 0x6b, 0xf8, 0x43, 0x00,
 	0x00, 0x01, 0x02, 0x00, 0x00, 0x0c, 0x00, 0x02, 0x00, 0x65, 0x74, 0x68, 0x74, 0x6f, 0x6f,

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Netlink replies of nic/netdev.c: QUEUE_GET and QSTATS_GET dumps filtered
- * by ifindex, scope queue, of a veth and a virtio_net NIC.
+/* Netlink replies of nic/netdev.c: QUEUE_GET and QSTATS_GET dumps filtered by ifindex,
+ * scope queue, of a veth and a virtio_net NIC. */
+#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_NETDEV_H
+#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_NETDEV_H
+
+/* QUEUE_GET dump of vA (ifindex 2): rx 0-3, tx 0-3 (44 bytes each, no napi-id), NLMSG_DONE
+ *
  * Recorded on Linux 6.18 (Debian 12 VM) for the tests/unit/test_nic_parse_*.c
  * programs: each array is one datagram as mnl_socket_recvfrom() returned it.
  *
  * veth: `ip link add vA numtxqueues 4 numrxqueues 4 type veth peer vB ...`,
- * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's
- * eth0 (read only). Recorded with a throwaway program that sent the same
- * requests as nic/netdev.c and printed the bytes.
- */
-#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_NETDEV_H
-#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_NETDEV_H
-
-/* QUEUE_GET dump of vA (ifindex 2): rx 0-3, tx 0-3 (44 bytes each, no napi-id), NLMSG_DONE */
+ * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's eth0
+ * (read only). Recorded with a throwaway program that sent the same requests as
+ * nic/netdev.c and printed the bytes. */
 static const unsigned char fx_veth_queues[372] = {
 	0x2c, 0x00, 0x00, 0x00, 0x14, 0x00, 0x00, 0x00, 0xfb, 0x46, 0x02, 0x6b, 0xf8, 0x43, 0x00,
 	0x00, 0x0a, 0x01, 0x00, 0x00, 0x08, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00,

@@ -1,18 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * The rtnetlink reply of nic/rtnl.c (RTM_GETLINK) for a veth.
+/* The rtnetlink reply of nic/rtnl.c (RTM_GETLINK) for a veth. */
+#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_RTNL_H
+#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_RTNL_H
+
+/* RTM_NEWLINK of vA: IFLA_STATS64 of 25 counters, rx 6 packets / 516 bytes, tx 9 / 762
+ *
  * Recorded on Linux 6.18 (Debian 12 VM) for the tests/unit/test_nic_parse_*.c
  * programs: each array is one datagram as mnl_socket_recvfrom() returned it.
  *
  * veth: `ip link add vA numtxqueues 4 numrxqueues 4 type veth peer vB ...`,
- * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's
- * eth0 (read only). Recorded with a throwaway program that sent the same
- * requests as nic/rtnl.c and printed the bytes.
- */
-#ifndef PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_RTNL_H
-#define PATHSCOPE_TESTS_UNIT_NIC_FIXTURES_RTNL_H
-
-/* RTM_NEWLINK of vA: IFLA_STATS64 of 25 counters, rx 6 packets / 516 bytes, tx 9 / 762 */
+ * `ethtool -K vA gro on`, both ends up, 3 pings from vA. virtio: the VM's eth0
+ * (read only). Recorded with a throwaway program that sent the same requests as
+ * nic/rtnl.c and printed the bytes. */
 static const unsigned char fx_veth_link[1500] = {
 	0xdc, 0x05, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0xf5, 0x46, 0x02, 0x6b, 0xf8, 0x43, 0x00,
 	0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x43, 0x10, 0x01, 0x00, 0x00, 0x00,

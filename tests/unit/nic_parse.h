@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * What the tests of the NIC readers (tests/unit/test_nic_parse_*.c) share:
- * the recorded replies (nic_fixtures_*.h), the facts they fill, a buffer to
- * damage a copy of a fixture in or build a message by hand, and the ethtool -S
- * lists' arguments. Every value is asserted exactly; n/a must stay PS_NA,
- * never 0.
- */
+/* What the tests of the NIC readers (test_nic_parse_*.c) share: the recorded replies,
+ * the facts they fill, a buffer to damage a copy of a fixture in or build a message by
+ * hand, and the ethtool -S lists' arguments. */
 #ifndef PATHSCOPE_TESTS_UNIT_NIC_PARSE_H
 #define PATHSCOPE_TESTS_UNIT_NIC_PARSE_H
 
@@ -28,6 +24,7 @@
 #include "tests/unit/nic_fixtures_netdev.h"
 #include "tests/unit/nic_fixtures_rtnl.h"
 
+/* Every value is asserted exactly; n/a must stay PS_NA, never 0. */
 #define CHECK_NA(name, got) CHECK_EQ_U64(name, got, PS_NA)
 
 static struct ps_nic_facts f __attribute__((unused));

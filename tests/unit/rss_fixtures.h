@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * ETHTOOL_MSG_RSS_GET replies for test_rss.c, each one datagram as
- * mnl_socket_recvfrom() returned it. Recorded on Linux 6.18 (Debian 12 VM)
- * with a throwaway program that sent nic/rss.c's request (header with the
- * ifindex, flags 0) and printed the bytes: the VM's eth0 (virtio_net
- * without the RSS feature, read only) and a veth. The third is built with
- * libmnl per the UAPI (include/uapi/linux/ethtool_netlink.h), as a 6.12
- * guest's virtio_net with qemu's rss=on answers: a 128-entry table 0 1 2 3
- * repeated over 4 queues, a 40-byte key (here Microsoft's standard one, so
- * the predictions are checkable by hand) and Toeplitz.
- */
+/* ETHTOOL_MSG_RSS_GET replies for test_rss.c, each one datagram as
+ * mnl_socket_recvfrom() returned it: two recorded on Linux 6.18, one built per the UAPI. */
 #ifndef PATHSCOPE_TESTS_UNIT_RSS_FIXTURES_H
 #define PATHSCOPE_TESTS_UNIT_RSS_FIXTURES_H
 
 /* virtio_net eth0 (ifindex 4), Linux 6.18: HFUNC 1 (toeplitz), no INDIR, no
- * HKEY, and a FLOW_HASH nest (attribute 8, Linux 6.17) of 27 zero u32s */
+ * HKEY, and a FLOW_HASH nest (attribute 8, Linux 6.17) of 27 zero u32s
+ *
+ * Recorded on Linux 6.18 (Debian 12 VM) with a throwaway program that sent
+ * nic/rss.c's request (header with the ifindex, flags 0) and printed the bytes:
+ * the VM's eth0 (virtio_net without the RSS feature, read only) and a veth. The
+ * third is built with libmnl per the UAPI
+ * (include/uapi/linux/ethtool_netlink.h), as a 6.12 guest's virtio_net with
+ * qemu's rss=on answers: a 128-entry table 0 1 2 3 repeated over 4 queues, a
+ * 40-byte key (here Microsoft's standard one, so the predictions are checkable
+ * by hand) and Toeplitz. */
 static const unsigned char fx_rss_virtio_notable[272] = {
 	0x10, 0x01, 0x00, 0x00, 0x15, 0x00, 0x00, 0x00, 0x74, 0x07, 0x0a, 0x6b, 0xe1, 0x42, 0x00,
 	0x00, 0x26, 0x01, 0x00, 0x00, 0x18, 0x00, 0x01, 0x80, 0x08, 0x00, 0x01, 0x00, 0x04, 0x00,

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * A fixed pair of snapshots (previous and current) of two interfaces, with
- * every family filled: hook counters, ICMP echo and peers, driver to stack,
- * TX latency, the kernel path, NIC facts, qdiscs, softnet and where each
- * queue runs (placement). The renderers'
- * golden test (test_golden.c) renders them in every format.
- */
+/* A fixed pair of snapshots (previous and current) of two interfaces with every family
+ * filled (hook counters, ICMP echo and peers, d2s, TX latency, the kernel path, NIC
+ * facts, qdiscs, softnet, placement, the first hop), which test_golden.c renders. */
 #ifndef PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H
 #define PATHSCOPE_TESTS_UNIT_SNAPSHOT_FIXTURE_H
 

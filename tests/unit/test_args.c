@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The parsers of command-line arguments other than --queues (test_queues.c):
- * numbers, seconds, --features, serve --listen, --xdp-join. Each case once a
- * parser accepted too much stays here (also found by tests/fuzz/fuzz_args.c).
- *
- * Every parser is fed the inputs it must refuse (a sign, white space, nan,
- * a port 0).
- */
+/* The parsers of command-line arguments other than --queues (test_queues.c): numbers,
+ * seconds, --features, serve --listen, --xdp-join. Each case once a parser accepted
+ * too much stays here (also found by tests/fuzz/fuzz_args.c). */
 #include <arpa/inet.h>
 #include <stdio.h>
 
@@ -70,6 +66,8 @@ static void listen_addr(const char *s, int family, unsigned int port)
 		     "rc %d, family %d, port %u", rc, rc ? -1 : ss.ss_family, got_port);
 }
 
+/* Every parser is fed the inputs it must refuse (a sign, white space, nan, a
+ * port 0). */
 int main(void)
 {
 	struct ps_meta m = {};

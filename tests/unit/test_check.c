@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The C tests' CI detection (tests/lib/check.h): CI set to anything but "",
- * "0" or "false" (any case) is CI, where a skip is a failure. The same rule
- * as tests/integration/lib.sh's ps_in_ci (checked in test_runner.sh).
- */
+/* The C tests' CI detection (tests/lib/check.h): CI set to anything but "", "0" or
+ * "false" (any case) is CI, where a skip is a failure; the same rule as
+ * tests/integration/lib.sh's ps_in_ci (checked in test_runner.sh). */
 #include <stdlib.h>
 #include "../lib/check.h"
 

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The option tables of cli/options.h: the --help lines they make (the
- * column, a label too long for it, options on one line, options the text
- * describes, one the command takes out of argv itself) and the getopt
- * tables (short letters, long-only keys). */
+/* The option tables of cli/options.h: the --help lines they make and the getopt tables
+ * (short letters, long-only keys). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -62,6 +60,8 @@ static void parse(const char *what, const char *want, int n, char **args)
 	check_report(!strcmp(got, want), what, "got '%s', want '%s'", got, want);
 }
 
+/* The --help lines: the column, a label too long for it, options on one
+ * line, options the text describes, one the command takes out of argv itself. */
 int main(void)
 {
 	char *buf = NULL, *a1[] = { "-i", "5", "--long-only", "-a", "v" },

@@ -77,8 +77,9 @@ int main(void)
 		  "37.000 s from TAI; ptp4l, phc2sys)");
 	s->phc.offset_ns = -999999;
 	wire_line(s, got, sizeof(got));
-	CHECK_STR("a clock within 1 ms of TAI: the figures", got,
-		  "wire -> XDP (the NIC's RX timestamp to XDP, TAI): 100 frames stamped, AVG 4.0us, "
-		  "P50 4.0us, P99 4.0us");
+	CHECK_STR(
+	    "a clock within 1 ms of TAI: the figures", got,
+	    "wire -> XDP (the NIC's RX timestamp to XDP, TAI): 100 frames stamped, AVG 4.0us, "
+	    "P50 4.0us, P99 4.0us");
 	return check_exit_code();
 }

@@ -1,13 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * One flow encoding (stats/format/flow_key.c) and the report of `pathscope
- * flows` (stats/render/flows_report.c) on snapshot_fixture.h:
- *   - a flow as JSON and as text, for each kind of key: TCP and UDP with
- *     ports, ICMP, another IP protocol, an IPv6 later fragment, an IPv4
- *     later fragment (ports 0: null), a frame without IP;
- *   - flows --json's flow objects are stats --json's, with their share;
- *   - the text and the JSON name the same hot queue and the same --flow.
- */
+/* One flow encoding (stats/format/flow_key.c) and the report of `pathscope flows`
+ * (stats/render/flows_report.c), on snapshot_fixture.h. */
 #include <arpa/inet.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -204,6 +197,12 @@ static void fixture_report(void)
 	free(st);
 }
 
+/* The checks:
+ *   - a flow as JSON and as text, for each kind of key: TCP and UDP with
+ *     ports, ICMP, another IP protocol, an IPv6 later fragment, an IPv4
+ *     later fragment (ports 0: null), a frame without IP;
+ *   - flows --json's flow objects are stats --json's, with their share;
+ *   - the text and the JSON name the same hot queue and the same --flow. */
 int main(void)
 {
 	encoding();

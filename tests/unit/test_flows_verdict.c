@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The hot-queue verdict of `pathscope flows` (stats/analysis/flows_verdict.c): which
- * queue is hot (more than 2/n of the packets, not 2/n itself), and which
- * cause holds, in the issue's order, with the figures behind it: two flows
- * each over a fair share (collision, with the rule that steers the second
- * apart), one flow alone over 2/n (elephant; not within its sampling error
- * at 1 in 16), the indirection table (more than 1.5/n of its entries, not
- * 1.5/n), hashed fields of addresses only, fewer distinct flows than 4 x the
- * queues, else the bytes. */
+ * queue is hot (more than 2/n of the packets, not 2/n itself), and which cause holds,
+ * in the issue's order, with the figures behind it. */
 #include <arpa/inet.h>
 #include <linux/ethtool.h>
 
@@ -91,6 +86,11 @@ static void verdict(struct ps_hot_queue q[4], unsigned int i, const char *want, 
 		     rc == 1 ? ps_hot_cause_name(v.cause) : "not hot", rc);
 }
 
+/* The causes checked: two flows each over a fair share (collision, with the
+ * rule that steers the second apart), one flow alone over 2/n (elephant; not
+ * within its sampling error at 1 in 16), the indirection table (more than 1.5/n
+ * of its entries, not 1.5/n), hashed fields of addresses only, fewer distinct
+ * flows than 4 x the queues, else the bytes. */
 int main(void)
 {
 	struct ps_hot_queue q[4];

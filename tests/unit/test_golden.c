@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Golden outputs: the table, --hist, JSON and Prometheus renderings (serve's
- * two detail levels) of a fixed pair of snapshots (snapshot_fixture.h) must equal, byte for byte,
- * the files in tests/golden/. A change to what pathscope prints shows up here as a diff; a refactor
- * must leave them alone. PS_GOLDEN_UPDATE=1 rewrites the files (then review the diff before
- * committing it).
- *
- * metrics.prom is the default detail, metrics-queue.prom --detail queue; the
- * table, the window, --hist, --latency and --heatmap (d2s of the window, TCP RTT
- * since attach) each within 120 columns; --all --ecn in stats-all.txt.
- */
+/* Golden outputs: the table, --hist, JSON and Prometheus renderings of a fixed pair of
+ * snapshots (snapshot_fixture.h) equal the files in tests/golden/ byte for byte.
+ * PS_GOLDEN_UPDATE=1 rewrites the files (then review the diff before committing it). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +87,11 @@ static void heat_tcp_rtt(FILE *out, const struct ps_report *r, int n)
 	ps_render_heat(out, r, n, ps_stage_find("tcp_rtt"));
 }
 
+/* A change to what pathscope prints shows up here as a diff; a refactor must
+ * leave the files alone. Prometheus at serve's two detail levels:
+ * metrics.prom is the default detail, metrics-queue.prom --detail queue; the
+ * table, the window, --hist, --latency and --heatmap (d2s of the window, TCP
+ * RTT since attach) each within 120 columns; --all --ecn in stats-all.txt. */
 int main(void)
 {
 	static struct ps_snapshot snaps[2][2];

@@ -1,30 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Heatmaps from a recording (stats/analysis/heatmap.c, stats/render/heatmap_svg.c), on a
- * fixture built here: JSON reports of schema 1 as stats --json writes them,
- * one interface, RX queues 0 and 1 and "other", one baseline and ten
- * intervals of 1 s. Queue 0's TCP RTT steps from the 1 ms bucket to the 4 ms
- * one after interval 4 (a delay line changing its delay halfway); queue 1
- * holds at 2 ms; queue "other" has none. The checks:
- *   - every cell equals the difference of two consecutive reports, exactly,
- *     and the step lands in interval 5, bucket [4.19ms, 4.46ms);
- *   - the SVG's cells carry the same counts, and nothing else is drawn;
- *   - a count going down (attached anew) gives that interval the new counts;
- *   - socket reads sum TCP and UDP; --whole reads the totals;
- *   - goldens of the heatmap and of the budget;
- *   - the budget's time axis is logarithmic: beside one ACK delay of 44 ms,
- *     stages of 20 and 50 us keep a readable share of the chart (on the
- *     linear axis of before, the 20 us bar was under 0.1% of it);
- *   - live: the heats taken from the snapshots of snapshot_fixture.h equal
- *     those read from their JSON reports, SVG for SVG, for every stage, per
- *     queue and --whole, and the budget.
- *
- * Also: the SVG has no script or external reference; a queue without samples
- * is left out and counted; a report of another schema, two interfaces
- * unnamed and a line that is not JSON are refused with the line; goldens
- * heatmap-tcp_rtt.svg and heatmap-budget.svg; on the log axis the 20 us bar
- * is at least 20% of it and the 50 us one at least 8%.
- */
+/* Heatmaps from a recording (stats/analysis/heatmap.c, stats/render/heatmap_svg.c), on
+ * a fixture built here: JSON reports of schema 1 as stats --json writes them, one
+ * interface, RX queues 0, 1 and "other", one baseline and ten intervals of 1 s. */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,6 +339,27 @@ static void live_equals_recorded(void)
 		   samples > 0 && other > 0);
 }
 
+/* Queue 0's TCP RTT steps from the 1 ms bucket to the 4 ms one after interval 4
+ * (a delay line changing its delay halfway); queue 1 holds at 2 ms; queue
+ * "other" has none. The checks:
+ *   - every cell equals the difference of two consecutive reports, exactly,
+ *     and the step lands in interval 5, bucket [4.19ms, 4.46ms);
+ *   - the SVG's cells carry the same counts, and nothing else is drawn;
+ *   - a count going down (attached anew) gives that interval the new counts;
+ *   - socket reads sum TCP and UDP; --whole reads the totals;
+ *   - goldens of the heatmap and of the budget;
+ *   - the budget's time axis is logarithmic: beside one ACK delay of 44 ms,
+ *     stages of 20 and 50 us keep a readable share of the chart (on the
+ *     linear axis of before, the 20 us bar was under 0.1% of it);
+ *   - live: the heats taken from the snapshots of snapshot_fixture.h equal
+ *     those read from their JSON reports, SVG for SVG, for every stage, per
+ *     queue and --whole, and the budget.
+ *
+ * Also: the SVG has no script or external reference; a queue without samples is
+ * left out and counted; a report of another schema, two interfaces unnamed and
+ * a line that is not JSON are refused with the line; goldens
+ * heatmap-tcp_rtt.svg and heatmap-budget.svg; on the log axis the 20 us bar is
+ * at least 20% of it and the 50 us one at least 8%. */
 int main(void)
 {
 	struct ps_heat *h, *whole, *sock, *heats;

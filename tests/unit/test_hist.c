@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Unit tests of the log-linear histogram bucket math in
- * include/pathscope/hist.h, which the BPF programs and user space share.
- * Each check loops over many values and reports the first failure.
- */
+/* The log-linear histogram bucket math of include/pathscope/hist.h, which the BPF
+ * programs and user space share; each check loops over many values and reports the
+ * first failure. */
 #include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* serve's content negotiation (ps_http_accept_prefers): the protobuf
- * exposition only for a client that names it, with its parameters, above 0
- * and at least as high as text/plain; Prometheus' own Accept headers, with
- * and without native histograms; curl's; q values and their syntax. */
+/* serve's content negotiation (ps_http_accept_prefers): the protobuf exposition only
+ * for a client that names it, with its parameters, above 0 and at least as high as
+ * text/plain; Prometheus' own Accept headers, curl's; q values and their syntax. */
 #include <stdbool.h>
 
 #include "tests/lib/check.h"

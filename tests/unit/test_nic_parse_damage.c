@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * Every netlink reader of nic/ on every prefix of every recording
- * (tests/unit/nic_fixtures_*.h) and on every recording with one byte
- * inverted: each returns an error or parses, a cut message is an error, and
- * none reads outside the buffer (run under ASan to see that part).
- */
+/* Every netlink reader of nic/ on every prefix of every recording (nic_fixtures_*.h)
+ * and on every recording with one byte inverted: each returns an error or parses, a cut
+ * message is an error, and none reads outside the buffer (run under ASan for that). */
 #include "tests/unit/nic_parse.h"
 
 /* Every prefix of every recording, and every recording with one byte

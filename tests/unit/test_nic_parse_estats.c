@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The ethtool -S name mapping (nic/ethtool_stats.c) on virtio_net's, veth's
- * and e1000's lists (tests/unit/nic_fixtures_estats.h), on hand-made names of
- * every pattern and near misses, and on names and values that do not agree;
- * a driver queue's counts from netdev qstats, else ethtool -S. Every value is
- * asserted exactly; n/a must stay PS_NA, never 0.
- */
+/* The ethtool -S name mapping (nic/ethtool_stats.c) on recorded and hand-made name
+ * lists, and a driver queue's counts from netdev qstats, else ethtool -S. Every value
+ * is asserted exactly; n/a must stay PS_NA, never 0. */
 #include "tests/unit/nic_parse.h"
 
 static void test_estats_virtio(void)
@@ -223,6 +219,11 @@ static void test_driver_queue(void)
 	ps_nic_free(&f);
 }
 
+/* Checked on virtio_net's, veth's and e1000's lists
+ * (tests/unit/nic_fixtures_estats.h), on hand-made names of every pattern and
+ * near misses, and on names and values that do not agree; a driver queue's
+ * counts from netdev qstats, else ethtool -S. Every value is asserted exactly;
+ * n/a must stay PS_NA, never 0. */
 int main(void)
 {
 	test_estats_virtio();

@@ -1,13 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The ethtool netlink readers (nic/ethtool.c): the family lookup, and
- * CHANNELS/RINGS/FEATURES_GET on replies recorded from a 4-queue veth and a
- * virtio_net NIC (tests/unit/nic_fixtures_ethtool.h), and on damaged or
- * hand-made variants: attributes cut short, of a wrong length or of unknown
- * types, bitsets compact and verbose; COALESCE_GET replies built by hand
- * (virtio_net's, one with the IRQ values, a damaged one, veth's EOPNOTSUPP).
- * Every value is asserted exactly; n/a must stay PS_NA, never 0.
- */
+/* The ethtool netlink readers (nic/ethtool.c): the family lookup and
+ * CHANNELS/RINGS/FEATURES/COALESCE_GET on recorded, damaged and hand-made replies.
+ * Every value is asserted exactly; n/a must stay PS_NA, never 0. */
 #include "tests/unit/nic_parse.h"
 
 static void test_family(void)
@@ -359,6 +353,10 @@ static void test_coalesce(void)
 		     (uint64_t)-EBADMSG);
 }
 
+/* The replies recorded from a 4-queue veth and a virtio_net NIC
+ * (tests/unit/nic_fixtures_ethtool.h), and on damaged or hand-made variants:
+ * attributes cut short, of a wrong length or of unknown types, bitsets compact
+ * and verbose. Every value is asserted exactly; n/a must stay PS_NA, never 0. */
 int main(void)
 {
 	test_family();

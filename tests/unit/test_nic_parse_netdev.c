@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The netdev netlink readers (nic/netdev.c): QUEUE_GET and QSTATS_GET dumps
- * recorded from a 4-queue veth and a virtio_net NIC
- * (tests/unit/nic_fixtures_netdev.h), a hand-made QSTATS message, and a
- * hand-made NAPI_GET dump datagram. Every value is asserted exactly; n/a
- * must stay PS_NA (-1 for NAPI's), never 0.
- */
+/* The netdev netlink readers (nic/netdev.c): QUEUE_GET, QSTATS_GET and NAPI_GET dumps
+ * of a veth and a virtio_net NIC (nic_fixtures_netdev.h) and hand-made messages.
+ * Every value is asserted exactly; n/a must stay PS_NA (-1 for NAPI's), never 0. */
 #include "tests/unit/nic_parse.h"
 
 static void check_veth_queues(const char *what, const struct ps_nic_queues *q)

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The NIC facts as `nic` prints them (stats/render/nic_report.c): the JSON
- * and the table of a veth's recorded replies, n/a as null with the reason
- * where JSON has it, and the ethtool -S part of both.
- */
+/* The NIC facts as `nic` prints them (stats/render/nic_report.c): the JSON and the table
+ * of a veth's recorded replies, n/a as null with the reason where JSON has it, and the
+ * ethtool -S part of both. */
 #include "tests/unit/nic_parse.h"
 
 /* The JSON of the veth facts: n/a as null, never 0. */

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The rtnetlink reader (nic/rtnl.c, ps_nic_parse_link) on a veth's recorded
- * RTM_NEWLINK (tests/unit/nic_fixtures_rtnl.h), on error replies, and on
- * hand-made messages of older and newer kernels (23, 30 and 12 counters in
- * IFLA_STATS64). Every value is asserted exactly; n/a must stay PS_NA, never 0.
- */
+/* The rtnetlink reader (nic/rtnl.c, ps_nic_parse_link) on a veth's recorded RTM_NEWLINK,
+ * error replies and hand-made messages of older and newer kernels (23, 30 and 12
+ * counters in IFLA_STATS64). Every value exact; n/a must stay PS_NA, never 0. */
 #include "tests/unit/nic_parse.h"
 
 static void test_link(void)

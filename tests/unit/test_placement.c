@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* nic/placement.c on a sysfs and procfs tree written here, as a virtio-net
- * NIC with 4 queue pairs shows them (its vectors on its PCI parent, named
- * virtioN-input.Q in /proc/interrupts beside another device's): each RX
- * queue's IRQ, affinity and effective affinity, RPS, XPS, the NAPI knobs;
- * a veth-like device without vectors; CPU masks as lists; IRQ names of
- * several drivers; each RX queue's NAPI from netdev netlink, whose IRQ is
- * preferred over the name match; the NUMA node's CPUs. */
+/* nic/placement.c on a sysfs and procfs tree written here, as a virtio-net NIC with 4
+ * queue pairs shows them: each RX queue's IRQ and affinities, RPS, XPS, the NAPI
+ * knobs and each queue's NAPI from netdev netlink. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +139,10 @@ static void napi(struct ps_nic_placement *p)
 		  "3 NAPI instances, but the driver maps no queue to one");
 }
 
+/* The tree: (its vectors on its PCI parent, named virtioN-input.Q in
+ * /proc/interrupts beside another device's): each RX queue's IRQ, affinity and
+ * effective affinity, RPS, XPS, the NAPI knobs; a veth-like device without
+ * vectors; CPU masks as lists; IRQ names of several drivers. */
 int main(void)
 {
 	static struct ps_nic_placement p;

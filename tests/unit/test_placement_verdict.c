@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The placement verdict of `pathscope stats` (stats/analysis/placement_verdict.c):
- * each cause on an input made for it, with its exact figures, and at its
- * threshold not yet (10% off the affinity is not more than 10%, 99 frames
- * are too few) or already (90% on one CPU is no more than 90%: spread);
- * none on a clean input. */
+/* The placement verdict (stats/analysis/placement_verdict.c): each cause on an input
+ * made for it, with its exact figures, just short of and at its threshold (10% off
+ * the affinity, 99 frames, 90% on one CPU); none on a clean input. */
 #include <string.h>
 
 #include "tests/lib/check.h"

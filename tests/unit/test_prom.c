@@ -1,16 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The Prometheus renderer on synthetic snapshots with known counts: exact
- * sample lines, cumulative power-of-two buckets, label escaping, one HELP and
- * TYPE per family with its samples grouped after it, extreme values; at
- * both detail levels of serve (--detail queue: every family per queue; the
- * default, interface: per queue only what differs between queues, the rest
- * summed per interface and hook) and per family (--queue-detail): every
- * series of the default is a series of --detail queue or the exact sum of
- * its queues; and the series count of a 64-queue interface.
- *
- * A 64-queue snapshot with the default features has at most 1,500 series; the
- * sums hold on the test's own snapshots and on the golden fixture.
- */
+/* The Prometheus renderer on synthetic snapshots with known counts, at both detail
+ * levels of serve and per family (--queue-detail), and the series count of a 64-queue
+ * interface (at most 1,500 with the default features). */
 #include <linux/types.h>
 #include <stdlib.h>
 
@@ -650,6 +641,16 @@ static void test_series_count(void)
 		     c[0][1]);
 }
 
+/* The checks: exact sample lines, cumulative power-of-two buckets, label
+ * escaping, one HELP and TYPE per family with its samples grouped after it,
+ * extreme values; at both detail levels of serve (--detail queue: every family
+ * per queue; the default, interface: per queue only what differs between
+ * queues, the rest summed per interface and hook) and per family
+ * (--queue-detail): every series of the default is a series of --detail queue
+ * or the exact sum of its queues; and the series count of a 64-queue interface.
+ *
+ * A 64-queue snapshot with the default features has at most 1,500 series; the
+ * sums hold on the test's own snapshots and on the golden fixture. */
 int main(void)
 {
 	struct ps_prom_extra qd = { .bpf_stats_enabled = -1, .queue_detail = PS_F_ALL };

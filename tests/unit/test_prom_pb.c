@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The protobuf exposition (serve --native-histograms), on the golden test's
- * fixture at both detail levels: it holds every sample of the text
- * exposition, with the same labels and value (counters, gauges, summaries;
- * the classic buckets, sums and counts of every histogram), families in the
- * same order with the same HELP and TYPE; the native buckets of histograms
- * with known contents (indexes computed by hand); every native histogram's
- * buckets add up to its count; the native index itself. */
+/* The protobuf exposition (serve --native-histograms) on the golden test's fixture at
+ * both detail levels: it holds every sample of the text exposition, and the native
+ * buckets of histograms with known contents. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -381,6 +377,11 @@ static void index_math(void)
 	CHECK_EQ_U64("native index: 15 hand-computed values and schemas", bad, 0);
 }
 
+/* Every sample of the text exposition with the same labels and value (counters,
+ * gauges, summaries; the classic buckets, sums and counts of every histogram),
+ * families in the same order with the same HELP and TYPE; the native buckets of
+ * histograms with known contents (indexes computed by hand); every native
+ * histogram's buckets add up to its count; the native index itself. */
 int main(void)
 {
 	static struct ps_snapshot snaps[2][2];

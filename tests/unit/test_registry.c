@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * The family registry (stats/families/registry.c): every feature bit has a
- * family, names and JSON keys are unique, a family with per-queue data has
- * every output, the stages are gathered in path order; and on the snapshot
- * fixture, each family's part is found in the table, --hist, JSON and
- * Prometheus renderings, which walk the registry.
- */
+/* The family registry (stats/families/registry.c): every feature bit has a family,
+ * names and JSON keys are unique, and each family's part is found in every rendering
+ * that walks the registry. */
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,6 +311,9 @@ static void test_prom(const struct ps_snapshot *cur)
 	free(whole);
 }
 
+/* Also: a family with per-queue data has every output, the stages are gathered
+ * in path order; and on the snapshot fixture, each family's part is found in
+ * the table, --hist, JSON and Prometheus renderings, which walk the registry. */
 int main(void)
 {
 	static struct ps_snapshot snaps[2][2];

@@ -1,16 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * nic/rss.c: the RSS_GET reply parser on recorded and built replies
- * (rss_fixtures.h) and on damaged ones, the ETHTOOL_GRSSH reply parser on
- * replies built per the UAPI (the 6.1 guest's uneven 0 1 0 1 table), the
- * entries per queue, the JSON and the table, and ps_rss_predict: the queue
- * of the RSS verification suite's flows under Microsoft's key and a
- * 128-entry table 0 1 2 3..., and every refusal (xor, ntuple rules, ...).
- *
- * The recorded RSS_GET replies are 6.18's from virtio_net without RSS and from
- * veth, and one built per the UAPI as a 6.12 guest's; the refusals are xor,
- * crc32, ntuple rules, unknown or no fields and an input transform.
- */
+/* nic/rss.c: the RSS_GET and ETHTOOL_GRSSH reply parsers, the entries per queue, the
+ * JSON and the table, and ps_rss_predict on the RSS verification suite's flows under
+ * Microsoft's key, and each of its refusals. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <json-c/json.h>
@@ -512,6 +503,16 @@ static void test_fields(void)
 	CHECK_TRUE("no flow type: unknown", ps_rss_l3_only(&r, -1) == -1);
 }
 
+/* The checks: the RSS_GET reply parser on recorded and built replies
+ * (rss_fixtures.h) and on damaged ones, the ETHTOOL_GRSSH reply parser on
+ * replies built per the UAPI (the 6.1 guest's uneven 0 1 0 1 table), the
+ * entries per queue, the JSON and the table, and ps_rss_predict: the queue of
+ * the RSS verification suite's flows under Microsoft's key and a 128-entry
+ * table 0 1 2 3..., and every refusal (xor, ntuple rules, ...).
+ *
+ * The recorded RSS_GET replies are 6.18's from virtio_net without RSS and from
+ * veth, and one built per the UAPI as a 6.12 guest's; the refusals are xor,
+ * crc32, ntuple rules, unknown or no fields and an input transform. */
 int main(void)
 {
 	test_netlink_recorded();

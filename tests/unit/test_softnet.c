@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * /proc/net/softnet_stat parsing: the text of Linux 6.18 (15 columns, CPU id
- * in column 13), of 5.x-6.x kernels (13 columns, CPU 2 offline so line and CPU
- * id differ), of 4.x (11 columns: no backlog length, no CPU id), junk lines
- * and empty input.
- */
+/* /proc/net/softnet_stat parsing: the text of Linux 6.18, 5.x-6.x and 4.x kernels,
+ * junk lines and empty input. */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -45,6 +41,9 @@ static const char v11[] =
 /* 3 columns only: the rest is n/a. */
 static const char v3[] = "00000005 00000006 00000007\n";
 
+/* The texts: the text of Linux 6.18 (15 columns, CPU id in column 13), of
+ * 5.x-6.x kernels (13 columns, CPU 2 offline so line and CPU id differ), of 4.x
+ * (11 columns: no backlog length, no CPU id), junk lines and empty input. */
 int main(void)
 {
 	struct ps_softnet_cpu c[8];

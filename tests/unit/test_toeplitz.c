@@ -1,12 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/*
- * lib/toeplitz.c against the RSS verification suite: Microsoft's standard
- * 40-byte key and its five IPv4 and three IPv6 flows, each hashed on the addresses
- * alone and with both ports. The vectors are public: Microsoft's "Verifying
- * the RSS Hash Calculation" (Windows driver docs), also Intel's 82599
- * datasheet 7.1.2.8.3 "RSS Verification Suite"; taken here from DPDK's
- * app/test/test_thash.c (v4_tbl, v6_tbl), which quotes that datasheet.
- */
+/* lib/toeplitz.c against the RSS verification suite: Microsoft's standard 40-byte key
+ * and its five IPv4 and three IPv6 flows, each hashed on the addresses alone and with
+ * both ports. */
 #include <arpa/inet.h>
 #include <linux/ethtool.h>
 #include <string.h>
@@ -113,6 +108,10 @@ static void test_fields(void)
 		     ps_toeplitz(ms_key, 40, (const __u8[]){ 0x0a, 0xea, 0x06, 0xe6 }, 4));
 }
 
+/* The vectors are public: Microsoft's "Verifying the RSS Hash Calculation"
+ * (Windows driver docs), also Intel's 82599 datasheet 7.1.2.8.3 "RSS
+ * Verification Suite"; taken here from DPDK's app/test/test_thash.c (v4_tbl,
+ * v6_tbl), which quotes that datasheet. */
 int main(void)
 {
 	check_vectors(4, v4, sizeof(v4) / sizeof(v4[0]));

@@ -1,15 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* serve --web-config: the parser of exporter-toolkit's web config
- * (ps_web_config_parse) on valid files (relative paths against the file's
- * directory, the client auth types, the TLS versions as a GnuTLS priority
- * string, users) and invalid ones (each refused in one line naming the file,
- * the line and the key); YAML nested deeper than the limit, block and flow,
- * 100,000 deep; bcrypt costs above the maximum; the bcrypt form;
- * ps_web_config_load on files it cannot read or that are not regular files
- * (a FIFO, a directory, a device), and its warnings (a low cost, neither TLS
- * nor users); the password check (libxcrypt's bcrypt, the cache, a NUL in
- * the credentials, the cost an unknown name pays); the pool of threads that
- * runs bcrypt (answers, a full queue, a stop that cancels). */
+/* serve --web-config: the parser of exporter-toolkit's web config on valid and invalid
+ * files, ps_web_config_load on files it cannot read, the password check, and the pool
+ * of threads that runs bcrypt. */
 #include <crypt.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -619,6 +611,16 @@ static void pool(void)
 	ps_auth_pool_put(p);
 }
 
+/* The parser (ps_web_config_parse) on valid files (relative paths against the
+ * file's directory, the client auth types, the TLS versions as a GnuTLS
+ * priority string, users) and invalid ones (each refused in one line naming the
+ * file, the line and the key); YAML nested deeper than the limit, block and
+ * flow, 100,000 deep; bcrypt costs above the maximum; the bcrypt form;
+ * ps_web_config_load on files it cannot read or that are not regular files (a
+ * FIFO, a directory, a device), and its warnings (a low cost, neither TLS nor
+ * users); the password check (libxcrypt's bcrypt, the cache, a NUL in the
+ * credentials, the cost an unknown name pays); the pool of threads that runs
+ * bcrypt (answers, a full queue, a stop that cancels). */
 int main(void)
 {
 	valid();
