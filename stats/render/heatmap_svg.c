@@ -343,9 +343,12 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 
 /* One colour per stage, in ps_stages' order (Tableau 10). */
 static const char *const stage_colour[] = {
-	"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f",
-	"#8cd17d", "#b6992d", "#e15759", "#ff9d9a", "#79706e",
+	"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d",
+	"#b6992d", "#e15759", "#ff9d9a", "#79706e", "#bab0ac", "#d37295",
+	"#fabfd2", "#b07aa1", "#d4a6c8", "#9d7660",
 };
+/* A stage's colour: its own while there are colours, then shared. */
+#define STAGE_COLOUR(k) stage_colour[(k) % (sizeof(stage_colour) / sizeof(stage_colour[0]))]
 
 /* A bar of the budget: the stages drawn end to end on one row. */
 static const struct budget_row {
@@ -497,7 +500,7 @@ static void budget_row(FILE *out, const struct ps_heat *heats, const struct budg
 		fprintf(out,
 			"<rect class=\"stage\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 			"fill=\"%s\" data-queue=\"",
-			x, y + 3, w > 0.5 ? w : 0.5, BG_ROW - 6, stage_colour[k]);
+			x, y + 3, w > 0.5 ? w : 0.5, BG_ROW - 6, STAGE_COLOUR(k));
 		xml_text(out, q);
 		fprintf(out,
 			"\" data-stage=\"%s\" data-count=\"%llu\" data-p50=\"%llu\" "
@@ -612,7 +615,7 @@ void ps_budget_svg(FILE *out, const struct ps_heat *heats)
 
 		fprintf(out,
 			"<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"10\" fill=\"%s\"/>\n",
-			lx, ly, stage_colour[k]);
+			lx, ly, STAGE_COLOUR(k));
 		text_at(out, lx + 16, ly + 9, "start", ps_stages[k].words);
 	}
 	fputs("</svg>\n", out);

@@ -208,7 +208,7 @@ run_case default,tcp
 # Every feature: what the kernel can run attaches (sock only with its
 # tracepoints, Linux 6.3), each other feature left out in one line naming
 # what is missing; the probes load and attach; ping counted exactly.
-all="class,ecn,sizes,gro,icmp,txlat,d2s,kernel,tcp,sock,flows" why=
+all="class,ecn,sizes,gro,icmp,txlat,d2s,kernel,tcp,sock,flows,firsthop" why=
 if ! [ -d /sys/kernel/tracing/events/sock/sk_data_ready ]; then
 	all=${all/,sock/}
 	why="pathscope: feature sock left out: it needs the tracepoints sock:sk_data_ready and sock:sock_recv_length (Linux 6.3), which this kernel ($(uname -r)) lacks"
