@@ -8,7 +8,7 @@ ARCH     := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CFLAGS   ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -I. -Iinclude -I$(BUILD)
 LDLIBS   += -lxdp -lbpf -lmnl -ljson-c -lelf -lz -lm -lmicrohttpd -lprotobuf-c -lyaml -lcrypt -lgnutls
-# The BPF objects take the kernel's types from include/pathscope/kernel.bpf.h
+# The BPF objects take the kernel's types from include/pathscope/kernel_types.bpf.h
 # and the UAPI from linux-libc-dev, never from the build host's kernel: the
 # same objects come out on any host (CO-RE adapts them at load time).
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)

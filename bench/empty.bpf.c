@@ -2,7 +2,7 @@
 /* The micro benchmark's baseline: programs of pathscope's types that only return the
  * same pass verdicts, so that BPF_PROG_TEST_RUN's own per-run cost (its loop, the
  * context, the clock reads) is measured beside pathscope and subtracted. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 
 SEC("xdp")

@@ -150,7 +150,7 @@ struct loaded {
 static void size_queue_maps(struct bpf_object *obj)
 {
 	static const char *const per_queue[] = { "xdp_stats", "tci_stats",  "tce_stats",
-						 "d2s_stats", "echo_stats", "tcp_stats",
+						 "d2s_stats", "icmp_stats", "tcp_stats",
 						 "tcp_hist",  "sock_stats", "flows_q",
 						 "fh_stats" };
 	struct bpf_map *m;
@@ -395,9 +395,9 @@ int main(int argc, char **argv)
 	printf("{\"repeat\": %u, \"runs\": %u, \"d2s_sample_every\": %d, \"possible_cpus\": %d, "
 	       "\"nqueues\": %d, \"flow_sample_default\": %d,\n",
 	       repeat, runs, PS_D2S_EVERY, ncpus, NQUEUES, PS_FLOW_SAMPLE_DEFAULT);
-	printf("\"value_sizes\": {\"ps_qstats\": %zu, \"ps_echo_qstats\": %zu, "
+	printf("\"value_sizes\": {\"ps_qstats\": %zu, \"ps_icmp_qstats\": %zu, "
 	       "\"ps_d2s_qstats\": %zu, \"ps_txlat_qstats\": %zu, \"ps_kern_qstats\": %zu},\n",
-	       sizeof(struct ps_qstats), sizeof(struct ps_echo_qstats),
+	       sizeof(struct ps_qstats), sizeof(struct ps_icmp_qstats),
 	       sizeof(struct ps_d2s_qstats), sizeof(struct ps_txlat_qstats),
 	       sizeof(struct ps_kern_qstats));
 	printf("\"frames\": {");

@@ -26,7 +26,7 @@ from report_md import markdown
 
 # Maps with one slot per queue (+1 for "other"): PS_PER_QUEUE_MAP in
 # include/pathscope/count.bpf.h and the probes.
-PER_QUEUE_MAPS = {"xdp_stats", "tci_stats", "tce_stats", "d2s_stats", "echo_stats",
+PER_QUEUE_MAPS = {"xdp_stats", "tci_stats", "tce_stats", "d2s_stats", "icmp_stats",
                   "tcp_stats", "tcp_hist", "sock_stats", "sock_hist", "txlat_stats", "kern_stats"}
 
 # The kernel's map memory accounting (array_map_mem_usage, htab_map_mem_usage

@@ -21,7 +21,7 @@ int ps_prog_id_of(int fd)
 
 /* The per-queue maps of the objects: nqueues + 1 slots each. */
 static const char *const per_queue_maps[] = {
-	"xdp_stats",  "tci_stats", "tce_stats",	   "echo_stats", "d2s_stats",
+	"xdp_stats",  "tci_stats", "tce_stats",	   "icmp_stats", "d2s_stats",
 	"tcp_stats",  "tcp_hist",  "sock_stats",   "sock_hist",	 "txlat_stats",
 	"kern_stats", "flows_q",   "flows_rxhash", "fh_stats",
 };
@@ -34,8 +34,8 @@ static const struct {
 	const char *name;
 	__u32 feature;
 } feature_maps[] = {
-	{ "echo_pending", PS_F_ICMP },	{ "echo_stats", PS_F_ICMP },
-	{ "echo_waiting", PS_F_ICMP },	{ "echo_peers", PS_F_ICMP },
+	{ "icmp_pending", PS_F_ICMP },	{ "icmp_stats", PS_F_ICMP },
+	{ "icmp_waiting", PS_F_ICMP },	{ "icmp_peers", PS_F_ICMP },
 	{ "d2s_slot", PS_F_D2S },	{ "d2s_stats", PS_F_D2S },
 	{ "tcp_flows", PS_F_TCP },	{ "tcp_halfopen", PS_F_TCP },
 	{ "tcp_stats", PS_F_TCP },	{ "tcp_hist", PS_F_TCP },
@@ -70,7 +70,7 @@ void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)
  * object that owns them (XDP's, or tc's without XDP; the other one reuses
  * them). The "other" entries of the peer maps (key 0) are created first, so
  * that they always have room and the first peers get entries of their own. */
-static const char *const rx_maps[] = { "echo_pending", "echo_stats", "echo_peers", "tcp_flows",
+static const char *const rx_maps[] = { "icmp_pending", "icmp_stats", "icmp_peers", "tcp_flows",
 				       "tcp_halfopen", "tcp_stats",  "tcp_hist",   "tcp_peers" };
 
 static int add_other_entry(struct bpf_object *obj, const char *map, size_t key_size,
@@ -97,7 +97,7 @@ int ps_pin_rx_maps(const char *dir, struct bpf_object *obj)
 	size_t i;
 	int err;
 
-	err = add_other_entry(obj, "echo_peers", sizeof(struct ps_peer_key),
+	err = add_other_entry(obj, "icmp_peers", sizeof(struct ps_peer_key),
 			      sizeof(struct ps_peer_stats));
 	if (!err)
 		err = add_other_entry(obj, "tcp_peers", sizeof(struct ps_tcp_peer_key),

@@ -20,8 +20,8 @@
 /* The maps the tc object takes from the XDP object (bpf_map__reuse_fd), so
  * that what one sees is matched by the other: ICMP echoes, driver-to-stack
  * samples, TCP flows. */
-static const char *const shared_maps[] = { "echo_pending", "echo_waiting", "echo_stats",
-					   "echo_peers",   "d2s_slot",	   "d2s_stats",
+static const char *const shared_maps[] = { "icmp_pending", "icmp_waiting", "icmp_stats",
+					   "icmp_peers",   "d2s_slot",	   "d2s_stats",
 					   "tcp_flows",	   "tcp_halfopen", "tcp_stats",
 					   "tcp_hist",	   "tcp_peers" };
 

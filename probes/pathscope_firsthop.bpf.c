@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The first hop per RX queue (feature firsthop; see abi.h): what starts each
  * NET_RX softirq run and how long it waits, from stable tracepoints only. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_endian.h>

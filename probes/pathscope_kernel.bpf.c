@@ -2,7 +2,7 @@
 /* The kernel's own packet path around one interface (see abi.h, feature kernel), from
  * stable tracepoints only (no kprobes): NAPI polls, GRO, the stack's entry, TX, drops
  * by reason, XDP errors and the network softirqs. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

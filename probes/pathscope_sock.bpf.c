@@ -2,7 +2,7 @@
 /* Stack to socket latency, the read half (see abi.h): the application's read of a
  * sample taken at tc ingress (include/pathscope/sock.bpf.h), per RX queue of the
  * packet and per local port. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

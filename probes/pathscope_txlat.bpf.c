@@ -2,7 +2,7 @@
 /* TX path latency of one interface, per TX queue (see abi.h): qdisc sojourn and driver
  * TX completion, from tracepoints keyed by skb address, filtered on the loader's ifindex
  * and netns; tp_btf (cheaper) or classic tracepoints (the fallback), one set loaded. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tc ingress (after GRO) and egress (before the qdisc and GSO): count and classify every
  * skb per queue, with its GRO/GSO segments, then let the next program or filter decide. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
-#include "pathscope/echo.bpf.h"
+#include "pathscope/icmp.bpf.h"
 #include "pathscope/feature.bpf.h"
 #include "pathscope/kskb.bpf.h"
 #include "pathscope/sock.bpf.h"
@@ -81,8 +81,8 @@ static __always_inline long ps_tc_count(__u32 features, void *map, struct __sk_b
 	return idx;
 }
 
-PS_FEATURE(ps_tc_echo_rx, struct __sk_buff, skb, ps_echo_rx(data, data_end, p, slot))
-PS_FEATURE(ps_tc_echo_tx, struct __sk_buff, skb, ps_echo_tx(data, data_end, p, slot))
+PS_FEATURE(ps_tc_echo_rx, struct __sk_buff, skb, ps_icmp_rx(data, data_end, p, slot))
+PS_FEATURE(ps_tc_echo_tx, struct __sk_buff, skb, ps_icmp_tx(data, data_end, p, slot))
 PS_FEATURE(ps_tc_tcp_rx, struct __sk_buff, skb,
 	   ps_tcp_rx(data, data_end, p, slot, skb->gso_segs ?: 1))
 PS_FEATURE(ps_tc_tcp_tx, struct __sk_buff, skb,
@@ -105,7 +105,7 @@ int pathscope_tc_ingress(struct __sk_buff *skb)
 	if (!parsed)
 		return PS_TC_NEXT;
 	if (ps_match_rx_at_tc && (features & PS_F_ICMP) &&
-	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_OUT))
+	    ps_icmp_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ICMP_OUT))
 		PS_FEATURE_CALL(ps_tc_echo_rx, skb, &pkt, (__u32)slot);
 	if (ps_tcp_rx_at_tc && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		PS_FEATURE_CALL(ps_tc_tcp_rx, skb, &pkt, (__u32)slot);
@@ -138,7 +138,7 @@ int pathscope_tc_egress(struct __sk_buff *skb)
 	if (!parsed)
 		return PS_TC_NEXT;
 	if ((features & PS_F_ICMP) &&
-	    ps_echo_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ECHO_IN))
+	    ps_icmp_worth((void *)(long)skb->data, (void *)(long)skb->data_end, &pkt, PS_ICMP_IN))
 		PS_FEATURE_CALL(ps_tc_echo_tx, skb, &pkt, ps_nqueues);
 	if ((features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)
 		PS_FEATURE_CALL(ps_tc_tcp_tx, skb, &pkt, (__u32)slot);

@@ -2,11 +2,11 @@
 /* Driver ingress: count and classify every frame per RX queue, match ICMP echoes and
  * TCP timestamps and handshakes, sample for driver-to-stack latency and for the flows
  * of each queue, then pass the frame on (XDP_PASS, or a tail call in chain mode). */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 #include "pathscope/d2s.bpf.h"
-#include "pathscope/echo.bpf.h"
+#include "pathscope/icmp.bpf.h"
 #include "pathscope/feature.bpf.h"
 #include "pathscope/firsthop.bpf.h"
 #include "pathscope/flows.bpf.h"
@@ -26,7 +26,7 @@ struct {
 	__type(value, __u32);
 } xdp_chain SEC(".maps");
 
-PS_FEATURE(ps_xdp_echo, struct xdp_md, ctx, ps_echo_rx(data, data_end, p, slot))
+PS_FEATURE(ps_xdp_icmp, struct xdp_md, ctx, ps_icmp_rx(data, data_end, p, slot))
 PS_FEATURE(ps_xdp_d2s, struct xdp_md, ctx, ps_d2s_xdp(data, data_end, p, data_end - data, slot))
 PS_FEATURE(ps_xdp_tcp, struct xdp_md, ctx, ps_tcp_rx(data, data_end, p, slot, 1))
 PS_FEATURE(ps_xdp_flows, struct xdp_md, ctx, ps_flows_xdp(data, data_end, p, data_end - data, slot))
@@ -63,8 +63,8 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int bound)
 	}
 	if (!parsed)
 		return;
-	if ((features & PS_F_ICMP) && ps_echo_worth(data, data_end, &pkt, PS_ECHO_OUT))
-		PS_FEATURE_CALL(ps_xdp_echo, ctx, &pkt, key);
+	if ((features & PS_F_ICMP) && ps_icmp_worth(data, data_end, &pkt, PS_ICMP_OUT))
+		PS_FEATURE_CALL(ps_xdp_icmp, ctx, &pkt, key);
 	if ((features & PS_F_D2S) && ps_d2s_candidate(s))
 		PS_FEATURE_CALL(ps_xdp_d2s, ctx, &pkt, key);
 	if (ps_tcp_rx_at_xdp && (features & PS_F_TCP) && pkt.l4 == PS_L4_TCP)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The kernel/user ABI of pathscope: map values, class and reason ids, feature bits.
- * Compiled by clang -target bpf (after kernel.bpf.h) and by gcc (after <linux/types.h>);
+ * Compiled by clang -target bpf (after kernel_types.bpf.h) and by gcc (after <linux/types.h>);
  * every counter is a 64-bit per-CPU count, which user space sums over the CPUs. */
 #ifndef PATHSCOPE_ABI_H
 #define PATHSCOPE_ABI_H
@@ -27,7 +27,7 @@ enum ps_feature {
 	PS_F_ECN = 1U << 1,    /* ECN codepoints, IPv4 and IPv6 */
 	PS_F_SIZES = 1U << 2,  /* frame/skb size histogram */
 	PS_F_GRO = 1U << 3,    /* GRO/GSO segment histogram and gso_size (tc) */
-	PS_F_ICMP = 1U << 4,   /* ICMP/ICMPv6 echo RTT and response time (echo.bpf.h) */
+	PS_F_ICMP = 1U << 4,   /* ICMP/ICMPv6 echo RTT and response time (icmp.bpf.h) */
 	PS_F_TXLAT = 1U << 5,  /* qdisc sojourn and TX completion (probes/, keyed by skb) */
 	PS_F_D2S = 1U << 6,    /* driver-to-stack latency, XDP -> tc ingress (sampled) */
 	PS_F_KERNEL = 1U << 7, /* kernel path probes: NAPI, softirq, drops, xmit (probes/) */
@@ -141,18 +141,18 @@ struct ps_qstats {
  * Inbound: a request arriving (XDP) matched with this host's reply leaving
  * (tc egress) gives the host's response time, per RX queue of the request.
  */
-enum ps_echo_dir { PS_ECHO_OUT, PS_ECHO_IN };
+enum ps_icmp_dir { PS_ICMP_OUT, PS_ICMP_IN };
 
-struct ps_echo_key {
+struct ps_icmp_key {
 	__u8 family; /* 4 or 6 */
-	__u8 dir;    /* enum ps_echo_dir */
+	__u8 dir;    /* enum ps_icmp_dir */
 	__be16 id;
 	__be16 seq;
 	__u16 pad;
 	__u8 peer[16]; /* IPv4 in the first 4 bytes */
 };
 
-struct ps_echo_pending {
+struct ps_icmp_pending {
 	__u64 ts_ns; /* bpf_ktime_get_ns() when the request passed */
 	__u32 queue; /* RX queue slot of an inbound request */
 	__u32 pad;
@@ -160,23 +160,23 @@ struct ps_echo_pending {
 
 /* Pending requests older than this never match (a reused id/seq, a reply
  * that came much too late): they are counted as expired instead. */
-#define PS_ECHO_MAX_AGE_NS  (10ULL * 1000000000ULL)
-#define PS_ECHO_PENDING_MAX 4096 /* LRU: a flood to a dead host stays bounded */
-#define PS_ECHO_PEERS_MAX   64	 /* peers with their own entry; key 0 = all others */
+#define PS_ICMP_MAX_AGE_NS  (10ULL * 1000000000ULL)
+#define PS_ICMP_PENDING_MAX 4096 /* LRU: a flood to a dead host stays bounded */
+#define PS_ICMP_PEERS_MAX   64	 /* peers with their own entry; key 0 = all others */
 
 /* Per RX queue, per CPU. */
-struct ps_echo_qstats {
+struct ps_icmp_qstats {
 	__u64 requests_out; /* echo requests sent (tc egress), all queues: slot of no queue */
 	__u64 replies_in;   /* matched replies received: rtt_hist samples */
 	__u64 requests_in;  /* echo requests received (XDP) */
 	__u64 replies_out;  /* matched replies sent: resp_hist samples */
-	__u64 expired;	    /* matches older than PS_ECHO_MAX_AGE_NS, not recorded */
+	__u64 expired;	    /* matches older than PS_ICMP_MAX_AGE_NS, not recorded */
 	__u64 rtt_hist[PS_LAT_BUCKETS];
 	__u64 resp_hist[PS_LAT_BUCKETS];
 };
 
 struct ps_peer_key {
-	__u8 family; /* 0: every peer beyond the first PS_ECHO_PEERS_MAX */
+	__u8 family; /* 0: every peer beyond the first PS_ICMP_PEERS_MAX */
 	__u8 pad[3];
 	__u8 addr[16];
 };

@@ -27,7 +27,7 @@ struct ps_stage;
  * and rss have no feature of their own); the descriptor holds the names
  * users already have (json_key "icmp_echo", "driver_to_stack",
  * "tx_latency"; the pathscope_* metric names). The BPF headers and the ABI
- * keep theirs (echo.bpf.h, struct ps_echo_qstats for icmp), so that the BPF
+ * keep theirs (icmp.bpf.h, struct ps_icmp_qstats for icmp), so that the BPF
  * objects stay byte for byte the same.
  *
  * Conventions: q is a queue slot, q == nslots means all queues; on() says

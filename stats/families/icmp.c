@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* ICMP/ICMPv6 echo, matched in the datapath (include/pathscope/echo.bpf.h; struct
- * ps_echo_qstats per RX queue, ps_peer_stats per peer): RTT (request out at tc
+/* ICMP/ICMPv6 echo, matched in the datapath (include/pathscope/icmp.bpf.h; struct
+ * ps_icmp_qstats per RX queue, ps_peer_stats per peer): RTT (request out at tc
  * egress, reply in at XDP) and this host's response time. */
 #include <arpa/inet.h>
 #include <stddef.h>
@@ -12,23 +12,23 @@
 #include "stats/format/json.h"
 #include "stats/format/table.h"
 
-static bool ps_echo_on(const struct ps_snapshot *s)
+static bool ps_icmp_on(const struct ps_snapshot *s)
 {
 	return s->echo && (s->meta.features & PS_F_ICMP);
 }
 
-static bool active(const struct ps_echo_qstats *e)
+static bool active(const struct ps_icmp_qstats *e)
 {
 	return e->requests_out || e->replies_in || e->requests_in || e->replies_out || e->expired;
 }
 
-static bool ps_echo_slot_active(const struct ps_snapshot *s, unsigned int q)
+static bool ps_icmp_slot_active(const struct ps_snapshot *s, unsigned int q)
 {
 	return s->echo && active(&s->echo[q]);
 }
 
 /* Cumulative echo counts of slot q (q == nslots: the sum of all slots). */
-static void echo_total(const struct ps_snapshot *s, unsigned int q, struct ps_echo_qstats *out)
+static void icmp_total(const struct ps_snapshot *s, unsigned int q, struct ps_icmp_qstats *out)
 {
 	ps_per_queue_total(s->echo, sizeof(*out), s->nslots, q, out);
 }
@@ -45,13 +45,13 @@ static void peer_name(const struct ps_peer_key *k, char *buf, size_t len)
 
 /* ---- table --------------------------------------------------------------- */
 
-static void echo_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
+static void icmp_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
 {
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 	char v[7][16];
 
 	/* p99.9 is in JSON and --hist: the table stays within 120 columns. */
-	echo_total(s, q, &e);
+	icmp_total(s, q, &e);
 	ps_fmt_lat(v[0], sizeof(v[0]), e.rtt_hist, 50);
 	ps_fmt_lat(v[1], sizeof(v[1]), e.rtt_hist, 90);
 	ps_fmt_lat(v[2], sizeof(v[2]), e.rtt_hist, 99);
@@ -92,13 +92,13 @@ static void peers_table(FILE *out, const struct ps_snapshot *s)
 	}
 }
 
-static void ps_echo_table(FILE *out, const struct ps_report *r)
+static void ps_icmp_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
 	char qname[16];
 	unsigned int q;
 
-	if (!ps_echo_on(s))
+	if (!ps_icmp_on(s))
 		return;
 	fprintf(out,
 		"ICMP echo: RTT = request out (tc egress) to reply in (XDP), by RX queue of the "
@@ -111,23 +111,23 @@ static void ps_echo_table(FILE *out, const struct ps_report *r)
 		if (!active(&s->echo[q]))
 			continue;
 		ps_queue_label(s, q, qname, sizeof(qname));
-		echo_row(out, s, q, qname);
+		icmp_row(out, s, q, qname);
 	}
-	echo_row(out, s, s->nslots, "all");
+	icmp_row(out, s, s->nslots, "all");
 	if (s->npeers)
 		peers_table(out, s);
 }
 
 /* ---- --hist -------------------------------------------------------------- */
 
-static void ps_echo_hist(FILE *out, const struct ps_report *r)
+static void ps_icmp_hist(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	if (!ps_echo_on(s))
+	if (!ps_icmp_on(s))
 		return;
-	echo_total(s, s->nslots, &e);
+	icmp_total(s, s->nslots, &e);
 	fprintf(out, "\n%s ICMP echo RTT, all queues:\n", s->meta.ifname);
 	ps_print_hist(out, e.rtt_hist, PS_LAT_BUCKETS, "ns");
 	fprintf(out, "\n%s ICMP echo response time, all queues:\n", s->meta.ifname);
@@ -136,12 +136,12 @@ static void ps_echo_hist(FILE *out, const struct ps_report *r)
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-static json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
+static json_object *ps_icmp_json(const struct ps_report *r, unsigned int q)
 {
 	json_object *o = json_object_new_object();
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	echo_total(r->cur, q, &e);
+	icmp_total(r->cur, q, &e);
 	ps_json_add_u64(o, "requests_sent", e.requests_out);
 	ps_json_add_u64(o, "replies_matched", e.replies_in);
 	ps_json_add_u64(o, "requests_received", e.requests_in);
@@ -152,7 +152,7 @@ static json_object *ps_echo_json(const struct ps_report *r, unsigned int q)
 	return o;
 }
 
-static json_object *ps_echo_peers_json(const struct ps_snapshot *s)
+static json_object *ps_icmp_peers_json(const struct ps_snapshot *s)
 {
 	json_object *a = json_object_new_array();
 	char name[64];
@@ -177,49 +177,49 @@ static json_object *ps_echo_peers_json(const struct ps_snapshot *s)
 
 /* ---- Prometheus ---------------------------------------------------------- */
 
-static const void *echo_base(const struct ps_snapshot *s)
+static const void *icmp_base(const struct ps_snapshot *s)
 {
 	return s->echo;
 }
 
-static const struct ps_prom_slots echo_slots = { ps_echo_on, echo_base,
-						 sizeof(struct ps_echo_qstats), true, PS_F_ICMP };
+static const struct ps_prom_slots icmp_slots = { ps_icmp_on, icmp_base,
+						 sizeof(struct ps_icmp_qstats), true, PS_F_ICMP };
 
-static const struct ps_prom_counter echo_counters[] = {
+static const struct ps_prom_counter icmp_counters[] = {
 	{ "pathscope_icmp_echo_requests_sent_total",
 	  "ICMP/ICMPv6 echo requests sent (tc egress; mostly queue=\"other\": no cached TX "
 	  "queue).",
-	  offsetof(struct ps_echo_qstats, requests_out), false },
+	  offsetof(struct ps_icmp_qstats, requests_out), false },
 	{ "pathscope_icmp_echo_replies_matched_total",
 	  "Echo replies received and matched to a request sent, per RX queue of the reply.",
-	  offsetof(struct ps_echo_qstats, replies_in), false },
+	  offsetof(struct ps_icmp_qstats, replies_in), false },
 	{ "pathscope_icmp_echo_requests_received_total",
 	  "Echo requests received (xdp), per RX queue.",
-	  offsetof(struct ps_echo_qstats, requests_in), false },
+	  offsetof(struct ps_icmp_qstats, requests_in), false },
 	{ "pathscope_icmp_echo_replies_sent_total",
 	  "This host's echo replies matched to a request received, per RX queue of the "
 	  "request.",
-	  offsetof(struct ps_echo_qstats, replies_out), false },
+	  offsetof(struct ps_icmp_qstats, replies_out), false },
 	{ "pathscope_icmp_echo_expired_total",
 	  "Echo matches older than 10 s (reused id and sequence), not recorded.",
-	  offsetof(struct ps_echo_qstats, expired), false },
+	  offsetof(struct ps_icmp_qstats, expired), false },
 };
 
 static void rtt(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		unsigned int q)
 {
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	echo_total(s, q, &e);
+	icmp_total(s, q, &e);
 	ps_prom_lat_hist(p, l, e.rtt_hist);
 }
 
 static void resp(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
 		 unsigned int q)
 {
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	echo_total(s, q, &e);
+	icmp_total(s, q, &e);
 	ps_prom_lat_hist(p, l, e.resp_hist);
 }
 
@@ -242,7 +242,7 @@ static void each_peer(struct ps_prom *p, const struct ps_snapshot *snaps, int n,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (!ps_echo_on(&snaps[i]))
+		if (!ps_icmp_on(&snaps[i]))
 			continue;
 		for (j = 0; j < snaps[i].npeers; j++) {
 			peer_label(&l, &snaps[i], &snaps[i].peers[j].key);
@@ -277,35 +277,35 @@ static void peers_prom(struct ps_prom *p, const struct ps_snapshot *snaps, int n
 	each_peer(p, snaps, n, peer_resp);
 }
 
-static void ps_echo_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
+static void ps_icmp_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
-	ps_prom_slot_counters(p, s, n, &echo_slots, echo_counters, PS_ARRAY_SIZE(echo_counters));
+	ps_prom_slot_counters(p, s, n, &icmp_slots, icmp_counters, PS_ARRAY_SIZE(icmp_counters));
 	ps_prom_family(p, "pathscope_icmp_rtt_seconds", "histogram",
 		       "ICMP echo round-trip time, tc egress to xdp, per RX queue of the reply; "
 		       "_sum is estimated from bucket midpoints (the datapath stores no sum).");
-	ps_prom_each_slot(p, s, n, &echo_slots, 0, rtt);
+	ps_prom_each_slot(p, s, n, &icmp_slots, 0, rtt);
 	ps_prom_family(p, "pathscope_icmp_response_seconds", "histogram",
 		       "This host's ICMP echo response time, xdp to tc egress, per RX queue of the "
 		       "request; _sum is estimated from bucket midpoints.");
-	ps_prom_each_slot(p, s, n, &echo_slots, 0, resp);
+	ps_prom_each_slot(p, s, n, &icmp_slots, 0, resp);
 	peers_prom(p, s, n);
 }
 
 /* ---- latency budget ------------------------------------------------------ */
 
-static void ps_echo_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_icmp_rtt(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	echo_total(s, q, &e);
+	icmp_total(s, q, &e);
 	memcpy(out, e.rtt_hist, sizeof(e.rtt_hist));
 }
 
-static void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+static void ps_icmp_response(const struct ps_snapshot *s, unsigned int q, __u64 *out)
 {
-	struct ps_echo_qstats e;
+	struct ps_icmp_qstats e;
 
-	echo_total(s, q, &e);
+	icmp_total(s, q, &e);
 	memcpy(out, e.resp_hist, sizeof(e.resp_hist));
 }
 
@@ -313,7 +313,7 @@ static void ps_echo_response(const struct ps_snapshot *s, unsigned int q, __u64 
 
 static void iface_json(json_object *o, const struct ps_snapshot *s)
 {
-	json_object_object_add(o, "icmp_peers", ps_echo_peers_json(s));
+	json_object_object_add(o, "icmp_peers", ps_icmp_peers_json(s));
 }
 
 static const struct ps_stage stages[] = {
@@ -323,7 +323,7 @@ static const struct ps_stage stages[] = {
 	    .words = "ICMP echo RTT",
 	    .where = "request at tc egress to reply at XDP",
 	    .path = PS_PATH_NET,
-	    .hist = ps_echo_rtt,
+	    .hist = ps_icmp_rtt,
 	    .json = { { "icmp_echo", "rtt_ns" } },
 	},
 	{
@@ -332,7 +332,7 @@ static const struct ps_stage stages[] = {
 	    .words = "ICMP echo response",
 	    .where = "request at XDP to reply at tc egress",
 	    .path = PS_PATH_HOST,
-	    .hist = ps_echo_response,
+	    .hist = ps_icmp_response,
 	    .json = { { "icmp_echo", "response_ns" } },
 	},
 };
@@ -340,14 +340,14 @@ static const struct ps_stage stages[] = {
 const struct ps_family ps_family_icmp = {
 	.name = "icmp",
 	.features = PS_F_ICMP,
-	.on = ps_echo_on,
-	.slot_active = ps_echo_slot_active,
-	.table = ps_echo_table,
-	.hist = ps_echo_hist,
+	.on = ps_icmp_on,
+	.slot_active = ps_icmp_slot_active,
+	.table = ps_icmp_table,
+	.hist = ps_icmp_hist,
 	.json_key = "icmp_echo",
-	.queue_json = ps_echo_json,
+	.queue_json = ps_icmp_json,
 	.iface_json = iface_json,
-	.prom = ps_echo_prom,
+	.prom = ps_icmp_prom,
 	.stages = stages,
 	.nstages = PS_ARRAY_SIZE(stages),
 };

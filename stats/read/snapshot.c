@@ -302,7 +302,7 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 					  h == PS_HOOK_XDP ? &s->xdp_cpu : NULL);
 	s->ncpus = s->xdp_cpu ? ncpus : 0;
 	if (!err)
-		err = read_per_queue(dir, "echo_stats", sizeof(struct ps_echo_qstats), s->nslots,
+		err = read_per_queue(dir, "icmp_stats", sizeof(struct ps_icmp_qstats), s->nslots,
 				     ncpus, (void **)&s->echo);
 	if (!err)
 		err = read_per_queue(dir, "txlat_stats", sizeof(struct ps_txlat_qstats), s->nslots,
@@ -314,8 +314,8 @@ int ps_snapshot_read(const char *dir, struct ps_snapshot *s)
 		err = read_per_queue(dir, "fh_stats", sizeof(struct ps_fh_qstats), s->nslots, ncpus,
 				     (void **)&s->fh);
 	if (!err)
-		err = read_entries(dir, "echo_peers", sizeof(struct ps_peer_key),
-				   offsetof(struct ps_peer_entry, stats), PS_ECHO_PEERS_MAX + 1,
+		err = read_entries(dir, "icmp_peers", sizeof(struct ps_peer_key),
+				   offsetof(struct ps_peer_entry, stats), PS_ICMP_PEERS_MAX + 1,
 				   sizeof(struct ps_peer_entry), (void **)&s->peers, &s->npeers);
 	if (!err)
 		err = read_per_queue(dir, "tcp_stats", sizeof(struct ps_tcp_qstats), s->nslots,

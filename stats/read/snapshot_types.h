@@ -28,7 +28,7 @@ struct ps_snapshot {
 	struct ps_qstats *hook[PS_HOOK_COUNT]; /* nslots each; NULL: hook not attached */
 	__u64 *xdp_cpu; /* XDP packets by slot and CPU (nslots x ncpus); NULL: no XDP hook */
 	int ncpus;
-	struct ps_echo_qstats *echo;   /* nslots; NULL: echo maps not pinned */
+	struct ps_icmp_qstats *echo;   /* nslots; NULL: echo maps not pinned */
 	struct ps_txlat_qstats *txlat; /* nslots; NULL: txlat probes not attached */
 	struct ps_d2s_qstats *d2s;     /* nslots; NULL: no XDP program */
 	struct ps_fh_qstats *fh;       /* nslots; NULL: no feature firsthop */

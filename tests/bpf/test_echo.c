@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The ICMP echo feature (include/pathscope/echo.bpf.h) on crafted frames through
+/* The ICMP echo feature (include/pathscope/icmp.bpf.h) on crafted frames through
  * BPF_PROG_TEST_RUN, the XDP and tc objects sharing the echo maps as the loader makes
  * them, each latency held to CLOCK_MONOTONIC (tests/lib/bracket.h). */
 #ifndef _GNU_SOURCE
@@ -70,14 +70,14 @@ static void run(const struct echo *e, struct span *s)
 /* ---- reading the maps ----------------------------------------------------- */
 
 struct state {
-	struct ps_echo_qstats q[NSLOTS];      /* summed over the CPUs */
+	struct ps_icmp_qstats q[NSLOTS];      /* summed over the CPUs */
 	__u64 rtt_n, rtt_ns, resp_n, resp_ns; /* the peer (family v6 ? 6 : 4) */
 };
 
 static void read_state(struct state *st, bool v6)
 {
-	int fs = bpf_map__fd(xdp->maps.echo_stats), fp = bpf_map__fd(xdp->maps.echo_peers);
-	struct ps_echo_qstats *pc = calloc(ncpus, sizeof(*pc));
+	int fs = bpf_map__fd(xdp->maps.icmp_stats), fp = bpf_map__fd(xdp->maps.icmp_peers);
+	struct ps_icmp_qstats *pc = calloc(ncpus, sizeof(*pc));
 	struct ps_peer_key k, *prev = NULL;
 	struct ps_peer_stats ps;
 	__u32 q;
@@ -188,8 +188,8 @@ static void test_unmatched(void)
 
 static int load(void)
 {
-	static const char *const shared[] = { "echo_pending", "echo_waiting", "echo_stats",
-					      "echo_peers", NULL };
+	static const char *const shared[] = { "icmp_pending", "icmp_waiting", "icmp_stats",
+					      "icmp_peers", NULL };
 
 	return skel_pair_open(&xdp, &tc, PS_F_ICMP) ?: skel_pair_load(xdp, tc, shared);
 }

@@ -14,7 +14,7 @@
 #define NQ 2
 
 static struct ps_qstats hooks[PS_HOOK_COUNT][NQ + 1];
-static struct ps_echo_qstats echo[NQ + 1];
+static struct ps_icmp_qstats echo[NQ + 1];
 static struct ps_txlat_qstats txlat[NQ + 1];
 static struct ps_d2s_qstats d2s[NQ + 1];
 static struct ps_kern_qstats kq[NQ + 1];

@@ -67,7 +67,7 @@ ps_check_eq "TCX links (bpftool link type tcx/11): 2 with TCX, else none" \
 	"$(($(tcx_links) - tcx0))" "$([ "$tcx" = tcx ] && echo 2 || echo 0)"
 ps_check_eq "pins: meta, 3 stats maps, 3 echo maps, d2s map, 5 tcp maps (of 1 entry: tcp is opt-in, test_memory), xdp prog, 2 links or programs" \
 	"$(find "$PINS" -mindepth 2 -type f -printf '%f\n' | sort | tr '\n' ' ')" \
-	"$(printf '%s\n' d2s_stats echo_peers echo_pending echo_stats meta $links tce_stats tci_stats tcp_flows tcp_halfopen tcp_hist tcp_peers tcp_stats xdp_prog xdp_stats | sort | tr '\n' ' ')"
+	"$(printf '%s\n' d2s_stats icmp_peers icmp_pending icmp_stats meta $links tce_stats tci_stats tcp_flows tcp_halfopen tcp_hist tcp_peers tcp_stats xdp_prog xdp_stats | sort | tr '\n' ' ')"
 ps_check_eq "xdp program attached is pathscope's (alone, or in libxdp's dispatcher)" \
 	"$(xl_b status vB | grep -c ' pathscope_xdp ')" 1
 ps_expect_error "second attach refused: already attached" "already attached" ps_pathscope_b attach vB

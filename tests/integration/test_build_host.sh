@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The BPF objects do not depend on the kernel they are built on: they take
-# the kernel's types from include/pathscope/kernel.bpf.h and the UAPI from
+# the kernel's types from include/pathscope/kernel_types.bpf.h and the UAPI from
 # linux-libc-dev, and CO-RE fits them to the running kernel at load time.
 # Built again with the build host's kernel BTF hidden (/dev/null over
 # /sys/kernel/btf/vmlinux, in a mount namespace of its own), every object

@@ -62,7 +62,7 @@ ps_check_eq "table: ICMP echo section with the all-queues row" \
 FLOOD=6000
 ps_in_a ip neigh add 198.18.0.99 lladdr 02:00:c6:12:00:99 dev vA nud permanent
 ps_in_a ping -q -c "$FLOOD" -l "$FLOOD" -i 0.0002 -W 0.1 198.18.0.99 >/dev/null 2>&1
-pin=$(ps_pathscope_a status --json | jq -r '.[] | select(.ifname == "vA" and .current_netns) | .pin_dir')/echo_pending
+pin=$(ps_pathscope_a status --json | jq -r '.[] | select(.ifname == "vA" and .current_netns) | .pin_dir')/icmp_pending
 sent=$(ps_pathscope_a stats vA --json | jq '.interfaces[0].totals.icmp_echo.requests_sent')
 ps_check_eq "flood: every request seen at tc egress" "$sent" $((2 * N + FLOOD))
 ps_check_eq "flood: the pending map is an LRU hash of 4096 entries" \

@@ -40,13 +40,13 @@ maps_json() {
 
 # Maps by feature (those a feature alone uses) and the per-queue ones.
 declare -A FEATURE_OF=(
-	[echo_pending]=icmp [echo_stats]=icmp [echo_waiting]=icmp [echo_peers]=icmp
+	[icmp_pending]=icmp [icmp_stats]=icmp [icmp_waiting]=icmp [icmp_peers]=icmp
 	[d2s_slot]=d2s [d2s_stats]=d2s
 	[tcp_flows]=tcp [tcp_seen]=tcp [tcp_halfopen]=tcp [tcp_stats]=tcp [tcp_hist]=tcp [tcp_peers]=tcp
 	[sock_tick]=sock [sock_pending]=sock [sock_stats]=sock [sock_hist]=sock [sock_ports]=sock [sock_armed]=sock [sock_addr]=sock
 	[flows]=flows [flows_q]=flows [flow_tick]=flows
 )
-PER_QUEUE=" xdp_stats tci_stats tce_stats echo_stats d2s_stats tcp_stats tcp_hist sock_stats sock_hist txlat_stats kern_stats flows_q "
+PER_QUEUE=" xdp_stats tci_stats tce_stats icmp_stats d2s_stats tcp_stats tcp_hist sock_stats sock_hist txlat_stats kern_stats flows_q "
 
 check_setting() { # NAME FEATURES-ON(space list) WANT-PERCPU-BYTES ATTACH-ARGS...
 	local name=$1 on=" $2 " want=$3 js bad per mem

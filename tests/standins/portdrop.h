@@ -5,7 +5,7 @@
 #ifndef PATHSCOPE_TESTS_STANDINS_PORTDROP_H
 #define PATHSCOPE_TESTS_STANDINS_PORTDROP_H
 
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

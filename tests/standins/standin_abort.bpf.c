@@ -2,7 +2,7 @@
 /* Someone else's XDP program that fails on purpose: UDP to port 7777 gets
  * XDP_ABORTED (which the kernel reports as xdp:xdp_exception), every other
  * frame passes. For the kernel path test. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

@@ -2,7 +2,7 @@
 /* A stand-in load balancer for the coexistence tests, in the style of Katran: answers
  * UDP to VIP 198.18.0.100 with XDP_TX (addresses and ports swapped, back to the sender),
  * drops UDP to VIP 198.18.0.101, and passes the rest, counting each verdict. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

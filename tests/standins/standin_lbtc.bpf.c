@@ -2,7 +2,7 @@
 /* A stand-in tc program with verdicts of its own, for the coexistence
  * tests: drops UDP to port 9001 (TC_ACT_SHOT), lets everything else go on
  * (TC_ACT_UNSPEC), counting both. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 

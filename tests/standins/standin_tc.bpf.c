@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Someone else's tc program, for the coexistence tests: lets every packet go
  * on (TC_ACT_UNSPEC) and counts them. */
-#include "pathscope/kernel.bpf.h"
+#include "pathscope/kernel_types.bpf.h"
 #include <bpf/bpf_helpers.h>
 
 __u64 standin_tc_packets = 0;

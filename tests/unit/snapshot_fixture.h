@@ -22,7 +22,7 @@
 
 struct fx_iface {
 	struct ps_qstats hook[PS_HOOK_COUNT][FX_NQ + 1];
-	struct ps_echo_qstats echo[FX_NQ + 1];
+	struct ps_icmp_qstats echo[FX_NQ + 1];
 	struct ps_d2s_qstats d2s[FX_NQ + 1];
 	struct ps_fh_qstats fh[FX_NQ + 1];
 	struct ps_txlat_qstats txlat[FX_NQ + 1];

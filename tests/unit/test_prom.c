@@ -13,7 +13,7 @@
 #define NQ 2
 
 static struct ps_qstats slots[2][PS_HOOK_COUNT][NQ + 1];
-static struct ps_echo_qstats echo[NQ + 1];
+static struct ps_icmp_qstats echo[NQ + 1];
 static struct ps_peer_entry peers[2];
 
 static void base(struct ps_snapshot *s, const char *ifname, __u32 features)
@@ -577,7 +577,7 @@ static int count_samples(const char *t)
 
 #define BIGQ 64
 static struct ps_qstats big_hook[PS_HOOK_COUNT][BIGQ + 1];
-static struct ps_echo_qstats big_echo[BIGQ + 1];
+static struct ps_icmp_qstats big_echo[BIGQ + 1];
 static struct ps_d2s_qstats big_d2s[BIGQ + 1];
 static struct ps_tcp_qstats big_tcp[BIGQ + 1];
 static struct ps_tcp_qhist big_tcp_hist[BIGQ + 1];

@@ -2,8 +2,8 @@
 /* The kernel's types that pathscope's BPF programs use (BPF only), in place of a
  * vmlinux.h of the build host's kernel: the objects do not depend on the kernel they
  * are built on, and this file lists every field pathscope reads inside the kernel. */
-#ifndef PATHSCOPE_KERNEL_BPF_H
-#define PATHSCOPE_KERNEL_BPF_H
+#ifndef PATHSCOPE_KERNEL_TYPES_BPF_H
+#define PATHSCOPE_KERNEL_TYPES_BPF_H
 
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -189,4 +189,4 @@ enum xdp_rss_hash_type {
 	XDP_RSS_TYPE_NONE = 0,
 };
 
-#endif /* PATHSCOPE_KERNEL_BPF_H */
+#endif /* PATHSCOPE_KERNEL_TYPES_BPF_H */
