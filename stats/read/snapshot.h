@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* Read the pinned per-queue maps of one attachment, summed over CPUs, into a
- * snapshot (snapshot_types.h); flow_table.c and kern_snapshot.c read their
+ * snapshot (snapshot_types.h); flow_table.c and kernel_path.c read their
  * parts of it. */
 #ifndef PATHSCOPE_STATS_READ_SNAPSHOT_H
 #define PATHSCOPE_STATS_READ_SNAPSHOT_H

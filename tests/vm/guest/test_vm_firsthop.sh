@@ -8,7 +8,11 @@
 #     and a UDP download;
 #   - the polls that handed XDP frames equal ftrace's napi_poll events of
 #     the NIC with work > 0 over the same interval, exactly, and most were
-#     started by the queue's own IRQ.
+#     started by the queue's own IRQ;
+#   - known changes, each undone after: NAPI's deferral (napi_defer_hard_irqs
+#     2, gro_flush_timeout 500 us) brings polls started by its timer, none
+#     before or after; threaded NAPI (/sys/class/net/DEV/threaded) moves the
+#     polls to NAPI threads, none started by an IRQ then.
 . "$(dirname "$0")/../../integration/lib.sh"
 N=vm_firsthop
 [ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
@@ -70,5 +74,37 @@ ps_check_eq "polls = ftrace's napi_poll events of $DEV with work ($fpolls)" \
 irq_share=$(jq '[.interfaces[0].queues[].firsthop.polls] | (map(.irq) | add) / (map(.[]) | add)' <<<"$j1")
 ps_check_eq "most polls were started by their queue's own IRQ ($irq_share)" \
 	"$(awk -v s="$irq_share" 'BEGIN { print (s > 0.5) ? "yes" : "no" }')" yes
+# A window of traffic; its polls by what started them: "irq ksoftirqd timer other thread busy_poll".
+starts() { jq -r '[.interfaces[0].queues[].firsthop.polls] | [(map(.irq), map(.ksoftirqd), map(.timer), map(.other), map(.thread), map(.busy_poll)) | add] | map(tostring) | join(" ")' <<<"$1"; }
+window() {
+	local a b
+	quiet
+	a=$(js)
+	ping -q -c 40 -i 0.02 "$HOST" >/dev/null
+	iperf3 -c "$HOST" -u -R -b 20M -n 1M -P 2 >/dev/null 2>&1
+	quiet
+	b=$(js)
+	sub "$(starts "$b")" "$(starts "$a")"
+}
+knob() { echo "$2" >"/sys/class/net/$DEV/$1"; }
+w=$(window)
+ps_check_eq "before: no poll started by a timer or a thread ($w)" "$(awk '{ print $3, $5 }' <<<"$w")" "0 0"
+knob napi_defer_hard_irqs 2 && knob gro_flush_timeout 500000 || ps_fail "deferral on" "sysfs"
+w=$(window)
+knob napi_defer_hard_irqs 0
+knob gro_flush_timeout 0
+ps_check_eq "deferral on: polls started by NAPI's timer ($w)" "$(awk '{ print ($3 > 0) ? "yes" : "no" }' <<<"$w")" yes
+if [ ! -e "/sys/class/net/$DEV/threaded" ]; then
+	ps_unsupported "threaded NAPI" "no /sys/class/net/$DEV/threaded before Linux 5.12 ($(uname -r))"
+elif knob threaded 1; then
+	w=$(window)
+	knob threaded 0
+	ps_check_eq "threaded NAPI: polls in NAPI threads, none started by an IRQ ($w)" \
+		"$(awk '{ print ($5 > 0 && $1 == 0) ? "yes" : "no" }' <<<"$w")" yes
+else
+	ps_fail "threaded NAPI" "cannot set /sys/class/net/$DEV/threaded"
+fi
+w=$(window)
+ps_check_eq "all undone: no poll started by a timer or a thread ($w)" "$(awk '{ print $3, $5 }' <<<"$w")" "0 0"
 "$PATHSCOPE" detach "$DEV" || ps_fail "detach" "exit $?"
 ps_done
