@@ -7,8 +7,8 @@
 #     kernel's own count of its IRQ in /proc/interrupts, exactly, over ping
 #     and a UDP download;
 #   - the polls that handed XDP frames equal ftrace's napi_poll events of
-#     the NIC with work > 0 over the same interval, exactly, and most were
-#     started by the queue's own IRQ;
+#     the NIC with work > 0 over the same interval, exactly; some started by
+#     the queue's own IRQ, none by a thread or a busy poll;
 #   - known changes, each undone after: NAPI's deferral (napi_defer_hard_irqs
 #     2, gro_flush_timeout 500 us) brings polls started by its timer, none
 #     before or after; threaded NAPI (/sys/class/net/DEV/threaded) moves the
@@ -71,9 +71,11 @@ ps_check_eq "each queue's IRQ runs = /proc/interrupts' delta for its IRQ ($dk)" 
 ps_check_eq "IRQs came (ping and iperf3 went through)" "$(awk '{ print ($1 + $2 + $3 + $4 > 0) ? "yes" : "no" }' <<<"$dk")" yes
 ps_check_eq "polls = ftrace's napi_poll events of $DEV with work ($fpolls)" \
 	"$(($(ps_polls "$j1") - $(ps_polls "$j0")))" "$fpolls"
-irq_share=$(jq '[.interfaces[0].queues[].firsthop.polls] | (map(.irq) | add) / (map(.[]) | add)' <<<"$j1")
-ps_check_eq "most polls were started by their queue's own IRQ ($irq_share)" \
-	"$(awk -v s="$irq_share" 'BEGIN { print (s > 0.5) ? "yes" : "no" }')" yes
+# Under TCG many runs are raised by the TX queues' IRQs (other): 49-60% by
+# the queue's own IRQ on 5.10, 6.1 and 6.12.
+st=$(jq -r '[.interfaces[0].queues[].firsthop.polls] | [(map(.irq) | add), (map(.thread + .busy_poll) | add)] | map(tostring) | join(" ")' <<<"$j1")
+ps_check_eq "polls started by their queue's own IRQ, none by a thread or a busy poll ($st)" \
+	"$(awk '{ print ($1 > 0 && $2 == 0) ? "yes" : "no" }' <<<"$st")" yes
 # A window of traffic; its polls by what started them: "irq ksoftirqd timer other thread busy_poll".
 starts() { jq -r '[.interfaces[0].queues[].firsthop.polls] | [(map(.irq), map(.ksoftirqd), map(.timer), map(.other), map(.thread), map(.busy_poll)) | add] | map(tostring) | join(" ")' <<<"$1"; }
 window() {
