@@ -2,7 +2,10 @@
 /* The first hop's step of attach: its probes share the XDP object's maps,
  * and learn which IRQ serves which RX queue from the device's IRQs. */
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +44,48 @@ static int map_irqs(int fd, const struct ps_meta *m)
 		}
 	free(p);
 	return n;
+}
+
+/* Each CPU's ksoftirqd pid into its fh_cpu value (the probes compare pids):
+ * the tasks named ksoftirqd/N under /proc. 0, or -errno. */
+static int map_ksoftirqd(int fd)
+{
+	int ncpus = libbpf_num_possible_cpus(), err = 0, cpu;
+	size_t size = (sizeof(struct ps_fh_cpu) + 7) / 8 * 8;
+	struct dirent *d;
+	char path[300], comm[32];
+	__u32 zero = 0;
+	DIR *proc;
+	FILE *f;
+	void *v;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	v = calloc((size_t)ncpus, size);
+	proc = opendir("/proc");
+	if (!v || !proc) {
+		err = -errno;
+		goto out;
+	}
+	while ((d = readdir(proc))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && sscanf(comm, "ksoftirqd/%d", &cpu) == 1 &&
+		    cpu >= 0 && cpu < ncpus)
+			((struct ps_fh_cpu *)((char *)v + (size_t)cpu * size))->ksoftirqd_pid =
+			    (__u32)strtoul(d->d_name, NULL, 10);
+		fclose(f);
+	}
+	err = bpf_map_update_elem(fd, &zero, v, BPF_ANY) ? -errno : 0;
+out:
+	if (proc)
+		closedir(proc);
+	free(v);
+	return err;
 }
 
 int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
@@ -90,6 +135,11 @@ int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
 		return ps_load_error("the firsthop probes", err);
 	}
 	m->fh_irqs = (__u16)map_irqs(bpf_map__fd(k->maps.fh_irqs), m);
+	err = map_ksoftirqd(bpf_object__find_map_fd_by_name(k->obj, "fh_cpu"));
+	if (err) {
+		pathscope_firsthop__destroy(k);
+		return ps_error("cannot find each CPU's ksoftirqd: %s", strerror(-err));
+	}
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
 		err = ps_pin_fd(st->dir, shared[i],
 				bpf_object__find_map_fd_by_name(k->obj, shared[i]));

@@ -26,7 +26,7 @@ static __always_inline struct ps_fh_cpu *ps_fh_cpu(void)
 }
 
 /* The current task's name begins with prefix (at most 8 bytes), compared as
- * one word: "ksoftirq" for ksoftirqd/N, "napi/" for a NAPI thread. */
+ * one word: "napi/" for a NAPI thread. */
 static __always_inline int ps_comm_is(__u64 prefix, __u64 mask)
 {
 	union {
@@ -38,9 +38,8 @@ static __always_inline int ps_comm_is(__u64 prefix, __u64 mask)
 	return (comm.w[0] & mask) == prefix;
 }
 
-#define PS_KSOFTIRQD 0x71726974666f736bULL /* "ksoftirq" */
-#define PS_NAPI	     0x2f6970616eULL	   /* "napi/" */
-#define PS_MASK5     0xffffffffffULL
+#define PS_NAPI	 0x2f6970616eULL /* "napi/" */
+#define PS_MASK5 0xffffffffffULL
 
 static __always_inline void ps_fh_irq_entry(int irq)
 {
@@ -100,7 +99,7 @@ static __always_inline void ps_fh_entry(unsigned int vec)
 	c->wait_timed = c->raise_ns && now >= c->raise_ns;
 	c->wait_ns = c->wait_timed ? now - c->raise_ns : 0;
 	c->run_queue1 = c->raise_queue1;
-	if (ps_comm_is(PS_KSOFTIRQD, ~0ULL))
+	if (c->ksoftirqd_pid && (__u32)bpf_get_current_pid_tgid() == c->ksoftirqd_pid)
 		c->run_start = PS_FH_KSOFTIRQD;
 	else if (c->raise_queue1)
 		c->run_start = PS_FH_IRQ;

@@ -341,11 +341,10 @@ void ps_heat_svg(FILE *out, const struct ps_heat *h)
 #define BG_DEC_HI  8  /* 100 ms */
 #define BG_DEC_MAX 20 /* 10^20 ns is past any __u64 */
 
-/* One colour per stage, in ps_stages' order (Tableau 10). */
+/* One colour per stage, in ps_stages' order (Tableau 20's). */
 static const char *const stage_colour[] = {
-	"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d",
-	"#b6992d", "#e15759", "#ff9d9a", "#79706e", "#bab0ac", "#d37295",
-	"#fabfd2", "#b07aa1", "#d4a6c8", "#9d7660",
+	"#4e79a7", "#a0cbe8", "#f28e2b", "#ffbe7d", "#59a14f", "#8cd17d", "#b6992d", "#e15759",
+	"#ff9d9a", "#79706e", "#bab0ac", "#d37295", "#fabfd2", "#b07aa1", "#d4a6c8", "#9d7660",
 };
 /* A stage's colour: its own while there are colours, then shared. */
 #define STAGE_COLOUR(k) stage_colour[(k) % (sizeof(stage_colour) / sizeof(stage_colour[0]))]

@@ -49,6 +49,7 @@ case_run() {
 	ps_wait_quiet 5
 	mkdir "$inst" || ps_fail "$name: an ftrace instance" "mkdir $inst"
 	echo mono >"$inst/trace_clock"
+	echo 8192 >"$inst/buffer_size_kb" # a flood's events, per CPU
 	echo 1 >"$inst/options/raw" # nanoseconds, and each event's id
 	echo 'vec == 3' >"$inst/events/irq/softirq_raise/filter"
 	echo 'vec == 3' >"$inst/events/irq/softirq_entry/filter"
@@ -59,8 +60,14 @@ case_run() {
 	done
 	j0=$(ps_pathscope_b stats vB --json)
 	echo 1 >"$inst/tracing_on"
-	ps_in_a taskset -c 0 "$UDPSEND" -r -n "$count" -i "$gap" "$PS_IP4_B" 9999 ||
-		ps_fail "$name: udpsend" "exit $?"
+	if [ "$gap" = 0 ]; then
+		ps_in_a taskset -c 0 "$UDPSEND" -r -n "$count" "$PS_IP4_B" 9999 &
+		ps_in_a taskset -c 1 "$UDPSEND" -r -n "$count" "$PS_IP4_B" 9999 || ps_fail "$name: udpsend" "exit $?"
+		wait $! || ps_fail "$name: udpsend" "exit $?"
+	else
+		ps_in_a taskset -c 0 "$UDPSEND" -r -n "$count" -i "$gap" "$PS_IP4_B" 9999 ||
+			ps_fail "$name: udpsend" "exit $?"
+	fi
 	ps_wait_quiet 5
 	echo 0 >"$inst/tracing_on"
 	j1=$(ps_pathscope_b stats vB --json)
@@ -113,6 +120,12 @@ for mode in tp_btf tracepoint; do
 			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
 		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
 			"$(awk -v t="$ftimer" -v n="$fpolls" 'BEGIN { print (n > 0 && t > 0.9 * n) ? "yes" : "no" }')" yes
+		# A flood from two CPUs: NET_RX runs out of its budget and
+		# ksoftirqd takes over some runs.
+		case_run "flood" 20000 0
+		ps_check_eq "flood: polls by what started them (ksoftirqd timer other) = ftrace's ($fksirqd $ftimer $fother)" \
+			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
+		ps_check_eq "flood: ftrace's polls = pathscope's ($fpolls)" "$(d '[.polls[]] | add')" "$fpolls"
 	fi
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
 	ps_check_eq "$mode: detach removed the pins" "$(pins | wc -l)" 0
