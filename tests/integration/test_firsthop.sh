@@ -14,7 +14,8 @@
 #   - with NAPI's deferral on (napi_defer_hard_irqs 100, gro_flush_timeout
 #     200 us) and 1000 datagrams 100 us apart, most polls are started by the
 #     deferral timer, and the polls by what started them (ksoftirqd, timer,
-#     other) are exactly ftrace's;
+#     other) are exactly ftrace's; so are they under a flood from two CPUs
+#     (20,000 datagrams each), ksoftirqd's among them;
 #   - wire -> XDP: where the program can be device-bound (Linux 6.3), the
 #     NIC's RX timestamp is asked for on the 20 frames placed: veth gives
 #     none, so 20 without and the table says so; in skb mode it is not
