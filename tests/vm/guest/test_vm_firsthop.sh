@@ -23,16 +23,8 @@ T=/sys/kernel/tracing
 inst=$T/instances/pathscope_vm_fh
 ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1; rmdir $inst 2>/dev/null"
 
-nic_packets() { echo "$(<"/sys/class/net/$DEV/statistics/rx_packets") $(<"/sys/class/net/$DEV/statistics/tx_packets")"; }
-quiet() { # nothing received or sent for 0.5 s, at most 10 s
-	local a b same=0 i
-	b=$(nic_packets)
-	for ((i = 0; i < 100 && same < 5; i++)); do
-		sleep 0.1
-		a=$b b=$(nic_packets)
-		[ "$a" = "$b" ] && same=$((same + 1)) || same=0
-	done
-}
+PS_LINK_DEVS=("$DEV")
+quiet() { ps_wait_quiet 10; } # nothing received or sent for 0.5 s
 irqs=$("$PATHSCOPE" nic "$DEV" --json | jq -r '[.placement.rx[].irq] | map(tostring) | join(" ")')
 ps_check_eq "placement: each of the 4 RX queues has an IRQ of its own" "$(wc -w <<<"$irqs")" 4
 # The kernel's count of each queue's IRQ, all CPUs: "q0 q1 q2 q3".
