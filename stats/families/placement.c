@@ -86,7 +86,7 @@ static void placement_table(FILE *out, const struct ps_report *r)
 	if (q < (unsigned int)s->ncpus) {
 		fprintf(out, "RX QUEUES BY CPU: the XDP frames of each RX queue by the CPU that "
 			     "handled them\n");
-		fprintf(out, "%-6s %10s  %s\n", "QUEUE", "PACKETS", "CPUS");
+		fprintf(out, "%-6s %10s  %s\n", "RXQ", "PACKETS", "CPUS");
 		for (q = 0; q < s->nslots; q++) {
 			ps_queue_label(s, q, qname, sizeof(qname));
 			ps_placement_window(r, q, by_cpu);

@@ -45,7 +45,7 @@ cpus() {
 ps_check_eq "RX queue 1: the 200 frames sent on CPU 0, all on CPU 0" "$(cpus 1)" '{"0":200}'
 ps_check_eq "RX queue 2: the 100 frames sent on CPU 1, all on CPU 1" "$(cpus 2)" '{"1":100}'
 ps_check_eq "the table names each queue's CPU first (since attach)" \
-	"$(ps_pathscope_b stats vB | awk '/^RX QUEUES BY CPU/ { f = 1; next } f && /^QUEUE/ { next } f && /^[A-Za-z(]/ { f = 0 } f && /^[12] / { print $1, $3 }' | paste -sd'|')" \
+	"$(ps_pathscope_b stats vB | awk '/^RX QUEUES BY CPU/ { f = 1; next } f && /^RXQ/ { next } f && /^[A-Za-z(]/ { f = 0 } f && /^[12] / { print $1, $3 }' | paste -sd'|')" \
 	"1 cpu0|2 cpu1"
 
 # The placement verdict after that table: veth has no IRQ per queue, said
