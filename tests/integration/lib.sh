@@ -503,8 +503,17 @@ ps_iperf3_server_wait() {
 
 # ---- testbed -------------------------------------------------------------------
 
+# Run CMD when the test exits, however it exits, after the CMDs registered
+# later (last in, first out); the trap is installed here, testbed or not.
 ps_at_exit() {
 	PS_AT_EXIT+=("$1")
+	_ps_trap_exit
+}
+
+_ps_trap_exit() {
+	trap _ps_on_exit EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 }
 
 _ps_on_exit() {
@@ -577,9 +586,7 @@ _ps_namespaces() {
 			return 1
 		fi
 	done
-	trap _ps_on_exit EXIT
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	_ps_trap_exit
 
 	for ns in "$@"; do
 		_ps_do ip netns add "$ns" || return 1

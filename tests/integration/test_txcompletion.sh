@@ -33,9 +33,7 @@ cleanup() {
 	[ -e "/var/run/netns/$NS" ] && ip netns del "$NS"
 	rm -f "${out:-}"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+ps_at_exit cleanup
 
 ip netns add "$NS"
 ip netns exec "$NS" sysctl -q -w net.ipv6.conf.default.addr_gen_mode=1 \

@@ -30,7 +30,6 @@ ps_require_cmd "$N" ethtool iperf3 jq python3
 DEV=$PS_VM_RSS_DEV HOST=$PS_VM_RSS_HOST4 GUEST=$PS_VM_RSS_GUEST4
 [ -n "$DEV" ] || { ps_fail "$N" "no virtio-net NIC with RSS (PS_VM_RSS_DEV)"; ps_done; }
 ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1; ethtool -X $DEV default >/dev/null 2>&1; ethtool -N $DEV rx-flow-hash udp4 sdfn >/dev/null 2>&1; ethtool -K $DEV rxhash off >/dev/null 2>&1"
-trap _ps_on_exit EXIT # no testbed here to install it
 
 rss_line=$("$PATHSCOPE" nic "$DEV" | grep '^RSS')
 FOLD=4 # the queue pairs the device steers to (see above)
