@@ -334,7 +334,7 @@ fh_window "flood" 2
 if [ "$KSIRQD" -gt 0 ]; then
 	ps_ok "flood: ksoftirqd ran NET_RX for $KSIRQD polls of $fpolls"
 elif [ "${PS_VM_ACCEL:-}" = tcg ]; then
-	ps_fail "flood: ksoftirqd" "no NET_RX run went to ksoftirqd ($fpolls polls; 52-70% did under TCG)"
+	ps_fail "flood: ksoftirqd" "no NET_RX run went to ksoftirqd ($fpolls polls; 49-83% did under TCG)"
 else
 	ps_unsupported "flood: ksoftirqd" "no NET_RX run went to ksoftirqd in the flood ($fpolls polls) under ${PS_VM_ACCEL:-?}"
 fi
