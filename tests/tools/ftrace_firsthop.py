@@ -11,7 +11,9 @@ that entered it is a ksoftirqd (/proc/PID/comm); a poll belongs to the run in
 progress on its CPU.
 Prints: polls, runs with a timed wait among the runs of those polls, their
 mean wait in ns, the mean of poll end - run entry in ns, and the polls
-started by ksoftirqd, by a timer and otherwise.
+started by ksoftirqd, by a timer and otherwise. A second line: the timed
+waits of the runs by what started them ("ksoftirqd N MEAN MAX timer N MEAN
+MAX other N MEAN MAX", ns).
 Usage: ftrace_firsthop.py TRACE RAISE_ID ENTRY_ID POLL_ID [TIMER_ENTRY_ID TIMER_EXIT_ID]"""
 import re
 import sys
@@ -30,6 +32,7 @@ def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-"):
     raise_at, entry_at, run_id, in_timer = {}, {}, {}, {}
     polls = 0
     waits, ends, seen = [], [], set()
+    by_kind = {"ksoftirqd": [], "timer": [], "other": []}
     starts = {"ksoftirqd": 0, "timer": 0, "other": 0}
     for line in open(path):
         m = EV.search(line)
@@ -55,8 +58,10 @@ def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-"):
                 seen.add((cpu, run_id[cpu]))
                 if entry_at[cpu][1] is not None:
                     waits.append(entry_at[cpu][1])
+                    by_kind[entry_at[cpu][2]].append(entry_at[cpu][1])
     mean = lambda v: sum(v) // len(v) if v else 0
     print(polls, len(waits), mean(waits), mean(ends), starts["ksoftirqd"], starts["timer"], starts["other"])
+    print(" ".join(f"{k} {len(v)} {mean(v)} {max(v, default=0)}" for k, v in by_kind.items()))
 
 
 if __name__ == "__main__":

@@ -18,9 +18,11 @@
 # every hook mode, the neighbours (chain, join, clsact and TCX; libxdp's
 # dispatcher with xdp-tools); then tests/vm/guest/: the virtio-net NIC
 # (exact counts against the driver and the kernel, ICMP RTT against ping,
-# every feature set, serve with promtool), the e1000 NIC, the demo, and last
-# (it moves the NIC, which the others use) the virtio-net NIC moved to another
-# namespace while attached. Not
+# every feature set, serve with promtool), the e1000 NIC, the demo, the
+# virtio-net NIC moved to another namespace while attached (and back), then
+# the first hop on it (test_vm_firsthop) and where each of its RX queues runs
+# across an IRQ move, a flood into ksoftirqd and starved NAPI threads
+# (test_vm_placement: it moves IRQs and pins threads, and puts them back). Not
 # the latency tests against delay lines and think times (test_tcp_delay,
 # test_icmp_rtt, test_sock, test_txlat, ...): qemu's TCG stretches the
 # guest's own clock-driven work, not the references; nor test_tcp.sh and
@@ -35,7 +37,7 @@ PS_VM_TESTS=${PS_VM_TESTS-"build/tests/test_datapath build/tests/test_tcp build/
 	integration/test_attach_detach.sh integration/test_coexist.sh
 	integration/test_coexist_dispatcher.sh"}
 PS_VM_GUEST_TESTS=${PS_VM_GUEST_TESTS-"guest/test_vm_virtio.sh guest/test_vm_flows.sh guest/test_vm_e1000.sh guest/test_vm_demo.sh
-	guest/test_vm_virtio_moved.sh guest/test_vm_firsthop.sh"}
+	guest/test_vm_virtio_moved.sh guest/test_vm_firsthop.sh guest/test_vm_placement.sh"}
 # One test at a time: the guest's 2 vCPUs are host CPUs the other guests
 # share (run.sh runs them side by side), and the tests of guest/ count the
 # real NICs and every pathscope program of the guest.
