@@ -64,10 +64,6 @@ restore() {
 	for s in $(napi_threads); do taskset -pc 0-1 "$s" >/dev/null 2>&1; done
 }
 ps_at_exit "\"$PATHSCOPE\" detach $DEV >/dev/null 2>&1; rmdir $inst 2>/dev/null; restore"
-# lib.sh installs its exit trap with a testbed only; there is none here.
-trap _ps_on_exit EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 
 # The CPU that serves IRQ now, as the kernel says it.
 eff() { cat "/proc/irq/$1/effective_affinity_list" 2>/dev/null || cat "/proc/irq/$1/smp_affinity_list"; }
