@@ -13,6 +13,7 @@
 #include "loader/xdp_chain.h"
 
 _Static_assert(PS_FLOW_SAMPLE_MAX == 65536, "bad --flow-sample's message says 65536");
+_Static_assert(PS_FH_SIRQ_MAX == 65536, "bad --softirq-sample's message says 65536");
 
 #define PS_STR_(x) #x
 #define PS_STR(x)  PS_STR_(x)
@@ -49,6 +50,11 @@ const struct ps_opt ps_attach_opts[] = {
 	  "are scaled by N (default " PS_STR(
 	      PS_FLOW_SAMPLE_DEFAULT) "; 1: every frame, exact\n"
 				      "while the flows fit the table of 16384)" },
+	{ "softirq-sample", PS_ATTACH_SOFTIRQ_SAMPLE, "N",
+	  "firsthop: time the NET_RX softirq wait of 1 in N\n"
+	  "runs per CPU, 1..65536 (default " PS_STR(
+	      PS_FH_SIRQ_DEFAULT) "; 1: every\n"
+				  "run); runs and polls are all counted" },
 	{ "probe-mode", PS_ATTACH_PROBE_MODE, "tp_btf|tracepoint",
 	  "  tracepoint programs of txlat, kernel and sock\n"
 	  "(default: tp_btf where the kernel has it, else\n"
@@ -129,6 +135,11 @@ int ps_attach_opt(int c, const char *arg, struct ps_attach_opts *o)
 			return ps_error("bad --flow-sample '%s' (1..65536)", arg), 2;
 		o->flow_sample = (unsigned int)num;
 		return 0;
+	case PS_ATTACH_SOFTIRQ_SAMPLE:
+		if (!ps_parse_u64(arg, PS_FH_SIRQ_MAX, &num) || num == 0)
+			return ps_error("bad --softirq-sample '%s' (1..65536)", arg), 2;
+		o->softirq_sample = (unsigned int)num;
+		return 0;
 	case PS_ATTACH_PEER_PREFIX:
 		if (!ps_parse_prefixes(arg, &o->peer_prefix4, &o->peer_prefix6))
 			return ps_error("bad --peer-prefix '%s' (V4,V6: 0..32,0..128, e.g. 24,48)",
@@ -161,6 +172,8 @@ int ps_attach_opts_check(const char *cmd, const struct ps_attach_opts *o)
 		return ps_error("%s: --tcp-rx xdp needs feature tcp and the XDP program", cmd), 2;
 	if (o->flow_sample && !(o->features & PS_F_FLOWS))
 		return ps_error("%s: --flow-sample needs feature flows", cmd), 2;
+	if (o->softirq_sample && !(o->features & PS_F_FIRSTHOP))
+		return ps_error("%s: --softirq-sample needs feature firsthop", cmd), 2;
 	if ((o->features & PS_F_FLOWS) && o->no_xdp)
 		return ps_error("%s: feature flows counts at XDP: not with --no-xdp", cmd), 2;
 	if ((o->xdp_chain || o->xdp_join) && (o->no_xdp || o->xdp_mode != PS_XDP_REQ_AUTO))

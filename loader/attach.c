@@ -225,6 +225,7 @@ int ps_attach(const struct ps_attach_opts *o)
 	m->tcp_prefix4 = (__u8)(o->peer_prefix_set ? o->peer_prefix4 : PS_TCP_PREFIX4);
 	m->tcp_prefix6 = (__u8)(o->peer_prefix_set ? o->peer_prefix6 : PS_TCP_PREFIX6);
 	m->flow_sample = o->flow_sample ? o->flow_sample : PS_FLOW_SAMPLE_DEFAULT;
+	m->softirq_sample = o->softirq_sample ? o->softirq_sample : PS_FH_SIRQ_DEFAULT;
 	if (o->tcp_rx_xdp)
 		m->flags |= PS_META_TCP_RX_XDP;
 	if (o->by_serve)

@@ -26,6 +26,7 @@ struct ps_attach_opts {
 	unsigned int peer_prefix4;    /* 0..32 (default PS_TCP_PREFIX4) */
 	unsigned int peer_prefix6;    /* 0..128 (default PS_TCP_PREFIX6) */
 	unsigned int flow_sample;     /* flows: sample 1 in N frames; 0: the default */
+	unsigned int softirq_sample;  /* firsthop: time 1 in N NET_RX runs; 0: the default */
 	bool by_serve;		      /* serve attaches: a serve detaches it on exit */
 };
 

@@ -123,6 +123,7 @@ int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
 	};
 	memcpy(progs, t, sizeof(t));
 	ps_tp_set_autoload(progs, PS_FIRSTHOP_NLINKS, classic);
+	k->rodata->ps_fh_sirq_every = m->softirq_sample;
 	ps_size_queue_maps(k->obj, m);
 	for (i = 0; !err && i < sizeof(shared) / sizeof(shared[0]); i++)
 		err = bpf_map__reuse_fd(bpf_object__find_map_by_name(k->obj, shared[i]),

@@ -136,6 +136,7 @@ static int open_xdp(struct ps_attach_state *st)
 	st->xdp->rodata->ps_tcp_rx_at_xdp = !!(m->flags & PS_META_TCP_RX_XDP);
 	st->xdp->rodata->ps_flow_sample = m->flow_sample;
 	st->xdp->rodata->ps_flow_skip_k = ps_flow_skip_k(m->flow_sample);
+	st->xdp->rodata->ps_fh_place_every = PS_FH_PLACE_EVERY(m->softirq_sample);
 	if (!(m->flags & PS_META_TCP_RX_XDP)) /* only the RX matching uses XDP's copy */
 		bpf_map__set_max_entries(st->xdp->maps.tcp_seen, 1);
 	/* Device-bound: only where attach_xdp_alone picks it. */

@@ -43,6 +43,8 @@ const char *ps_meta_problem(const struct ps_meta *m)
 		return "queues in use beyond the queue count";
 	if (m->tx_sample_every < 1)
 		return "tx sample rate 0";
+	if (m->softirq_sample > PS_FH_SIRQ_MAX) /* 0: the readers take 1 */
+		return "softirq sample rate out of range";
 	if (m->tcp_prefix4 > 32 || m->tcp_prefix6 > 128)
 		return "peer prefix length out of range";
 	return NULL;

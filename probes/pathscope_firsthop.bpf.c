@@ -10,6 +10,9 @@
 
 #define NET_RX_SOFTIRQ_VEC 3
 
+/* N of attach --softirq-sample: 1 NET_RX run in N per CPU has its wait timed. */
+const volatile __u32 ps_fh_sirq_every = PS_FH_SIRQ_DEFAULT;
+
 /* IRQ number -> RX queue + 1, filled by the loader from the device's IRQs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -75,13 +78,18 @@ static __always_inline void ps_fh_timer(__u32 in)
 		c->in_timer = in;
 }
 
+/* The first NET_RX raise since the last run: the run it brings is timed
+ * when it is the 1st, N+1st, ... of the CPU (the runs begun so far a multiple
+ * of N); only then is the clock read. */
 static __always_inline void ps_fh_raise(unsigned int vec)
 {
 	struct ps_fh_cpu *c;
 
-	if (vec != NET_RX_SOFTIRQ_VEC || !(c = ps_fh_cpu()) || c->raise_ns)
+	if (vec != NET_RX_SOFTIRQ_VEC || !(c = ps_fh_cpu()) || c->raised)
 		return;
-	c->raise_ns = bpf_ktime_get_ns();
+	c->raised = 1;
+	if ((__u32)c->run % ps_fh_sirq_every == 0)
+		c->raise_ns = bpf_ktime_get_ns();
 	c->raise_queue1 = c->irq_queue1;
 	c->raise_timer = !c->irq_queue1 && c->in_timer;
 }
@@ -89,12 +97,14 @@ static __always_inline void ps_fh_raise(unsigned int vec)
 static __always_inline void ps_fh_entry(unsigned int vec)
 {
 	struct ps_fh_cpu *c;
-	__u64 now;
+	__u64 now = 0;
 
 	if (vec != NET_RX_SOFTIRQ_VEC || !(c = ps_fh_cpu()))
 		return;
-	now = bpf_ktime_get_ns();
+	if (c->raise_ns)
+		now = bpf_ktime_get_ns();
 	c->run++;
+	c->in_run = 1;
 	c->run_ns = now;
 	c->wait_timed = c->raise_ns && now >= c->raise_ns;
 	c->wait_ns = c->wait_timed ? now - c->raise_ns : 0;
@@ -105,6 +115,7 @@ static __always_inline void ps_fh_entry(unsigned int vec)
 		c->run_start = PS_FH_IRQ;
 	else
 		c->run_start = c->raise_timer ? PS_FH_TIMER : PS_FH_OTHER;
+	c->raised = 0;
 	c->raise_ns = 0;
 	c->raise_queue1 = 0;
 	c->raise_timer = 0;
@@ -115,13 +126,15 @@ static __always_inline void ps_fh_exit(unsigned int vec)
 {
 	struct ps_fh_cpu *c;
 
-	if (vec == NET_RX_SOFTIRQ_VEC && (c = ps_fh_cpu()))
+	if (vec == NET_RX_SOFTIRQ_VEC && (c = ps_fh_cpu())) {
+		c->in_run = 0;
 		c->run_ns = 0;
+	}
 }
 
 /* napi:napi_poll fires as any poll ends (softirq, NAPI thread, busy poll):
  * count it for the queue whose frames XDP saw in it, with the wait of its
- * softirq run once per run. */
+ * softirq run once per run when the run is timed. */
 static __always_inline void ps_fh_poll_end(void)
 {
 	struct ps_fh_qstats *s;
@@ -136,7 +149,7 @@ static __always_inline void ps_fh_poll_end(void)
 	s = bpf_map_lookup_elem(&fh_stats, &slot);
 	if (!s)
 		return;
-	if (!c->run_ns)
+	if (!c->in_run)
 		start = ps_comm_is(PS_NAPI, PS_MASK5) ? PS_FH_THREAD : PS_FH_BUSY;
 	else if (c->run_start == PS_FH_IRQ && c->run_queue1 != slot + 1)
 		start = PS_FH_OTHER; /* another queue's IRQ raised the run */
@@ -144,7 +157,7 @@ static __always_inline void ps_fh_poll_end(void)
 		start = c->run_start;
 	if (start < PS_FH_STARTS)
 		s->polls[start]++;
-	if (!c->run_ns || s->last_run == c->run)
+	if (!c->in_run || s->last_run == c->run)
 		return;
 	s->last_run = c->run;
 	if (!c->wait_timed)

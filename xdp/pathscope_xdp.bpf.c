@@ -57,7 +57,7 @@ static __always_inline void ps_xdp_measure(struct xdp_md *ctx, int bound)
 		return;
 	parsed = ps_count(features, s, data, data_end, data_end - data, &pkt);
 	if (features & PS_F_FIRSTHOP) {
-		ps_firsthop_xdp(s, key);
+		ps_firsthop_xdp(key);
 		if (bound)
 			ps_firsthop_wire(ctx, s, key);
 	}

@@ -9,7 +9,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 10
+#define PS_ABI_VERSION 11
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -542,12 +542,21 @@ enum ps_fh_start {
 	PS_FH_BUSY,	 /* outside a softirq, not a NAPI thread: busy polling */
 	PS_FH_STARTS
 };
-#define PS_FH_EVERY 16 /* 1 frame in 16 of each queue and CPU gives its place */
+/* Of each CPU's NET_RX softirq runs 1 in N has its wait timed (attach
+ * --softirq-sample N, the 1st, N+1st, ... since attach): the raise before it
+ * reads the clock and so does its entry; an untimed run reads no clock. Runs
+ * and polls are all counted. Frames are placed only in timed runs (their
+ * start is known there), 1 in PS_FH_EVERY / N of them per CPU (at least 1):
+ * about 1 frame in PS_FH_EVERY, as without sampling. */
+#define PS_FH_EVERY	     16 /* about 1 frame in 16 gives its place */
+#define PS_FH_SIRQ_DEFAULT   8
+#define PS_FH_SIRQ_MAX	     65536
+#define PS_FH_PLACE_EVERY(n) ((n) < PS_FH_EVERY ? PS_FH_EVERY / (n) : 1)
 
 struct ps_fh_qstats {
 	__u64 irqs;		   /* its IRQ's handler runs */
 	__u64 polls[PS_FH_STARTS]; /* polls that handed XDP its frames */
-	__u64 waited;		   /* softirq runs of its polls with a timed wait */
+	__u64 waited;		   /* softirq runs of its polls with a timed wait (1 in N) */
 	__u64 wait_sum_ns;	   /* NET_RX raised -> softirq entry */
 	__u64 wait_hist[PS_LAT_BUCKETS];
 	__u64 sampled;	    /* frames placed in their softirq run */
@@ -569,8 +578,8 @@ struct ps_fh_qstats {
 /* Per CPU: where its NET_RX processing stands (state, shared by the probes
  * and XDP). Queues are kept as queue + 1, 0 for none. */
 struct ps_fh_cpu {
-	__u64 raise_ns;	    /* the first NET_RX raise not yet run; 0: none */
-	__u64 run_ns;	    /* the NET_RX softirq run in progress began; 0: none */
+	__u64 raise_ns;	    /* the pending NET_RX raise, when its run is timed; else 0 */
+	__u64 run_ns;	    /* the timed NET_RX run in progress began; else 0 */
 	__u64 wait_ns;	    /* that run's wait since its raise (timed: wait_timed) */
 	__u64 run;	    /* NET_RX softirq runs begun */
 	__u32 irq_queue1;   /* the queue whose IRQ handler runs now */
@@ -584,7 +593,9 @@ struct ps_fh_cpu {
 	/* This CPU's ksoftirqd (set by the loader): a pid compare at each run's
 	 * entry, where reading the task's name cost ~30 ns per run. */
 	__u32 ksoftirqd_pid;
-	__u32 pad;
+	__u32 raised;	  /* a NET_RX raise is pending (its run not begun) */
+	__u32 in_run;	  /* a NET_RX softirq run is in progress */
+	__u32 place_skip; /* frames of timed runs to let by before the next placed */
 };
 #define PS_FH_IRQS_MAX 1024 /* IRQ numbers mapped to queues */
 

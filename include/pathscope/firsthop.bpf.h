@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /* The first hop at XDP (feature firsthop, BPF only): each frame marks its
- * queue in the CPU's poll; 1 in PS_FH_EVERY gives its place in the run. */
+ * queue in the CPU's poll; in the runs timed, 1 frame in PS_FH_PLACE_EVERY(N)
+ * gives its place in the run (about 1 in PS_FH_EVERY of all frames). */
 #ifndef PATHSCOPE_FIRSTHOP_BPF_H
 #define PATHSCOPE_FIRSTHOP_BPF_H
 
@@ -15,10 +16,14 @@ struct {
 	__type(value, struct ps_fh_cpu);
 } fh_cpu SEC(".maps");
 
+/* PS_FH_PLACE_EVERY(N) of attach --softirq-sample N (the loader sets it). */
+const volatile __u32 ps_fh_place_every = PS_FH_PLACE_EVERY(PS_FH_SIRQ_DEFAULT);
+
 /* XDP, every frame of a measured queue: the probe of napi:napi_poll counts
- * the poll for this slot when it ends. A sampled frame inside a NET_RX run
- * adds the time since the run began: the frames and polls ahead of it. */
-static __always_inline void ps_firsthop_xdp(const struct ps_qstats *q, __u32 slot)
+ * the poll for this slot when it ends. Inside a timed NET_RX run (the only
+ * ones whose start is known), 1 frame in ps_fh_place_every per CPU adds the
+ * time since the run began: the frames and polls ahead of it. */
+static __always_inline void ps_firsthop_xdp(__u32 slot)
 {
 	struct ps_fh_qstats *s;
 	struct ps_fh_cpu *c;
@@ -30,8 +35,13 @@ static __always_inline void ps_firsthop_xdp(const struct ps_qstats *q, __u32 slo
 		return;
 	if (c->poll_slot1 != slot + 1)
 		c->poll_slot1 = slot + 1;
-	if (q->packets % PS_FH_EVERY || !c->run_ns)
+	if (!c->run_ns)
 		return;
+	if (c->place_skip) {
+		c->place_skip--;
+		return;
+	}
+	c->place_skip = ps_fh_place_every - 1;
 	s = bpf_map_lookup_elem(&fh_stats, &slot);
 	if (!s)
 		return;
@@ -47,8 +57,8 @@ extern int bpf_xdp_metadata_rx_timestamp(const struct xdp_md *ctx, __u64 *timest
 
 #define PS_ENODATA 61
 
-/* The device-bound program, the frames placed (the same tick): the NIC's
- * timestamp against CLOCK_TAI now. */
+/* The device-bound program, 1 frame in PS_FH_EVERY of each queue and CPU:
+ * the NIC's timestamp against CLOCK_TAI now. */
 static __always_inline void ps_firsthop_wire(struct xdp_md *ctx, const struct ps_qstats *q,
 					     __u32 slot)
 {

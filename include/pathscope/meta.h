@@ -57,7 +57,8 @@ struct ps_meta {
 	__u16 fh_irqs; /* firsthop: RX queues whose own IRQ the probes know */
 	/* flows: 1 in flow_sample frames sampled (1: all); counts scale by it. */
 	__u32 flow_sample;
-	__u32 pad2;
+	/* firsthop: 1 in softirq_sample NET_RX runs per CPU has its wait timed. */
+	__u32 softirq_sample;
 };
 
 #define PS_TC_HANDLE	   0x7073 /* "ps" */

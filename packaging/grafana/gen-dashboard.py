@@ -275,11 +275,11 @@ LAT = [
      "This host's ACK delay: data in at tc ingress (or xdp) to its first echo out in a pure ACK, per RX queue "
      "(feature tcp).", ""),
     ("NET_RX softirq wait", "pathscope_firsthop_softirq_wait_seconds",
-     "NET_RX softirq raised (its queue's IRQ, a timer, a sender) to run, once per softirq run that "
-     "polled the RX queue (feature firsthop).", ""),
+     "NET_RX softirq raised (its queue's IRQ, a timer, a sender) to run, once per timed softirq run "
+     "(1 in 8 per CPU; attach --softirq-sample) that polled the RX queue (feature firsthop).", ""),
     ("Place in the softirq run", "pathscope_firsthop_place_seconds",
-     "The NET_RX softirq run's start to the frame at xdp: the polls and frames ahead of it, 1 frame "
-     "in 16 per RX queue and CPU (feature firsthop).", ""),
+     "The NET_RX softirq run's start to the frame at xdp: the polls and frames ahead of it, in the "
+     "timed runs, about 1 frame in 16 (feature firsthop).", ""),
     ("Driver to stack", "pathscope_d2s_latency_seconds",
      "Sampled TCP/UDP packets (1 in 64 per RX queue and CPU) from xdp (before GRO) to tc ingress (after GRO), "
      "per RX queue (feature d2s).", ""),

@@ -20,6 +20,13 @@ static bool firsthop_on(const struct ps_snapshot *s)
 	return s->fh && (s->meta.features & PS_F_FIRSTHOP);
 }
 
+/* N of attach --softirq-sample: 1 NET_RX run in N per CPU has its wait
+ * timed; the waits shown are of those runs, unscaled. */
+static unsigned int sirq_every(const struct ps_snapshot *s)
+{
+	return s->meta.softirq_sample ? s->meta.softirq_sample : 1;
+}
+
 static __u64 polls(const struct ps_fh_qstats *t)
 {
 	__u64 n = 0;
@@ -47,7 +54,7 @@ static bool wire_comparable(const struct ps_snapshot *s, char *why, size_t len)
 {
 	const struct ps_phc *c = &s->phc;
 	struct ps_fh_qstats t;
-	__u64 placed;
+	__u64 placed; /* the frames that asked: 1 in PS_FH_EVERY */
 
 	fh_total(s, s->nslots, &t);
 	placed = t.hw_stamped + t.hw_nodata + t.hw_unsupported;
@@ -56,15 +63,15 @@ static bool wire_comparable(const struct ps_snapshot *s, char *why, size_t len)
 			 "not available (XDP is not device-bound: that needs it alone, in "
 			 "native mode, on Linux 6.3+)");
 	else if (!placed)
-		snprintf(why, len, "no frame placed yet");
+		snprintf(why, len, "no frame sampled yet");
 	else if (!t.hw_stamped && t.hw_unsupported)
 		snprintf(why, len,
 			 "not available (the driver has no XDP RX timestamp: %llu of %llu "
-			 "placed frames refused)",
+			 "sampled frames refused)",
 			 (unsigned long long)t.hw_unsupported, (unsigned long long)placed);
 	else if (!t.hw_stamped)
 		snprintf(why, len,
-			 "not available (no hardware RX timestamp on its %llu placed "
+			 "not available (no hardware RX timestamp on its %llu sampled "
 			 "frames: timestamping off, or none on this device)",
 			 (unsigned long long)placed);
 	else if (!c->checked)
@@ -151,8 +158,8 @@ static void firsthop_table(FILE *out, const struct ps_report *r)
 		return;
 	fprintf(out,
 		"First hop: IRQ -> NET_RX softirq -> XDP per RX queue; polls by what started "
-		"them; 1 in %d frames placed\n",
-		PS_FH_EVERY);
+		"them; timed: 1 run in %u per CPU\n",
+		sirq_every(s));
 	if (!s->meta.fh_irqs)
 		fprintf(out,
 			"(%s has no IRQ per RX queue, as veth: its polls start in softirqs "
@@ -181,7 +188,8 @@ static void firsthop_hist(FILE *out, const struct ps_report *r)
 	if (!firsthop_on(s))
 		return;
 	fh_total(s, s->nslots, &t);
-	fprintf(out, "\n%s NET_RX softirq wait (raise -> entry), all queues:\n", s->meta.ifname);
+	fprintf(out, "\n%s NET_RX softirq wait (raise -> entry), all queues (1 run in %u timed):\n",
+		s->meta.ifname, sirq_every(s));
 	ps_print_hist(out, t.wait_hist, PS_LAT_BUCKETS, "ns");
 	fprintf(out, "\n%s place in the softirq run (entry -> XDP), all queues (sampled):\n",
 		s->meta.ifname);
@@ -201,10 +209,11 @@ static json_object *firsthop_json(const struct ps_report *r, unsigned int q)
 	for (int i = 0; i < PS_FH_STARTS; i++)
 		ps_json_add_u64(p, start_names[i], t.polls[i]);
 	json_object_object_add(o, "polls", p);
+	ps_json_add_u64(o, "softirq_sample_every", sirq_every(r->cur));
 	ps_json_add_u64(o, "waited", t.waited);
 	json_object_object_add(o, "softirq_wait_ns", ps_json_dist(t.wait_hist, PS_LAT_BUCKETS));
 	ps_json_add_u64(o, "softirq_wait_avg_ns", t.waited ? t.wait_sum_ns / t.waited : 0);
-	ps_json_add_u64(o, "sample_every", PS_FH_EVERY);
+	ps_json_add_u64(o, "sample_every", PS_FH_PLACE_EVERY(sirq_every(r->cur)));
 	ps_json_add_u64(o, "sampled", t.sampled);
 	json_object_object_add(o, "place_ns", ps_json_dist(t.place_hist, PS_LAT_BUCKETS));
 	ps_json_add_u64(o, "place_avg_ns", t.sampled ? t.place_sum_ns / t.sampled : 0);
@@ -259,7 +268,8 @@ static const struct ps_prom_counter fh_counters[] = {
 	  "First hop: handler runs of each RX queue's own IRQ (irq:irq_handler_entry).",
 	  offsetof(struct ps_fh_qstats, irqs), true },
 	{ "pathscope_firsthop_softirq_waits_total",
-	  "First hop: NET_RX softirq runs that polled the RX queue, with their wait timed.",
+	  "First hop: NET_RX softirq runs that polled the RX queue with their wait timed "
+	  "(1 run in N per CPU: pathscope_firsthop_softirq_sample_every).",
 	  offsetof(struct ps_fh_qstats, waited), true },
 };
 
@@ -304,6 +314,17 @@ static void fh_place(struct ps_prom *p, const struct ps_lbl *l, const struct ps_
 
 static void firsthop_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 {
+	struct ps_lbl l;
+
+	ps_prom_family(p, "pathscope_firsthop_softirq_sample_every", "gauge",
+		       "First hop: 1 NET_RX softirq run in N per CPU has its wait timed (the "
+		       "waits' counts, sums and histograms cover those).");
+	for (int i = 0; i < n; i++) {
+		if (!firsthop_on(&s[i]))
+			continue;
+		ps_lbl_iface(&l, &s[i]);
+		ps_prom_sample_u(p, &l, sirq_every(&s[i]));
+	}
 	ps_prom_slot_counters(p, s, n, &fh_slots, fh_counters, PS_ARRAY_SIZE(fh_counters));
 	ps_prom_family(p, "pathscope_firsthop_polls_total", "counter",
 		       "First hop: polls that handed XDP frames of the RX queue, by what started "
@@ -314,12 +335,12 @@ static void firsthop_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "First hop: the timed NET_RX softirq waits of the RX queue, summed.");
 	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_wait_sum);
 	ps_prom_family(p, "pathscope_firsthop_softirq_wait_seconds", "histogram",
-		       "First hop: NET_RX softirq raised -> run, once per run that polled the RX "
-		       "queue.");
+		       "First hop: NET_RX softirq raised -> run, once per timed run (1 in N per "
+		       "CPU) that polled the RX queue.");
 	ps_prom_each_slot(p, s, n, &fh_slots, 0, fh_wait);
 	ps_prom_family(p, "pathscope_firsthop_place_seconds", "histogram",
-		       "First hop: NET_RX softirq entry -> the frame at XDP (1 frame in 16 per "
-		       "CPU and RX queue).");
+		       "First hop: NET_RX softirq entry -> the frame at XDP (in the timed runs; "
+		       "about 1 frame in 16).");
 	ps_prom_each_slot(p, s, n, &fh_slots, 0, fh_place);
 }
 

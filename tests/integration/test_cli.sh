@@ -6,7 +6,7 @@
 # Also help CMD, version and help's own arguments, and what serve leaves at
 # exit: it detaches what it attached or took over from a serve that died, and
 # keeps what it adopted from 'pathscope attach'.
-# Numbers: 37 classes of bad value for attach and serve, 23 of the other
+# Numbers: 41 classes of bad value for attach and serve, 23 of the other
 # commands' options and operands; --peer-prefix 24,48, 16,32 and 32,128 by
 # 3+3 handshakes from A counted under A's subnets; the global -j and -p give
 # what each command's --json gives (-p indented), and a command without JSON
@@ -79,6 +79,10 @@ BAD=(
 	"--sample 0|bad --sample '0'|--sample 0"
 	"--sample 1048577|bad --sample '1048577'|--sample 1048577"
 	"--sample negative|bad --sample '-1'|--sample=-1"
+	"--softirq-sample 0|bad --softirq-sample '0'|--softirq-sample 0 --features firsthop"
+	"--softirq-sample 65537|bad --softirq-sample '65537'|--softirq-sample 65537 --features firsthop"
+	"--softirq-sample garbage|bad --softirq-sample '8x'|--softirq-sample 8x --features firsthop"
+	"--softirq-sample without firsthop|--softirq-sample needs feature firsthop|--softirq-sample 4"
 	"--peer-prefix 33,48|bad --peer-prefix '33,48'|--peer-prefix 33,48"
 	"--peer-prefix 24,129|bad --peer-prefix '24,129'|--peer-prefix 24,129"
 	"--peer-prefix 24|bad --peer-prefix '24'|--peer-prefix 24"
@@ -191,6 +195,8 @@ ps_check_eq "attach --tc-mode clsact --tc-prio 7: the filters' priority" \
 	"$(for d in ingress egress; do tc -n "$NS_B" -j filter show dev vB "$d"; done | jq -s -c '[.[][] | .pref] | unique')" "[7]"
 ps_pathscope_b detach vB >/dev/null
 good "txlat times 1 in 8" "--features txlat --sample 8" '.totals.tx_latency.sample_every' 8 jb
+good "firsthop times 1 NET_RX run in 4" "--features firsthop --softirq-sample 4" '[.queues[0].firsthop.softirq_sample_every, .queues[0].firsthop.sample_every]' '[4,4]' jb
+good "firsthop times 1 NET_RX run in 8 by default" "--features firsthop" '.queues[0].firsthop.softirq_sample_every' 8 jb
 # A classic tracepoint's link can be pinned from Linux 5.15 (perf-event links).
 if printf '5.15\n%s\n' "$(uname -r)" | sort -V -C; then
 	good "classic tracepoints" "--features txlat --probe-mode tracepoint" '.probe_mode' '"tracepoint"' jb

@@ -6,18 +6,26 @@
 #   - 320 datagrams sent one by one from CPU 0 are 320 polls of one RX queue,
 #     each in a NET_RX softirq the sender raised ("other": veth has no IRQ),
 #     exactly as many as ftrace's napi_poll events of vB with work;
-#   - each run's softirq wait is timed once: as many waits as ftrace's runs,
-#     their mean within 25% + 500 ns of ftrace's pairs' mean (both read the
-#     same clock at the same tracepoints; 150-170 ns apart here, ~20%);
-#   - 1 frame in 16 per CPU and queue is placed in its run: exactly 20
-#     samples, their mean no later than the mean end of ftrace's polls;
+#   - with --softirq-sample 1 each run's softirq wait is timed once: as many
+#     waits as ftrace's runs, their mean within 25% + 500 ns of ftrace's
+#     pairs' mean (both read the same clock at the same tracepoints; 150-170
+#     ns apart here, ~20%);
+#   - 1 frame in 16 per CPU is placed in its run: exactly 20 samples, their
+#     mean no later than the mean end of ftrace's polls;
+#   - at the default --softirq-sample 8, the same 320 datagrams: the polls by
+#     what started them still exactly ftrace's; the timed waits within what
+#     the per-CPU run counters allow (ftrace_firsthop.py: per CPU the fewest
+#     and the most of the runs with a wait in any residue mod 8 of the CPU's
+#     NET_RX runs, summed); placed, 1 in 2 frames of the timed runs (one
+#     frame each here): half the timed waits, rounded either way;
 #   - with NAPI's deferral on (napi_defer_hard_irqs 100, gro_flush_timeout
 #     200 us) and 1000 datagrams 100 us apart, most polls are started by the
 #     deferral timer, and the polls by what started them (ksoftirqd, timer,
 #     other) are exactly ftrace's; so are they under a flood from two CPUs
 #     (20,000 datagrams each), ksoftirqd's among them;
 #   - wire -> XDP: where the program can be device-bound (Linux 6.3), the
-#     NIC's RX timestamp is asked for on the 20 frames placed: veth gives
+#     NIC's RX timestamp is asked for on 1 frame in 16 per CPU and queue, 20:
+#     veth gives
 #     none, so 20 without and the table says so; in skb mode it is not
 #     device-bound, and says that;
 #   - veth is said to have no IRQ per queue; irqs stay 0; detach removes the
@@ -44,9 +52,10 @@ ev_id() { cat "$inst/events/$1/id"; }
 
 # case NAME COUNT GAP_US: COUNT datagrams from CPU 0, GAP_US apart, under an
 # ftrace instance; sets j0, j1 (stats JSON before and after) and the
-# reference: fpolls fruns fwait fend fksirqd ftimer fother.
+# reference: fpolls fruns fwait fend fksirqd ftimer fother, and flo fhi: the
+# fewest and most of fruns timed at 1 run in EVERY (4th argument, default 1).
 case_run() {
-	local name=$1 count=$2 gap=$3 e
+	local name=$1 count=$2 gap=$3 every=${4:-1} e
 	ps_wait_quiet 5
 	mkdir "$inst" || ps_fail "$name: an ftrace instance" "mkdir $inst"
 	echo mono >"$inst/trace_clock"
@@ -72,30 +81,31 @@ case_run() {
 	ps_wait_quiet 5
 	echo 0 >"$inst/tracing_on"
 	j1=$(ps_pathscope_b stats vB --json)
-	read -r fpolls fruns fwait fend fksirqd ftimer fother < <(python3 \
+	read -r fpolls fruns fwait fend fksirqd ftimer fother flo fhi < <(python3 \
 		"$PS_ROOT/tests/tools/ftrace_firsthop.py" "$inst/trace" "$(ev_id irq/softirq_raise)" \
 		"$(ev_id irq/softirq_entry)" "$(ev_id napi/napi_poll)" \
-		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)")
+		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)" "$every")
 	rmdir "$inst"
 }
 d() { echo $(($(q0 "$j1" "$1") - $(q0 "$j0" "$1"))); }
 
 for mode in tp_btf tracepoint; do
-	ps_pathscope_b attach vB --features firsthop --probe-mode "$mode" ||
-		ps_fail "$mode: attach vB --features firsthop" "exit $?"
+	ps_pathscope_b attach vB --features firsthop --probe-mode "$mode" --softirq-sample 1 ||
+		ps_fail "$mode: attach vB --features firsthop --softirq-sample 1" "exit $?"
 	ps_check_eq "$mode: eight probe links pinned" "$(pins | grep -c '^fh_[a-z_]*\(entry\|exit\|raise\|poll\)$')" 8
 	case_run "$mode" 320 1000
 	ps_check_eq "$mode: ftrace saw 320 polls of vB with work" "$fpolls" 320
 	ps_check_eq "$mode: pathscope counted the same polls, all started by the sender (other)" \
 		"$(d '[.polls[]] | add') $(d .polls.other)" "320 320"
 	ps_check_eq "$mode: one timed wait per softirq run, as ftrace's runs" "$(d .waited)" "$fruns"
+	ps_check_eq "$mode: JSON says 1 run in 1 timed" "$(q0 "$j1" .softirq_sample_every)" 1
 	ps_check_eq "$mode: 1 in 16 frames placed: exactly 20" "$(d .sampled)" 20
 	ps_check_eq "$mode: the IRQ count stays 0 (veth has none)" "$(q0 "$j1" .irqs)" 0
 	if [ "$bound" = true ]; then
-		ps_check_eq "$mode: wire: the 20 frames placed asked for veth's RX timestamp, none had one" \
+		ps_check_eq "$mode: wire: 1 frame in 16 (20) asked for veth's RX timestamp, none had one" \
 			"$(d .wire.nodata) $(d .wire.stamped) $(d .wire.unsupported)" "20 0 0"
 		ps_check_eq "$mode: wire: the table says no hardware RX timestamp" \
-			"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (no hardware RX timestamp on its [0-9]* placed frames')" 1
+			"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (no hardware RX timestamp on its [0-9]* sampled frames')" 1
 	else
 		ps_check_eq "$mode: wire: not device-bound before Linux 6.3" \
 			"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (XDP is not device-bound')" 1
@@ -131,6 +141,22 @@ for mode in tp_btf tracepoint; do
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
 	ps_check_eq "$mode: detach removed the pins" "$(pins | wc -l)" 0
 done
+# The default, 1 run in 8 timed per CPU: exact counts stay exact, the timed
+# waits are within the counters' bounds.
+ps_pathscope_b attach vB --features firsthop || ps_fail "default: attach" "exit $?"
+case_run "default" 320 1000 8
+ps_check_eq "default: ftrace saw 320 polls of vB with work" "$fpolls" 320
+ps_check_eq "default: polls by what started them (all ksoftirqd timer other) = ftrace's" \
+	"$(d '[.polls[]] | add') $(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" \
+	"$fpolls $fksirqd $ftimer $fother"
+w=$(d .waited)
+ps_check_eq "default: timed waits ($w) within the per-CPU counters' bounds [$flo, $fhi] of ftrace's $fruns runs" \
+	"$([ "$w" -ge "$flo" ] && [ "$w" -le "$fhi" ] && [ "$fhi" -gt 0 ] && echo yes)" yes
+ps_check_eq "default: placed ($(d .sampled)): 1 in 2 frames of the $w timed runs" \
+	"$(awk -v p="$(d .sampled)" -v w="$w" 'BEGIN { print (p == int(w / 2) || p == int((w + 1) / 2)) ? "yes" : "no" }')" yes
+ps_check_eq "default: JSON and table say 1 run in 8 timed" \
+	"$(q0 "$j1" .softirq_sample_every) $(ps_pathscope_b stats vB | grep -c '^First hop: .*timed: 1 run in 8 per CPU$')" "8 1"
+ps_pathscope_b detach vB || ps_fail "default: detach" "exit $?"
 ps_pathscope_b attach vB --features firsthop --xdp-mode skb || ps_fail "skb: attach" "exit $?"
 ps_check_eq "skb mode: wire -> XDP not available, not device-bound" \
 	"$(ps_pathscope_b stats vB | grep -c '^wire -> XDP: not available (XDP is not device-bound')" 1

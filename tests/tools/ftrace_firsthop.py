@@ -10,11 +10,16 @@ an hrtimer_expire_entry and its exit; the run was ksoftirqd's when the task
 that entered it is a ksoftirqd (/proc/PID/comm); a poll belongs to the run in
 progress on its CPU.
 Prints: polls, runs with a timed wait among the runs of those polls, their
-mean wait in ns, the mean of poll end - run entry in ns, and the polls
-started by ksoftirqd, by a timer and otherwise. A second line: the timed
-waits of the runs by what started them ("ksoftirqd N MEAN MAX timer N MEAN
-MAX other N MEAN MAX", ns).
-Usage: ftrace_firsthop.py TRACE RAISE_ID ENTRY_ID POLL_ID [TIMER_ENTRY_ID TIMER_EXIT_ID]"""
+mean wait in ns, the mean of poll end - run entry in ns, the polls started
+by ksoftirqd, by a timer and otherwise, and the least and the most of those
+runs pathscope can time at --softirq-sample EVERY (default 1): it times the
+runs of each CPU whose number since attach is 1 more than a multiple of
+EVERY, and the window's first run has an unknown number, so per CPU the
+fewest and the most such runs in any of the EVERY residues of the CPU's
+NET_RX runs (all of them, whatever they polled), summed over the CPUs.
+A second line: the timed waits of the runs by what started them
+("ksoftirqd N MEAN MAX timer N MEAN MAX other N MEAN MAX", ns).
+Usage: ftrace_firsthop.py TRACE RAISE_ID ENTRY_ID POLL_ID [TIMER_ENTRY_ID TIMER_EXIT_ID [EVERY]]"""
 import re
 import sys
 
@@ -28,8 +33,10 @@ def comm(pid):
         return ""
 
 
-def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-"):
+def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-", every="1"):
+    every = int(every)
     raise_at, entry_at, run_id, in_timer = {}, {}, {}, {}
+    timed = {}  # CPU -> runs with a timed wait, by run number % every
     polls = 0
     waits, ends, seen = [], [], set()
     by_kind = {"ksoftirqd": [], "timer": [], "other": []}
@@ -59,10 +66,14 @@ def main(path, raise_id, entry_id, poll_id, tentry_id="-", texit_id="-"):
                 if entry_at[cpu][1] is not None:
                     waits.append(entry_at[cpu][1])
                     by_kind[entry_at[cpu][2]].append(entry_at[cpu][1])
+                    by = timed.setdefault(cpu, [0] * every)
+                    by[run_id[cpu] % every] += 1
     mean = lambda v: sum(v) // len(v) if v else 0
-    print(polls, len(waits), mean(waits), mean(ends), starts["ksoftirqd"], starts["timer"], starts["other"])
+    lo = sum(min(v) for v in timed.values())
+    hi = sum(max(v) for v in timed.values())
+    print(polls, len(waits), mean(waits), mean(ends), starts["ksoftirqd"], starts["timer"], starts["other"], lo, hi)
     print(" ".join(f"{k} {len(v)} {mean(v)} {max(v, default=0)}" for k, v in by_kind.items()))
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:7])
+    main(*sys.argv[1:8])

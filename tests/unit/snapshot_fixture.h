@@ -292,6 +292,7 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	 * 36 waits of 3 us and 4 of 90 us; 20 frames placed at 6 us */
 	s->fh = d->fh;
 	s->meta.fh_irqs = 2;
+	s->meta.softirq_sample = 8;
 	d->fh[0].irqs = 32 * k;
 	d->fh[0].polls[PS_FH_IRQ] = 30 * k;
 	d->fh[0].polls[PS_FH_KSOFTIRQD] = 6 * k;

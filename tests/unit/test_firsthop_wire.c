@@ -47,17 +47,17 @@ int main(void)
 		  "native mode, on Linux 6.3+)");
 	s->meta.flags |= PS_META_RX_HASH;
 	wire_line(s, got, sizeof(got));
-	CHECK_STR("bound, nothing placed", got, "wire -> XDP: no frame placed yet");
+	CHECK_STR("bound, nothing placed", got, "wire -> XDP: no frame sampled yet");
 	q->hw_unsupported = 7;
 	wire_line(s, got, sizeof(got));
 	CHECK_STR("the driver has none", got,
-		  "wire -> XDP: not available (the driver has no XDP RX timestamp: 7 of 7 placed "
+		  "wire -> XDP: not available (the driver has no XDP RX timestamp: 7 of 7 sampled "
 		  "frames refused)");
 	q->hw_unsupported = 0;
 	q->hw_nodata = 9;
 	wire_line(s, got, sizeof(got));
 	CHECK_STR("none stamped", got,
-		  "wire -> XDP: not available (no hardware RX timestamp on its 9 placed frames: "
+		  "wire -> XDP: not available (no hardware RX timestamp on its 9 sampled frames: "
 		  "timestamping off, or none on this device)");
 	q->hw_stamped = 100;
 	q->wire_sum_ns = 100 * 4000ULL;

@@ -73,6 +73,10 @@ int main(void)
 	expect("rx queue base 1025", m, "rx queue base out of range");
 	m = good(), m.tx_sample_every = 0;
 	expect("sample every 0 (a divisor)", m, "tx sample rate 0");
+	m = good(), m.softirq_sample = PS_FH_SIRQ_MAX;
+	CHECK_TRUE("firsthop: 1 softirq run in 65536 passes", ps_meta_problem(&m) == NULL);
+	m = good(), m.softirq_sample = PS_FH_SIRQ_MAX + 1;
+	expect("firsthop: 1 softirq run in 65537", m, "softirq sample rate out of range");
 	m = good(), m.rx_queues_at_attach = 2, m.tx_queues_at_attach = 2;
 	CHECK_TRUE("as many queues in use as there are passes", ps_meta_problem(&m) == NULL);
 	m = good(), m.rx_queues_at_attach = 3;

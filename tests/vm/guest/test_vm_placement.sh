@@ -118,7 +118,8 @@ for q in 0 1 2 3; do
 done
 xps_only "$Q"
 ps_check_eq "the IRQs of queues 0-3 are served by CPUs 0 1 0 1" "$(for i in "${IRQ[@]}"; do eff "$i"; done | paste -sd' ')" "0 1 0 1"
-"$PATHSCOPE" attach "$DEV" --features firsthop || ps_fail "attach $DEV --features firsthop" "exit $?"
+"$PATHSCOPE" attach "$DEV" --features firsthop --softirq-sample 1 ||
+	ps_fail "attach $DEV --features firsthop --softirq-sample 1" "exit $?"
 echo "# NUMA node $(jq -c '[.placement.numa_node, .placement.numa_node_cpus]' <<<"$nicj"), IRQs ${IRQ[*]}, rt runtime $(cat /proc/sys/kernel/sched_rt_runtime_us)/$(cat /proc/sys/kernel/sched_rt_period_us) us; t=$SECONDS"
 # NAME CPU COUNT: COUNT replies on queue 1 while CPU serves its IRQ: their
 # frames all on CPU, its IRQs too, as many as pathscope counted.
@@ -177,7 +178,7 @@ echo 0 >"$SYS/queues/rx-1/rps_cpus"
 # Undone: the IRQ back on CPU 1, a new window (attached again).
 irq_move "move back to CPU 1" 0 1
 "$PATHSCOPE" detach "$DEV" || ps_fail "detach" "exit $?"
-"$PATHSCOPE" attach "$DEV" --features firsthop || ps_fail "attach again" "exit $?"
+"$PATHSCOPE" attach "$DEV" --features firsthop --softirq-sample 1 || ps_fail "attach again" "exit $?"
 ping_window "moved back" 1 100
 ps_check_eq "moved back, a new window: the verdict as before the move" "$(verdict "$LAST")" "$before"
 echo "# t=$SECONDS s"
@@ -301,7 +302,7 @@ fh_window() { # NAME FLOOD
 		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)")
 	echo "# $name: ftrace $(wc -l <"$inst/trace") lines, parsed in $((SECONDS - st)) s: $(tr '\n' '|' <<<"$fp"); time_squeeze per CPU $(sub "$sq1" "$sq0")"
 	rmdir "$inst"
-	read -r fpolls fruns fwait fend fksirqd ftimer fother <<<"$fp"
+	read -r fpolls fruns fwait fend fksirqd ftimer fother _ <<<"$fp"
 	ps_check_eq "$name: ftrace lost no event" "$ov" 0
 	local fh
 	fh=$(fh_delta "$j1" "$j0")
