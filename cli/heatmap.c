@@ -24,12 +24,38 @@ static const char heatmap_help[] =
     "queue, time on x, latency on a log scale on y, the colour of a cell its count\n"
     "of samples; the panels share the axes and the colours. From a recording (the\n"
     "JSON lines of 'stats --interval S --json' or 'serve --jsonl': the first line\n"
-    "is the baseline, each later line one interval), or recorded live.\n"
-    "STAGE: wire_to_xdp, softirq_wait, softirq_place, driver_to_stack (d2s),\n"
-    "  socket_read (sock), qdisc_sojourn (sojourn), tx_completion (completion),\n"
-    "  icmp_rtt, tcp_rtt, tcp_handshake, icmp_response, tcp_response,\n"
-    "  tcp_ack_delay; or budget: per queue, the p50 of every stage as bars, the\n"
-    "  stages of one path end to end, each p99 marked.\n";
+    "is the baseline, each later line one interval), or recorded live.\n";
+/* After the registry's stage names (heatmap_about). */
+static const char heatmap_budget_help[] =
+    "budget: per queue, the p50 of every stage as bars, the stages of one path\n"
+    "end to end, each p99 marked.";
+
+/* The help's head, then "STAGE: " and every stage the registry holds, in path
+ * order, wrapped at 80 columns: a new family's stages list themselves. */
+static const char *heatmap_about(void)
+{
+	static char about[2048];
+	char names[600], *word, *save = NULL;
+	size_t at, col;
+
+	ps_stage_names(names, sizeof(names));
+	at = (size_t)snprintf(about, sizeof(about), "%sSTAGE:", heatmap_help);
+	col = strlen("STAGE:");
+	strncat(names, "; or ", sizeof(names) - strlen(names) - 1);
+	strncat(names, heatmap_budget_help, sizeof(names) - strlen(names) - 1);
+	for (word = strtok_r(names, " \n", &save); word && at < sizeof(about);
+	     word = strtok_r(NULL, " \n", &save)) {
+		if (col + 1 + strlen(word) > 79) {
+			at += (size_t)snprintf(about + at, sizeof(about) - at, "\n ");
+			col = 1;
+		}
+		at += (size_t)snprintf(about + at, sizeof(about) - at, " %s", word);
+		col += 1 + strlen(word);
+	}
+	if (at < sizeof(about) - 1)
+		strcat(about, "\n");
+	return about;
+}
 
 static const struct ps_opt heatmap_opts[] = {
 	{ "from", 'f', "FILE",
@@ -147,8 +173,8 @@ static int record_live(struct ps_heat *heats, size_t n, const struct heatmap_arg
 
 static int parse_args(int argc, char **argv, struct heatmap_args *a)
 {
-	static const struct ps_command cmd = {
-		.about = heatmap_help,
+	const struct ps_command cmd = {
+		.about = heatmap_about(),
 		.groups = { { .opts = heatmap_opts, .col = 22 } },
 		.examples = heatmap_examples,
 	};

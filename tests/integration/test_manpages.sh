@@ -100,6 +100,17 @@ for c in $cmds; do
 	ps_check_eq "$c: every short option of --help is on its long one's line in the page and parsed" "$bad" ""
 done
 
+# heatmap's STAGE list in --help (written from the families' registry) and in
+# its page's list of stages (written by hand) name the same stages and aliases.
+help_stages=$("$PATHSCOPE" heatmap --help | awk '/^STAGE:/ { on = 1 } on && /^  -/ { exit } on' |
+	tr '\n' ' ' | tr -s ' ' | sed 's/.*STAGE://; s/; or budget.*//' | tr -d '(),' | tr ' ' '\n' | grep . | sort)
+page_stages=$(awk '/^The stages, with their hooks/ { on = 1; next } /^\.El/ { on = 0 } on && /^\.It Cm / {
+	for (i = 3; i <= NF; i++) if ($i != "," && $i != "Pq" && $i != "Cm") print $i }' \
+	"$MAN/pathscope-heatmap.8" | grep -vx budget | sort)
+ps_check_eq "heatmap: --help's stages (from the registry) are its page's" \
+	"$help_stages" "$page_stages"
+ps_check_eq "heatmap: --help lists the 13 stages and 4 aliases" "$(wc -l <<<"$help_stages")" 17
+
 # One wording per error: every message of the command line (cli/, lib/) is
 # in pathscope(8)'s DIAGNOSTICS, as it is printed.
 ps_check_eq "every command-line error message is listed in pathscope(8) DIAGNOSTICS" \
