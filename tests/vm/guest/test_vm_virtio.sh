@@ -58,20 +58,9 @@ drv_xdp() {
 ps_drv_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .nic.ethtool.rx_xdp_packets] | join(" ")'; }
 ps_xdp() { "$PATHSCOPE" stats "$DEV" --json | jq -r '[.interfaces[0].queues[] | select(.queue != "other") | .xdp.total.packets] | join(" ")'; }
 stat() { "$PATHSCOPE" stats "$DEV" --json | jq -r "$1"; }
-# Wait until the NIC has received and sent nothing for 0.5 s (at most 10 s),
-# as lib.sh's ps_wait_quiet does on a testbed.
-nic_packets() {
-	echo "$(<"/sys/class/net/$DEV/statistics/rx_packets") $(<"/sys/class/net/$DEV/statistics/tx_packets")"
-}
-quiet() {
-	local a b same=0 i
-	b=$(nic_packets)
-	for ((i = 0; i < 100 && same < 5; i++)); do
-		sleep 0.1
-		a=$b b=$(nic_packets)
-		[ "$a" = "$b" ] && same=$((same + 1)) || same=0
-	done
-}
+# Wait until the NIC has received and sent nothing for 0.5 s (at most 10 s).
+PS_LINK_DEVS=("$DEV")
+quiet() { ps_wait_quiet 10 || true; }
 # CMD...: run it until it prints "0 0 0 0", at most 10 s; its last output.
 # The kernel frees closed programs and links asynchronously (RCU, work
 # queues), later still when the guests share the host's CPUs.
