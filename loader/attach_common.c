@@ -23,7 +23,7 @@ int ps_prog_id_of(int fd)
 static const char *const per_queue_maps[] = {
 	"xdp_stats",  "tci_stats", "tce_stats",	   "icmp_stats", "d2s_stats",
 	"tcp_stats",  "tcp_hist",  "sock_stats",   "sock_hist",	 "txlat_stats",
-	"kern_stats", "flows_q",   "flows_rxhash", "fh_stats",
+	"kern_stats", "flows_q",   "flows_rxhash", "fh_stats",	 "fh_thread",
 };
 
 /* The maps a feature alone uses. The XDP and tc objects declare them all;
@@ -46,7 +46,7 @@ static const struct {
 	{ "sock_addr", PS_F_SOCK },	{ "flows", PS_F_FLOWS },
 	{ "flows_q", PS_F_FLOWS },	{ "flow_tick", PS_F_FLOWS },
 	{ "flows_rxhash", PS_F_FLOWS }, { "fh_stats", PS_F_FIRSTHOP },
-	{ "fh_cpu", PS_F_FIRSTHOP },
+	{ "fh_cpu", PS_F_FIRSTHOP },	{ "fh_thread", PS_F_FIRSTHOP },
 };
 
 void ps_size_queue_maps(struct bpf_object *obj, const struct ps_meta *m)

@@ -90,7 +90,7 @@ out:
 
 int ps_attach_firsthop(struct ps_attach_state *st, enum ps_probe_request req)
 {
-	static const char *const shared[] = { "fh_stats", "fh_cpu" };
+	static const char *const shared[] = { "fh_stats", "fh_cpu", "fh_thread" };
 	struct ps_meta *m = &st->meta;
 	struct pathscope_firsthop *k;
 	struct ps_tp_prog progs[PS_FIRSTHOP_NLINKS];

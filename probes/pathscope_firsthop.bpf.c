@@ -44,6 +44,43 @@ static __always_inline int ps_comm_is(__u64 prefix, __u64 mask)
 #define PS_NAPI	 0x2f6970616eULL /* "napi/" */
 #define PS_MASK5 0xffffffffffULL
 
+/* The queue's IRQ, for the wait of a NAPI thread's poll (on another CPU):
+ * stamped only when the last stamp was taken, so the first IRQ since the
+ * queue's last poll. One clock read and one store per IRQ at most. */
+static __always_inline void ps_fh_thread_irq(__u32 slot)
+{
+	struct ps_fh_thread *t = bpf_map_lookup_elem(&fh_thread, &slot);
+
+	if (t && t->irq_ns == t->taken_ns)
+		t->irq_ns = bpf_ktime_get_ns();
+}
+
+/* The end of a poll with frames of slot: a NAPI thread's adds its timed
+ * wait; a softirq poll takes the queue's pending IRQ stamp (its IRQ's, or
+ * stale once the device goes threaded). Called once the poll is counted. */
+static __always_inline void ps_fh_thread_end(struct ps_fh_cpu *c, __u32 slot, __u32 start,
+					     struct ps_fh_qstats *s)
+{
+	struct ps_fh_thread *t;
+	__u64 d;
+
+	if (c->thread_timed) {
+		c->thread_timed = 0;
+		if (start != PS_FH_THREAD)
+			return;
+		d = c->thread_wait_ns;
+		s->thread_waited++;
+		s->thread_wait_sum_ns += d;
+		s->thread_wait_hist[ps_hist_bucket(d, PS_LAT_BUCKETS)]++;
+		return;
+	}
+	if (!c->in_run)
+		return;
+	t = bpf_map_lookup_elem(&fh_thread, &slot);
+	if (t && t->taken_ns != t->irq_ns)
+		t->taken_ns = t->irq_ns;
+}
+
 static __always_inline void ps_fh_irq_entry(int irq)
 {
 	__u32 key = (__u32)irq, *q1, slot;
@@ -58,6 +95,7 @@ static __always_inline void ps_fh_irq_entry(int irq)
 	s = bpf_map_lookup_elem(&fh_stats, &slot);
 	if (s)
 		s->irqs++;
+	ps_fh_thread_irq(slot);
 }
 
 static __always_inline void ps_fh_irq_exit(void)
@@ -157,6 +195,7 @@ static __always_inline void ps_fh_poll_end(void)
 		start = c->run_start;
 	if (start < PS_FH_STARTS)
 		s->polls[start]++;
+	ps_fh_thread_end(c, slot, start, s);
 	if (!c->in_run || s->last_run == c->run)
 		return;
 	s->last_run = c->run;

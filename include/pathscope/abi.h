@@ -9,7 +9,7 @@
 
 /* Bumped whenever a map layout below changes; stored in the pinned meta map
  * so that a newer binary refuses to misread an older attachment. */
-#define PS_ABI_VERSION 11
+#define PS_ABI_VERSION 12
 
 /* Queues: per-queue maps have nqueues + 1 slots; the last one counts packets
  * whose queue is unknown or >= nqueues (an interface that grew its queues). */
@@ -573,6 +573,11 @@ struct ps_fh_qstats {
 	__u64 wire_sum_ns;
 	__u64 wire_hist[PS_LAT_BUCKETS];
 	__u64 last_run; /* state, not a count: this CPU's softirq run seen last */
+	/* NAPI thread polls (PS_FH_THREAD): the first IRQ of the queue since
+	 * its last poll -> the thread's poll handing XDP its first frame. */
+	__u64 thread_waited; /* thread polls with a timed wait */
+	__u64 thread_wait_sum_ns;
+	__u64 thread_wait_hist[PS_LAT_BUCKETS];
 };
 
 /* Per CPU: where its NET_RX processing stands (state, shared by the probes
@@ -596,8 +601,25 @@ struct ps_fh_cpu {
 	__u32 raised;	  /* a NET_RX raise is pending (its run not begun) */
 	__u32 in_run;	  /* a NET_RX softirq run is in progress */
 	__u32 place_skip; /* frames of timed runs to let by before the next placed */
+	/* The poll going on outside a softirq (a NAPI thread or a busy poll):
+	 * the wait since its queue's IRQ, taken at its first frame. */
+	__u64 thread_wait_ns;
+	__u32 thread_timed;
+	__u32 pad;
 };
 #define PS_FH_IRQS_MAX 1024 /* IRQ numbers mapped to queues */
+
+/* Per RX queue slot, shared by all CPUs (fh_thread, an array): the IRQ that
+ * a NAPI thread's poll waits for runs on another CPU than the thread. Each
+ * field has one writer, with aligned 64-bit loads and stores, no atomics
+ * (5.10 has none to exchange): irq_ns by the queue's IRQ handler (one at a
+ * time), only when the last stamp was taken; taken_ns by the queue's polls
+ * (one NAPI, one poll at a time). So irq_ns != taken_ns: an IRQ not yet
+ * followed by a poll with frames, and it is the first since that poll. */
+struct ps_fh_thread {
+	__u64 irq_ns;	/* the first IRQ since the last poll took one */
+	__u64 taken_ns; /* the irq_ns that the last poll took */
+};
 
 /*
  * Flows per RX queue (feature flows, include/pathscope/flows.bpf.h), at XDP.

@@ -19,6 +19,36 @@ struct {
 /* PS_FH_PLACE_EVERY(N) of attach --softirq-sample N (the loader sets it). */
 const volatile __u32 ps_fh_place_every = PS_FH_PLACE_EVERY(PS_FH_SIRQ_DEFAULT);
 
+/* Per RX queue slot, all CPUs: its first IRQ since its last poll (abi.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ps_fh_thread);
+} fh_thread SEC(".maps");
+
+/* The first frame of a poll outside a softirq (a NAPI thread, or a busy
+ * poll): the wait since the queue's first IRQ not yet taken, kept in the
+ * CPU's state for the end of the poll, which knows a thread from a busy
+ * poll. One clock read per such poll; none in softirq polls. */
+static __always_inline void ps_firsthop_thread_first(struct ps_fh_cpu *c, __u32 slot)
+{
+	struct ps_fh_thread *t = bpf_map_lookup_elem(&fh_thread, &slot);
+	__u64 irq, now;
+
+	if (!t)
+		return;
+	irq = t->irq_ns;
+	if (irq == t->taken_ns)
+		return;
+	t->taken_ns = irq;
+	now = bpf_ktime_get_ns();
+	if (now < irq)
+		return;
+	c->thread_wait_ns = now - irq;
+	c->thread_timed = 1;
+}
+
 /* XDP, every frame of a measured queue: the probe of napi:napi_poll counts
  * the poll for this slot when it ends. Inside a timed NET_RX run (the only
  * ones whose start is known), 1 frame in ps_fh_place_every per CPU adds the
@@ -33,8 +63,11 @@ static __always_inline void ps_firsthop_xdp(__u32 slot)
 	c = bpf_map_lookup_elem(&fh_cpu, &zero);
 	if (!c)
 		return;
-	if (c->poll_slot1 != slot + 1)
+	if (c->poll_slot1 != slot + 1) {
 		c->poll_slot1 = slot + 1;
+		if (!c->in_run)
+			ps_firsthop_thread_first(c, slot);
+	}
 	if (!c->run_ns)
 		return;
 	if (c->place_skip) {

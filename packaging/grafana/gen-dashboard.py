@@ -277,6 +277,10 @@ LAT = [
     ("NET_RX softirq wait", "pathscope_firsthop_softirq_wait_seconds",
      "NET_RX softirq raised (its queue's IRQ, a timer, a sender) to run, once per timed softirq run "
      "(1 in 8 per CPU; attach --softirq-sample) that polled the RX queue (feature firsthop).", ""),
+    ("NAPI thread wait", "pathscope_firsthop_thread_wait_seconds",
+     "A threaded NAPI poll (/sys/class/net/DEV/threaded): the RX queue's first IRQ since its last "
+     "poll to the NAPI thread's poll handing xdp its first frame, every such poll; what a task of "
+     "higher priority on the thread's CPU delays (feature firsthop; none on veth, which has no IRQ).", ""),
     ("Place in the softirq run", "pathscope_firsthop_place_seconds",
      "The NET_RX softirq run's start to the frame at xdp: the polls and frames ahead of it, in the "
      "timed runs, about 1 frame in 16 (feature firsthop).", ""),

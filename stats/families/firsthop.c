@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The first hop per RX queue: its IRQ, what started each poll, the NET_RX
- * softirq's wait and each frame's place in its run. Born in
+ * softirq's wait, a NAPI thread's wait and each frame's place in its run. Born in
  * probes/pathscope_firsthop.bpf.c and firsthop.bpf.h; struct ps_fh_qstats. */
 #include <stddef.h>
 #include <string.h>
@@ -148,6 +148,44 @@ static void fh_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const
 	fprintf(out, " %9s %9s %9s %9s\n", v[0], v[1], v[2], v[3]);
 }
 
+/* The NAPI threads' waits, apart from the softirq's: another start (the
+ * queue's IRQ, not the raise) and another end (the poll's first frame at XDP,
+ * not the run's entry). Only where some thread poll was timed. */
+static void thread_row(FILE *out, const struct ps_snapshot *s, unsigned int q, const char *qname)
+{
+	struct ps_fh_qstats t;
+	char v[2][16];
+
+	fh_total(s, q, &t);
+	ps_fmt_ns(v[0], sizeof(v[0]), t.thread_waited ? t.thread_wait_sum_ns / t.thread_waited : 0,
+		  t.thread_waited);
+	ps_fmt_lat(v[1], sizeof(v[1]), t.thread_wait_hist, 99);
+	fprintf(out, "%-6s %9llu %9s %9s\n", qname, (unsigned long long)t.thread_waited, v[0],
+		v[1]);
+}
+
+static void thread_rows(FILE *out, const struct ps_snapshot *s)
+{
+	struct ps_fh_qstats t;
+	char qname[16];
+	unsigned int q;
+
+	fh_total(s, s->nslots, &t);
+	if (!t.thread_waited)
+		return;
+	fprintf(out, "NAPI thread wait: the queue's first IRQ since its last poll -> the thread's "
+		     "poll at XDP\n");
+	fprintf(out, "%-6s %9s %9s %9s\n", "RXQ", "WAITS", "AVG", "P99");
+	for (q = 0; q < s->nslots; q++) {
+		fh_total(s, q, &t);
+		if (!t.thread_waited)
+			continue;
+		ps_queue_label(s, q, qname, sizeof(qname));
+		thread_row(out, s, q, qname);
+	}
+	thread_row(out, s, s->nslots, "all");
+}
+
 static void firsthop_table(FILE *out, const struct ps_report *r)
 {
 	const struct ps_snapshot *s = r->cur;
@@ -175,6 +213,7 @@ static void firsthop_table(FILE *out, const struct ps_report *r)
 		fh_row(out, s, q, qname);
 	}
 	fh_row(out, s, s->nslots, "all");
+	thread_rows(out, s);
 	wire_line(out, s);
 }
 
@@ -191,6 +230,13 @@ static void firsthop_hist(FILE *out, const struct ps_report *r)
 	fprintf(out, "\n%s NET_RX softirq wait (raise -> entry), all queues (1 run in %u timed):\n",
 		s->meta.ifname, sirq_every(s));
 	ps_print_hist(out, t.wait_hist, PS_LAT_BUCKETS, "ns");
+	if (t.thread_waited) {
+		fprintf(out,
+			"\n%s NAPI thread wait (the queue's IRQ -> the thread's poll at XDP), "
+			"all queues:\n",
+			s->meta.ifname);
+		ps_print_hist(out, t.thread_wait_hist, PS_LAT_BUCKETS, "ns");
+	}
 	fprintf(out, "\n%s place in the softirq run (entry -> XDP), all queues (sampled):\n",
 		s->meta.ifname);
 	ps_print_hist(out, t.place_hist, PS_LAT_BUCKETS, "ns");
@@ -213,6 +259,11 @@ static json_object *firsthop_json(const struct ps_report *r, unsigned int q)
 	ps_json_add_u64(o, "waited", t.waited);
 	json_object_object_add(o, "softirq_wait_ns", ps_json_dist(t.wait_hist, PS_LAT_BUCKETS));
 	ps_json_add_u64(o, "softirq_wait_avg_ns", t.waited ? t.wait_sum_ns / t.waited : 0);
+	ps_json_add_u64(o, "thread_waited", t.thread_waited);
+	json_object_object_add(o, "thread_wait_ns",
+			       ps_json_dist(t.thread_wait_hist, PS_LAT_BUCKETS));
+	ps_json_add_u64(o, "thread_wait_avg_ns",
+			t.thread_waited ? t.thread_wait_sum_ns / t.thread_waited : 0);
 	ps_json_add_u64(o, "sample_every", PS_FH_PLACE_EVERY(sirq_every(r->cur)));
 	ps_json_add_u64(o, "sampled", t.sampled);
 	json_object_object_add(o, "place_ns", ps_json_dist(t.place_hist, PS_LAT_BUCKETS));
@@ -271,6 +322,9 @@ static const struct ps_prom_counter fh_counters[] = {
 	  "First hop: NET_RX softirq runs that polled the RX queue with their wait timed "
 	  "(1 run in N per CPU: pathscope_firsthop_softirq_sample_every).",
 	  offsetof(struct ps_fh_qstats, waited), true },
+	{ "pathscope_firsthop_thread_waits_total",
+	  "First hop: NAPI thread polls of the RX queue with their wait since its IRQ timed.",
+	  offsetof(struct ps_fh_qstats, thread_waited), true },
 };
 
 static void fh_polls(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
@@ -292,6 +346,25 @@ static void fh_wait_sum(struct ps_prom *p, const struct ps_lbl *l, const struct 
 
 	fh_total(s, q, &t);
 	ps_prom_sample_seconds(p, l, t.wait_sum_ns);
+}
+
+static void fh_thread_wait_sum(struct ps_prom *p, const struct ps_lbl *l,
+			       const struct ps_snapshot *s, unsigned int q)
+{
+	struct ps_fh_qstats t;
+
+	fh_total(s, q, &t);
+	ps_prom_sample_seconds(p, l, t.thread_wait_sum_ns);
+}
+
+static void fh_thread_wait(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
+			   unsigned int q)
+{
+	struct ps_fh_qstats t;
+
+	fh_total(s, q, &t);
+	ps_prom_hist(p, l, t.thread_wait_hist, PS_LAT_BUCKETS, &ps_prom_lat_edges,
+		     t.thread_wait_sum_ns);
 }
 
 static void fh_wait(struct ps_prom *p, const struct ps_lbl *l, const struct ps_snapshot *s,
@@ -338,6 +411,13 @@ static void firsthop_prom(struct ps_prom *p, const struct ps_snapshot *s, int n)
 		       "First hop: NET_RX softirq raised -> run, once per timed run (1 in N per "
 		       "CPU) that polled the RX queue.");
 	ps_prom_each_slot(p, s, n, &fh_slots, 0, fh_wait);
+	ps_prom_family(p, "pathscope_firsthop_thread_wait_seconds_total", "counter",
+		       "First hop: the timed NAPI thread waits of the RX queue, summed.");
+	ps_prom_each_slot(p, s, n, &fh_slots, PS_PROM_PER_QUEUE, fh_thread_wait_sum);
+	ps_prom_family(p, "pathscope_firsthop_thread_wait_seconds", "histogram",
+		       "First hop: the RX queue's first IRQ since its last poll -> a NAPI "
+		       "thread's poll handing XDP its first frame, once per such poll.");
+	ps_prom_each_slot(p, s, n, &fh_slots, 0, fh_thread_wait);
 	ps_prom_family(p, "pathscope_firsthop_place_seconds", "histogram",
 		       "First hop: NET_RX softirq entry -> the frame at XDP (in the timed runs; "
 		       "about 1 frame in 16).");
@@ -352,6 +432,14 @@ static void fh_wait_latency(const struct ps_snapshot *s, unsigned int q, __u64 *
 
 	fh_total(s, q, &t);
 	memcpy(out, t.wait_hist, sizeof(t.wait_hist));
+}
+
+static void fh_thread_wait_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out)
+{
+	struct ps_fh_qstats t;
+
+	fh_total(s, q, &t);
+	memcpy(out, t.thread_wait_hist, sizeof(t.thread_wait_hist));
 }
 
 static void fh_place_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out)
@@ -383,6 +471,15 @@ static const struct ps_stage stages[] = {
 	    .path = PS_PATH_RX,
 	    .hist = fh_wait_latency,
 	    .json = { { "firsthop", "softirq_wait_ns" } },
+	},
+	{
+	    .head = "RX thrd",
+	    .key = "thread_wait",
+	    .words = "NAPI thread wait",
+	    .where = "IRQ to the NAPI thread's poll at XDP",
+	    .path = PS_PATH_RX,
+	    .hist = fh_thread_wait_latency,
+	    .json = { { "firsthop", "thread_wait_ns" } },
 	},
 	{
 	    .head = "RX place",

@@ -233,7 +233,8 @@ ps_check_budget() {
 	shift 2
 	got=$(jq -c --argjson want "$(printf '%s\n' "$@" | jq -R . | jq -sc .)" '
 		def fam($st): {wire_to_xdp: .firsthop.wire.latency_ns,
-			softirq_wait: .firsthop.softirq_wait_ns, softirq_place: .firsthop.place_ns,
+			softirq_wait: .firsthop.softirq_wait_ns, thread_wait: .firsthop.thread_wait_ns,
+			softirq_place: .firsthop.place_ns,
 			driver_to_stack: .driver_to_stack.latency_ns,
 			qdisc_sojourn: .tx_latency.sojourn_ns, tx_completion: .tx_latency.completion_ns,
 			icmp_rtt: .icmp_echo.rtt_ns, icmp_response: .icmp_echo.response_ns,

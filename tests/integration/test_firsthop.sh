@@ -28,6 +28,11 @@
 #     veth gives
 #     none, so 20 without and the table says so; in skb mode it is not
 #     device-bound, and says that;
+#   - threaded NAPI on veth (where it can be set): the 320 datagrams come in
+#     ftrace's napi_poll events with work, exactly (320 on a quiet machine;
+#     206 beside three guests: a late thread finds several), all in its
+#     thread, and no
+#     thread wait is timed: veth has no IRQ;
 #   - veth is said to have no IRQ per queue; irqs stay 0; detach removes the
 #     eight links. tp_btf and classic tracepoints.
 . "$(dirname "$0")/lib.sh"
@@ -85,6 +90,7 @@ case_run() {
 		"$PS_ROOT/tests/tools/ftrace_firsthop.py" "$inst/trace" "$(ev_id irq/softirq_raise)" \
 		"$(ev_id irq/softirq_entry)" "$(ev_id napi/napi_poll)" \
 		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)" "$every")
+	fnapi=$(grep -c " type: $(ev_id napi/napi_poll)\$" "$inst/trace") # all of them, threads' too
 	rmdir "$inst"
 }
 d() { echo $(($(q0 "$j1" "$1") - $(q0 "$j0" "$1"))); }
@@ -131,6 +137,18 @@ for mode in tp_btf tracepoint; do
 			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
 		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
 			"$(awk -v t="$ftimer" -v n="$fpolls" 'BEGIN { print (n > 0 && t > 0.9 * n) ? "yes" : "no" }')" yes
+		# Threaded NAPI on veth: the polls move to its NAPI thread; veth
+		# has no IRQ, so no thread wait is timed (none made up).
+		if ps_in_b sh -c 'echo 1 >/sys/class/net/vB/threaded' 2>/dev/null; then
+			case_run "threaded" 320 1000
+			ps_in_b sh -c 'echo 0 >/sys/class/net/vB/threaded'
+			ps_check_eq "threaded: the polls are ftrace's napi_poll events with work ($fnapi), all in vB's NAPI thread, no thread wait timed (no IRQ)" \
+				"$(d .polls.thread) $(d '[.polls[]] | add') $(d .thread_waited)" "$fnapi $fnapi 0"
+			ps_check_eq "threaded: the 320 datagrams came in 1 to 320 polls ($fnapi)" \
+				"$([ "$fnapi" -ge 1 ] && [ "$fnapi" -le 320 ] && echo yes)" yes
+		else
+			ps_unsupported "threaded NAPI on veth" "cannot set /sys/class/net/vB/threaded"
+		fi
 		# A flood from two CPUs: NET_RX runs out of its budget and
 		# ksoftirqd takes over some runs.
 		case_run "flood" 20000 0

@@ -109,7 +109,7 @@ page_stages=$(awk '/^The stages, with their hooks/ { on = 1; next } /^\.El/ { on
 	"$MAN/pathscope-heatmap.8" | grep -vx budget | sort)
 ps_check_eq "heatmap: --help's stages (from the registry) are its page's" \
 	"$help_stages" "$page_stages"
-ps_check_eq "heatmap: --help lists the 13 stages and 4 aliases" "$(wc -l <<<"$help_stages")" 17
+ps_check_eq "heatmap: --help lists the 14 stages and 4 aliases" "$(wc -l <<<"$help_stages")" 18
 
 # One wording per error: every message of the command line (cli/, lib/) is
 # in pathscope(8)'s DIAGNOSTICS, as it is printed.

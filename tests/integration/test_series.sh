@@ -132,5 +132,5 @@ ps_check_eq "--queue-detail d2s: the d2s histogram per queue, sizes per interfac
 ps_check_eq "--queue-detail d2s: --detail interface plus the d2s histogram and sampled counter of each queue" \
 	"${N[default/d2s]}" $((${N[default/interface]} + NQ * (29 + 1)))
 ps_check_eq "all features, --detail interface: per queue only packets, bytes, CE, drops, samples, the driver's counters, the flows' three gauges and the first hop's counts" \
-	"$(queue_families "$TMP/all-interface" | tr ' ' '\n' | grep -vxE 'pathscope_(packets|bytes|ce_packets)_total|pathscope_d2s_(matched|expired)_total|pathscope_sock_samples_total|pathscope_txlat_(queued|dropped)_total|pathscope_kernel_drops_total|pathscope_nic_queue_(xdp_)?packets_total|pathscope_flows_(distinct|top_share|second_share)|pathscope_firsthop_(irqs|polls|softirq_waits|softirq_wait_seconds)_total' | tr '\n' ' ')" ""
+	"$(queue_families "$TMP/all-interface" | tr ' ' '\n' | grep -vxE 'pathscope_(packets|bytes|ce_packets)_total|pathscope_d2s_(matched|expired)_total|pathscope_sock_samples_total|pathscope_txlat_(queued|dropped)_total|pathscope_kernel_drops_total|pathscope_nic_queue_(xdp_)?packets_total|pathscope_flows_(distinct|top_share|second_share)|pathscope_firsthop_(irqs|polls|softirq_waits|softirq_wait_seconds|thread_waits|thread_wait_seconds)_total' | tr '\n' ' ')" ""
 ps_done

@@ -304,6 +304,12 @@ static void fx_fill_full(struct ps_snapshot *s, struct fx_iface *d, __u64 k)
 	d->fh[0].sampled = 20 * k;
 	d->fh[0].place_sum_ns = 6000ULL * 20 * k;
 	fx_lat(d->fh[0].place_hist, 6000, 20 * k);
+	/* queue 1 polled by its NAPI thread: 8 polls, 8 waits of 40 us */
+	d->fh[1].irqs = 8 * k;
+	d->fh[1].polls[PS_FH_THREAD] = 8 * k;
+	d->fh[1].thread_waited = 8 * k;
+	d->fh[1].thread_wait_sum_ns = 40000ULL * 8 * k;
+	fx_lat(d->fh[1].thread_wait_hist, 40000, 8 * k);
 
 	s->txlat = d->txlat;
 	d->txlat[0].queued = 300 * k;

@@ -37,7 +37,8 @@ PS_VM_TESTS=${PS_VM_TESTS-"build/tests/test_datapath build/tests/test_tcp build/
 	integration/test_attach_detach.sh integration/test_coexist.sh
 	integration/test_coexist_dispatcher.sh"}
 PS_VM_GUEST_TESTS=${PS_VM_GUEST_TESTS-"guest/test_vm_virtio.sh guest/test_vm_flows.sh guest/test_vm_e1000.sh guest/test_vm_demo.sh
-	guest/test_vm_virtio_moved.sh guest/test_vm_firsthop.sh guest/test_vm_placement.sh"}
+	guest/test_vm_virtio_moved.sh guest/test_vm_firsthop.sh guest/test_vm_placement.sh
+	guest/test_vm_firsthop_thread.sh"}
 # One test at a time: the guest's 2 vCPUs are host CPUs the other guests
 # share (run.sh runs them side by side), and the tests of guest/ count the
 # real NICs and every pathscope program of the guest.
