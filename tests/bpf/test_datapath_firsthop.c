@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* firsthop's XDP side of a NAPI thread's wait, through BPF_PROG_TEST_RUN:
- * the first frame of a poll outside a softirq takes the queue's pending IRQ
- * stamp (fh_thread) and times it once; later frames of the poll, frames of a
- * softirq poll and a poll with no stamp pending take and time nothing. */
+/* firsthop's XDP side of a NAPI thread's wait (BPF_PROG_TEST_RUN): a poll's
+ * first frame outside a softirq takes the queue's pending IRQ stamp and times
+ * it once; other frames and a poll with no stamp take and time nothing. */
 #include "tests/lib/datapath.h"
 
 static int thread_fd, cpu_fd;

@@ -85,7 +85,7 @@ is "$P stats --interval " ""
 is "$P serve --listen " ""
 
 # Latency stages: heatmap's first operand and stats --heatmap's value.
-stages="wire_to_xdp softirq_wait softirq_place driver_to_stack d2s socket_read sock qdisc_sojourn sojourn tx_completion completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay"
+stages="wire_to_xdp softirq_wait thread_wait softirq_place driver_to_stack d2s socket_read sock qdisc_sojourn sojourn tx_completion completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay"
 is "$P heatmap " "$(echo "$stages budget" | words)"
 is "$P heatmap tcp_r" "tcp_response tcp_rtt"
 is "$P stats --heatmap " "$(echo "$stages" | words)"

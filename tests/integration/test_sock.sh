@@ -316,7 +316,7 @@ ps_check_eq "budget: TX completion n/a on veth; qdisc sojourn timed (noqueue: de
 fmt() { awk -v n="$1" 'BEGIN { if (n < 1000) printf "%dns", n; else if (n < 1000000) printf "%.1fus", n / 1e3;
 	else if (n < 1e9) printf "%.1fms", n / 1e6; else printf "%.2fs", n / 1e9 }'; }
 want="all"
-for k in wire_to_xdp softirq_wait softirq_place driver_to_stack socket_read qdisc_sojourn tx_completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay; do
+for k in wire_to_xdp softirq_wait thread_wait softirq_place driver_to_stack socket_read qdisc_sojourn tx_completion icmp_rtt tcp_rtt tcp_handshake icmp_response tcp_response tcp_ack_delay; do
 	c=$(jq -c ".all.$k" <<<"$js")
 	case $c in
 	'"off"' | '"n/a"') want+=" $(jq -r . <<<"$c")" ;;
