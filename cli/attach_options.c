@@ -56,9 +56,9 @@ const struct ps_opt ps_attach_opts[] = {
 	      PS_FH_SIRQ_DEFAULT) "; 1: every\n"
 				  "run); runs and polls are all counted" },
 	{ "probe-mode", PS_ATTACH_PROBE_MODE, "tp_btf|tracepoint",
-	  "  tracepoint programs of txlat, kernel and sock\n"
-	  "(default: tp_btf where the kernel has it, else\n"
-	  "classic tracepoints)" },
+	  "  tracepoint programs of txlat, kernel, sock and\n"
+	  "firsthop (default: tp_btf where the kernel has\n"
+	  "it, else classic tracepoints)" },
 	{ "no-xdp", PS_ATTACH_NO_XDP, NULL, "leave out the driver-ingress or the tc programs" },
 	{ "no-tc", PS_ATTACH_NO_TC, NULL, "" },
 	{ "xdp-chain", PS_ATTACH_XDP_CHAIN, NULL,
