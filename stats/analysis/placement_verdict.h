@@ -44,10 +44,9 @@
  *   thread_starved  its NAPI thread's timed waits (the queue's IRQ -> the
  *                 thread's poll at XDP) average over 2 ms, out of at least
  *                 10: another task holds the thread's CPU. A thread that
- *                 gets its CPU wakes in tens of microseconds (0.3-1 ms under
- *                 TCG, IRQ -> poll end); one starved by a SCHED_FIFO task
- *                 waits 6-369 ms (6.1, 6.12 guests); 2 ms, under a slice
- *                 of the scheduler, lies between.
+ *                 gets its CPU waits tens of microseconds (under TCG 305 us
+ *                 on 6.1, 1.1 ms on 6.12); one starved by a SCHED_FIFO task
+ *                 on its CPU 6-369 ms (6.1, 6.12 guests); 2 ms lies between.
  * The measured causes (off_affinity, spread, remote_numa by frames) need at
  * least 100 frames in the window: the per-CPU counts are exact, not
  * sampled, but a handful of frames says nothing of where a queue runs. A
