@@ -351,6 +351,37 @@ static void ksoftirqd(const struct ps_place_queue *q, struct ps_place_verdict *v
 	    "; softirq wait %s on average over %llu timed runs", w, (unsigned long long)f->waited);
 }
 
+/* " name V" (unit after it), or " name n/a". */
+static void knob(char *buf, size_t len, const char *name, long v, const char *unit)
+{
+	if (v < 0)
+		add(buf, len, " %s n/a", name);
+	else
+		add(buf, len, " %s %ld%s", name, v, unit);
+}
+
+static void deferred(const struct ps_place_queue *q, struct ps_place_verdict *v)
+{
+	const struct ps_fh_qstats *f = q->fh;
+	char *why = v->why[PS_PLACE_DEFERRED];
+	size_t len = sizeof(v->why[0]);
+	uint64_t n, m;
+
+	if (!f)
+		return;
+	n = f->polls[PS_FH_TIMER];
+	m = f->polls[PS_FH_IRQ] + f->polls[PS_FH_KSOFTIRQD] + n + f->polls[PS_FH_OTHER];
+	if (m < PS_PLACE_MIN_SIRQ_POLLS || n * 100 <= PS_PLACE_DEFERRED_PCT * m)
+		return;
+	v->holds[PS_PLACE_DEFERRED] = true;
+	snprintf(why, len,
+		 "%llu of its %llu softirq polls (%.1f%%) were started by NAPI's deferral timer;",
+		 (unsigned long long)n, (unsigned long long)m, 100.0 * n / m);
+	knob(why, len, "napi_defer_hard_irqs", q->defer_hard_irqs, "");
+	add(why, len, ",");
+	knob(why, len, "gro_flush_timeout", q->gro_flush_timeout, " ns");
+}
+
 static void thread_starved(const struct ps_place_queue *q, struct ps_place_verdict *v)
 {
 	const struct ps_fh_qstats *f = q->fh;
@@ -386,6 +417,7 @@ int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_
 	rps(in, q, v);
 	remote_numa(in, q, v);
 	ksoftirqd(q, v);
+	deferred(q, v);
 	thread_starved(q, v);
 	for (c = 0; c < PS_PLACE_NCAUSES; c++)
 		n += v->holds[c];
@@ -394,8 +426,9 @@ int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_
 
 const char *ps_place_cause_name(enum ps_place_cause c)
 {
-	static const char *const names[] = { "shared_cpu",  "off_affinity", "spread",	     "rps",
-					     "remote_numa", "ksoftirqd",    "thread_starved" };
+	static const char *const names[] = { "shared_cpu", "off_affinity",  "spread",
+					     "rps",	   "remote_numa",   "ksoftirqd",
+					     "deferred",   "thread_starved" };
 
 	return (unsigned int)c < PS_PLACE_NCAUSES ? names[c] : "?";
 }
@@ -419,6 +452,9 @@ const char *ps_place_cause_advice(enum ps_place_cause c, bool irq)
 	case PS_PLACE_KSOFTIRQD:
 		return "NET_RX outran its budget and waited for the scheduler: the CPU's load, "
 		       "time_squeeze, netdev_budget(_usecs)";
+	case PS_PLACE_DEFERRED:
+		return "NAPI's deferral holds its frames until gro_flush_timeout: lower it, or "
+		       "napi_defer_hard_irqs, where latency matters";
 	case PS_PLACE_THREAD_STARVED:
 		return "another task holds its NAPI thread's CPU: that CPU's load, the thread's "
 		       "chrt and taskset, or threaded off";
@@ -454,12 +490,20 @@ int ps_place_report(const struct ps_report *r, struct ps_place_report *out)
 	}
 	for (q = 0; q < nq; q++) {
 		ps_placement_window(r, q, frames + (size_t)q * s->ncpus);
-		qs[q] = (struct ps_place_queue){ .queue = q,
-						 .irq = p->rx[q].irq,
-						 .affinity = p->rx[q].affinity,
-						 .effective = p->rx[q].effective,
-						 .rps = p->rx[q].rps,
-						 .frames = frames + (size_t)q * s->ncpus };
+		qs[q] =
+		    (struct ps_place_queue){ .queue = q,
+					     .irq = p->rx[q].irq,
+					     .affinity = p->rx[q].affinity,
+					     .effective = p->rx[q].effective,
+					     .rps = p->rx[q].rps,
+					     .frames = frames + (size_t)q * s->ncpus,
+					     .defer_hard_irqs = p->rx[q].napi_defer_hard_irqs >= 0
+								    ? p->rx[q].napi_defer_hard_irqs
+								    : p->defer_hard_irqs,
+					     .gro_flush_timeout =
+						 p->rx[q].napi_gro_flush_timeout >= 0
+						     ? p->rx[q].napi_gro_flush_timeout
+						     : p->gro_flush_timeout };
 		/* the first hop over the same window as the frames */
 		if (ps_firsthop_window(r, q, &fh[q])) {
 			qs[q].fh = &fh[q];

@@ -16,6 +16,7 @@
 #define PS_PLACE_SPREAD_PCT	  90	  /* spread: no CPU over this share */
 #define PS_PLACE_MIN_SIRQ_POLLS	  100	  /* ksoftirqd: polls in softirq runs, in the window */
 #define PS_PLACE_KSIRQD_PCT	  25	  /* ksoftirqd: more than this share of them */
+#define PS_PLACE_DEFERRED_PCT	  50	  /* deferred: more than this share of them */
 #define PS_PLACE_MIN_THREAD_WAITS 10	  /* thread_starved: timed NAPI thread waits */
 #define PS_PLACE_THREAD_WAIT_NS	  2000000 /* thread_starved: their mean above this */
 
@@ -41,6 +42,9 @@
  *                 the rest waited for the scheduler. A quiet queue sees a
  *                 few (0-4 of 40 polls under TCG: a run that outlasts a
  *                 tick), a flood most (49-83% under TCG);
+ *   deferred      more than half of them (at least 100) were started by
+ *                 NAPI's deferral timer (napi_defer_hard_irqs,
+ *                 gro_flush_timeout): their frames waited for the timer;
  *   thread_starved  its NAPI thread's timed waits (the queue's IRQ -> the
  *                 thread's poll at XDP) average over 2 ms, out of at least
  *                 10: another task holds the thread's CPU. A thread that
@@ -59,6 +63,7 @@ enum ps_place_cause {
 	PS_PLACE_RPS,
 	PS_PLACE_REMOTE_NUMA,
 	PS_PLACE_KSOFTIRQD,
+	PS_PLACE_DEFERRED,
 	PS_PLACE_THREAD_STARVED,
 	PS_PLACE_NCAUSES,
 };
@@ -73,6 +78,8 @@ struct ps_place_queue {
 	const char *rps;	       /* rps_cpus */
 	const __u64 *frames;	       /* its XDP frames by CPU in the window (ncpus); NULL: none */
 	const struct ps_fh_qstats *fh; /* its first hop in the window; NULL: firsthop off */
+	long defer_hard_irqs;	       /* its NAPI's, else the device's; -1 n/a */
+	long gro_flush_timeout;	       /* ns, likewise */
 };
 
 struct ps_place_input {
@@ -94,7 +101,7 @@ struct ps_place_verdict {
 int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_place_verdict *v);
 
 /* "shared_cpu", "off_affinity", "spread", "rps", "remote_numa", "ksoftirqd",
- * "thread_starved". */
+ * "deferred", "thread_starved". */
 const char *ps_place_cause_name(enum ps_place_cause c);
 
 /* What it means, one line; irq: the queue has an IRQ of its own. */

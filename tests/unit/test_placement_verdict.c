@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The placement verdict (stats/analysis/placement_verdict.c): each cause with its exact
  * figures, just short of and at its threshold (10% off the affinity, 99 frames, 90% on a
- * CPU, 25% of 100 polls, 2 ms on 10 waits); none on a clean input; advice in 118 columns. */
+ * CPU, 25%/50% of 100 polls, 2 ms on 10 waits); none on a clean input; advice in 118 columns. */
 #include <string.h>
 
 #include "tests/lib/check.h"
@@ -33,8 +33,8 @@ static void clean(void)
 {
 	static const __u64 f0[NCPUS] = { 1000, 0, 0, 0 }, f1[NCPUS] = { 0, 500, 0, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-3", "0", "", f0, NULL },
-		{ 1, 43, "0-3", "1", "", f1, NULL },
+		{ 0, 41, "0-3", "0", "", f0, NULL, -1, -1 },
+		{ 1, 43, "0-3", "1", "", f1, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 2, q, NCPUS, 0, "0-3" };
 
@@ -50,10 +50,10 @@ static void shared_cpu(void)
 	static const __u64 f0[NCPUS] = { 0, 1200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
 			   f2[NCPUS] = { 0, 0, 700, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-3", "1", "", f0, NULL },
-		{ 1, 43, "1", "1", "", f1, NULL },
-		{ 2, 45, "2", "2", "", f2, NULL },
-		{ 3, 47, "1", "", "", NULL, NULL },
+		{ 0, 41, "0-3", "1", "", f0, NULL, -1, -1 },
+		{ 1, 43, "1", "1", "", f1, NULL, -1, -1 },
+		{ 2, 45, "2", "2", "", f2, NULL, -1, -1 },
+		{ 3, 47, "1", "", "", NULL, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
 
@@ -74,9 +74,9 @@ static void off_affinity(void)
 	static const __u64 f0[NCPUS] = { 850, 0, 100, 50 }, f1[NCPUS] = { 900, 0, 100, 0 },
 			   f2[NCPUS] = { 59, 0, 40, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-1", "0", "", f0, NULL },
-		{ 1, 43, "0-1", "1", "", f1, NULL },
-		{ 2, 45, "0-1", "2", "", f2, NULL },
+		{ 0, 41, "0-1", "0", "", f0, NULL, -1, -1 },
+		{ 1, 43, "0-1", "1", "", f1, NULL, -1, -1 },
+		{ 2, 45, "0-1", "2", "", f2, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 3, q, NCPUS, -1, "" };
 
@@ -99,10 +99,10 @@ static void veth(void)
 	static const __u64 f0[NCPUS] = { 200, 200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
 			   f2[NCPUS] = { 0, 150, 0, 0 }, f3[NCPUS] = { 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, -1, "", "", "", f0, NULL },
-		{ 1, -1, "", "", "0-1", f1, NULL },
-		{ 2, -1, "", "", "1", f2, NULL },
-		{ 3, -1, "", "", "0,2", f3, NULL },
+		{ 0, -1, "", "", "", f0, NULL, -1, -1 },
+		{ 1, -1, "", "", "0-1", f1, NULL, -1, -1 },
+		{ 2, -1, "", "", "1", f2, NULL, -1, -1 },
+		{ 3, -1, "", "", "0,2", f3, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
 
@@ -124,8 +124,8 @@ static void veth(void)
 static void rps(void)
 {
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "1", "1", "0-1", NULL, NULL },
-		{ 1, 43, "2", "2", "2", NULL, NULL },
+		{ 0, 41, "1", "1", "0-1", NULL, NULL, -1, -1 },
+		{ 1, 43, "2", "2", "2", NULL, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 2, q, NCPUS, -1, "" };
 
@@ -143,9 +143,9 @@ static void remote_numa(void)
 {
 	static const __u64 f0[NCPUS] = { 950, 0, 50, 0 }, f2[NCPUS] = { 0, 0, 0, 400 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0,2", "", "", f0, NULL },
-		{ 1, 43, "1", "1", "", NULL, NULL },
-		{ 2, 45, "3", "3", "", f2, NULL },
+		{ 0, 41, "0,2", "", "", f0, NULL, -1, -1 },
+		{ 1, 43, "1", "1", "", NULL, NULL, -1, -1 },
+		{ 2, 45, "3", "3", "", f2, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 3, q, NCPUS, 1, "2-3" };
 
@@ -170,9 +170,9 @@ static void ksoftirqd(void)
 	static const __u64 f[NCPUS] = { 1000, 0, 0, 0 };
 	static struct ps_fh_qstats fh[5];
 	const struct ps_place_queue q[] = {
-		{ 0, -1, "", "", "", f, &fh[0] }, { 1, -1, "", "", "", f, &fh[1] },
-		{ 2, -1, "", "", "", f, &fh[2] }, { 3, -1, "", "", "", f, &fh[3] },
-		{ 4, -1, "", "", "", f, &fh[4] },
+		{ 0, -1, "", "", "", f, &fh[0], -1, -1 }, { 1, -1, "", "", "", f, &fh[1], -1, -1 },
+		{ 2, -1, "", "", "", f, &fh[2], -1, -1 }, { 3, -1, "", "", "", f, &fh[3], -1, -1 },
+		{ 4, -1, "", "", "", f, &fh[4], -1, -1 },
 	};
 	const struct ps_place_input in = { 5, q, NCPUS, -1, "" };
 
@@ -196,6 +196,39 @@ static void ksoftirqd(void)
 		  "100 of its 100 softirq polls (100.0%) ran in ksoftirqd; no softirq wait timed");
 }
 
+/* Feature firsthop, veth-like queues, frames on CPU 0. deferred: queue 0 51
+ * of 100 softirq polls started by the timer (napi_defer_hard_irqs 100,
+ * gro_flush_timeout 200 us); queue 1 50 of 100 (not over half); queue 2 all
+ * 99 (too few); queue 3 101 of 101, its knobs n/a. */
+static void deferred(void)
+{
+	static const __u64 f[NCPUS] = { 1000, 0, 0, 0 };
+	static struct ps_fh_qstats fh[4];
+	const struct ps_place_queue q[] = {
+		{ 0, -1, "", "", "", f, &fh[0], 100, 200000 },
+		{ 1, -1, "", "", "", f, &fh[1], 100, 200000 },
+		{ 2, -1, "", "", "", f, &fh[2], 100, 200000 },
+		{ 3, -1, "", "", "", f, &fh[3], -1, -1 },
+	};
+	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
+
+	fh[0].polls[PS_FH_TIMER] = 51, fh[0].polls[PS_FH_OTHER] = 49;
+	fh[0].polls[PS_FH_THREAD] = 1000;
+	fh[1].polls[PS_FH_TIMER] = 50, fh[1].polls[PS_FH_IRQ] = 50;
+	fh[2].polls[PS_FH_TIMER] = 99;
+	fh[3].polls[PS_FH_TIMER] = 101;
+	CHECK_TRUE("deferred: queue 0, 51 of 100", only(&in, 0, BIT(PS_PLACE_DEFERRED)));
+	CHECK_STR("deferred: queue 0's figures", v.why[PS_PLACE_DEFERRED],
+		  "51 of its 100 softirq polls (51.0%) were started by NAPI's deferral timer; "
+		  "napi_defer_hard_irqs 100, gro_flush_timeout 200000 ns");
+	CHECK_TRUE("deferred: queue 1, 50 of 100: not over half", only(&in, 1, 0));
+	CHECK_TRUE("deferred: queue 2, 99 of 99: too few", only(&in, 2, 0));
+	CHECK_TRUE("deferred: queue 3, 101 of 101", only(&in, 3, BIT(PS_PLACE_DEFERRED)));
+	CHECK_STR("deferred: queue 3's figures, its knobs n/a", v.why[PS_PLACE_DEFERRED],
+		  "101 of its 101 softirq polls (100.0%) were started by NAPI's deferral timer; "
+		  "napi_defer_hard_irqs n/a, gro_flush_timeout n/a");
+}
+
 /* Feature firsthop, each IRQ on a CPU of its own, no frames. Queue 0: 10
  * thread waits averaging 2,000,001 ns, the longest of 9 ms;
  * queue 1: 10 of exactly 2 ms (not over); queue 2: 9 of 10 ms (too few);
@@ -204,10 +237,10 @@ static void thread_starved(void)
 {
 	static struct ps_fh_qstats fh[3];
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0", "0", "", NULL, &fh[0] },
-		{ 1, 43, "1", "1", "", NULL, &fh[1] },
-		{ 2, 45, "2", "2", "", NULL, &fh[2] },
-		{ 3, 47, "3", "3", "", NULL, NULL },
+		{ 0, 41, "0", "0", "", NULL, &fh[0], -1, -1 },
+		{ 1, 43, "1", "1", "", NULL, &fh[1], -1, -1 },
+		{ 2, 45, "2", "2", "", NULL, &fh[2], -1, -1 },
+		{ 3, 47, "3", "3", "", NULL, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
 
@@ -248,10 +281,12 @@ int main(void)
 	rps();
 	remote_numa();
 	ksoftirqd();
+	deferred();
 	thread_starved();
 	advice_width();
 	CHECK_STR("cause names", ps_place_cause_name(PS_PLACE_REMOTE_NUMA), "remote_numa");
 	CHECK_STR("cause names: ksoftirqd", ps_place_cause_name(PS_PLACE_KSOFTIRQD), "ksoftirqd");
+	CHECK_STR("cause names: deferred", ps_place_cause_name(PS_PLACE_DEFERRED), "deferred");
 	CHECK_STR("cause names: thread_starved", ps_place_cause_name(PS_PLACE_THREAD_STARVED),
 		  "thread_starved");
 	return check_exit_code();
