@@ -250,9 +250,15 @@ void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
 		"PLACEMENT VERDICT: where each RX queue ran, against its IRQ, RPS and NUMA "
 		"node%s\n",
 		pr.firsthop ? "; how its polls waited (first hop)" : "");
+	/* without an IRQ: no shared_cpu, off_affinity or thread_starved */
 	if (!pr.irq_per_queue)
-		fprintf(out, "(no IRQ per RX queue, as veth: its queues run where their frames are "
-			     "sent or polled; judged: spread, RPS, NUMA node)\n");
+		wrapped(out, "(no",
+			pr.firsthop
+			    ? "IRQ per RX queue, as veth: its queues run where their frames "
+			      "are sent or polled; judged: spread, RPS, NUMA node, ksoftirqd, "
+			      "deferred)"
+			    : "IRQ per RX queue, as veth: its queues run where their frames "
+			      "are sent or polled; judged: spread, RPS, NUMA node)");
 	for (i = 0; i < pr.nq; i++) {
 		const struct ps_place_verdict *v = &pr.v[i];
 		bool any = false;

@@ -126,6 +126,9 @@ for mode in tp_btf tracepoint; do
 		"$(awk -v a="$place" -v f="$fend" 'BEGIN { print (a > 0 && a <= f) ? "yes" : "no" }')" yes
 	ps_check_eq "$mode: the table says veth has no IRQ per RX queue" \
 		"$(ps_pathscope_b stats vB | grep -c '^(vB has no IRQ per RX queue, as veth')" 1
+	ps_check_eq "$mode: the placement verdict says so, and judges ksoftirqd and deferred (not thread_starved)" \
+		"$(ps_pathscope_b stats vB | sed -n '/^(no IRQ per RX queue, as veth/,/)$/p' | tr -s ' \n' ' ')" \
+		"(no IRQ per RX queue, as veth: its queues run where their frames are sent or polled; judged: spread, RPS, NUMA node, ksoftirqd, deferred) "
 	ps_check_eq "$mode: the budget has the softirq wait row" \
 		"$(ps_pathscope_b stats vB --latency | grep -c '^RX sirq ')" 1
 	if [ "$mode" = tp_btf ]; then
