@@ -11,6 +11,8 @@
 
 #include "nic/placement.h"
 #include "stats/families/families.h"
+#include "stats/format/duration.h"
+#include "stats/format/hist.h"
 
 #define MAX_CPUS 1024
 
@@ -315,6 +317,91 @@ static void remote_numa(const struct ps_place_input *in, const struct ps_place_q
 		 cpu, q->irq, in->numa_node, cpu_word(in->numa_cpus), in->numa_cpus);
 }
 
+/* A duration as the tables print it ("-" for no sample). */
+static void fmt_ns(char *buf, size_t len, uint64_t ns, uint64_t count)
+{
+	if (!count)
+		snprintf(buf, len, "-");
+	else
+		ps_fmt_duration(buf, len, ns, false);
+}
+
+static void ksoftirqd(const struct ps_place_queue *q, struct ps_place_verdict *v)
+{
+	const struct ps_fh_qstats *f = q->fh;
+	uint64_t n, m;
+	char w[16];
+
+	if (!f)
+		return;
+	n = f->polls[PS_FH_KSOFTIRQD];
+	m = f->polls[PS_FH_IRQ] + n + f->polls[PS_FH_TIMER] + f->polls[PS_FH_OTHER];
+	if (m < PS_PLACE_MIN_SIRQ_POLLS || n * 100 <= PS_PLACE_KSIRQD_PCT * m)
+		return;
+	v->holds[PS_PLACE_KSOFTIRQD] = true;
+	snprintf(v->why[PS_PLACE_KSOFTIRQD], sizeof(v->why[0]),
+		 "%llu of its %llu softirq polls (%.1f%%) ran in ksoftirqd", (unsigned long long)n,
+		 (unsigned long long)m, 100.0 * n / m);
+	if (!f->waited) {
+		add(v->why[PS_PLACE_KSOFTIRQD], sizeof(v->why[0]), "; no softirq wait timed");
+		return;
+	}
+	fmt_ns(w, sizeof(w), f->wait_sum_ns / f->waited, f->waited);
+	add(v->why[PS_PLACE_KSOFTIRQD], sizeof(v->why[0]),
+	    "; softirq wait %s on average over %llu timed runs", w, (unsigned long long)f->waited);
+}
+
+/* " name V" (unit after it), or " name n/a". */
+static void knob(char *buf, size_t len, const char *name, long v, const char *unit)
+{
+	if (v < 0)
+		add(buf, len, " %s n/a", name);
+	else
+		add(buf, len, " %s %ld%s", name, v, unit);
+}
+
+static void deferred(const struct ps_place_queue *q, struct ps_place_verdict *v)
+{
+	const struct ps_fh_qstats *f = q->fh;
+	char *why = v->why[PS_PLACE_DEFERRED];
+	size_t len = sizeof(v->why[0]);
+	uint64_t n, m;
+
+	if (!f)
+		return;
+	n = f->polls[PS_FH_TIMER];
+	m = f->polls[PS_FH_IRQ] + f->polls[PS_FH_KSOFTIRQD] + n + f->polls[PS_FH_OTHER];
+	if (m < PS_PLACE_MIN_SIRQ_POLLS || n * 100 <= PS_PLACE_DEFERRED_PCT * m)
+		return;
+	v->holds[PS_PLACE_DEFERRED] = true;
+	snprintf(why, len,
+		 "%llu of its %llu softirq polls (%.1f%%) were started by NAPI's deferral timer;",
+		 (unsigned long long)n, (unsigned long long)m, 100.0 * n / m);
+	knob(why, len, "napi_defer_hard_irqs", q->defer_hard_irqs, "");
+	add(why, len, ",");
+	knob(why, len, "gro_flush_timeout", q->gro_flush_timeout, " ns");
+}
+
+static void thread_starved(const struct ps_place_queue *q, struct ps_place_verdict *v)
+{
+	const struct ps_fh_qstats *f = q->fh;
+	uint64_t mean;
+	char w[2][16];
+
+	if (!f || f->thread_waited < PS_PLACE_MIN_THREAD_WAITS)
+		return;
+	mean = f->thread_wait_sum_ns / f->thread_waited;
+	if (mean <= PS_PLACE_THREAD_WAIT_NS)
+		return;
+	v->holds[PS_PLACE_THREAD_STARVED] = true;
+	fmt_ns(w[0], sizeof(w[0]), mean, 1);
+	fmt_ns(w[1], sizeof(w[1]), ps_hist_max(f->thread_wait_hist, PS_LAT_BUCKETS), 1);
+	snprintf(v->why[PS_PLACE_THREAD_STARVED], sizeof(v->why[0]),
+		 "its NAPI thread polled %s after its IRQ on average (at most %s) over %llu "
+		 "timed polls",
+		 w[0], w[1], (unsigned long long)f->thread_waited);
+}
+
 int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_place_verdict *v)
 {
 	const struct ps_place_queue *q = &in->q[i];
@@ -329,6 +416,9 @@ int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_
 		spread(in, q, v);
 	rps(in, q, v);
 	remote_numa(in, q, v);
+	ksoftirqd(q, v);
+	deferred(q, v);
+	thread_starved(q, v);
 	for (c = 0; c < PS_PLACE_NCAUSES; c++)
 		n += v->holds[c];
 	return n;
@@ -336,8 +426,9 @@ int ps_place_verdict(const struct ps_place_input *in, unsigned int i, struct ps_
 
 const char *ps_place_cause_name(enum ps_place_cause c)
 {
-	static const char *const names[] = { "shared_cpu", "off_affinity", "spread", "rps",
-					     "remote_numa" };
+	static const char *const names[] = { "shared_cpu", "off_affinity",  "spread",
+					     "rps",	   "remote_numa",   "ksoftirqd",
+					     "deferred",   "thread_starved" };
 
 	return (unsigned int)c < PS_PLACE_NCAUSES ? names[c] : "?";
 }
@@ -358,6 +449,15 @@ const char *ps_place_cause_advice(enum ps_place_cause c, bool irq)
 	case PS_PLACE_RPS:
 		return "RPS hands its packets to other CPUs after XDP: the stack runs there "
 		       "(rps_cpus)";
+	case PS_PLACE_KSOFTIRQD:
+		return "NET_RX outran its budget and waited for the scheduler: the CPU's load, "
+		       "time_squeeze, netdev_budget(_usecs)";
+	case PS_PLACE_DEFERRED:
+		return "NAPI's deferral holds its frames until gro_flush_timeout: lower it, or "
+		       "napi_defer_hard_irqs, where latency matters";
+	case PS_PLACE_THREAD_STARVED:
+		return "another task holds its NAPI thread's CPU: that CPU's load, the thread's "
+		       "chrt and taskset, or threaded off";
 	case PS_PLACE_REMOTE_NUMA:
 	default:
 		return "handled off the device's NUMA node: its memory is remote; move its IRQ "
@@ -371,6 +471,7 @@ int ps_place_report(const struct ps_report *r, struct ps_place_report *out)
 	const struct ps_nic_placement *p = s->place;
 	struct ps_place_queue *qs;
 	struct ps_place_input in;
+	struct ps_fh_qstats *fh;
 	__u64 *frames;
 	unsigned int q, nq;
 	int err = 0;
@@ -381,19 +482,33 @@ int ps_place_report(const struct ps_report *r, struct ps_place_report *out)
 	nq = p->nrx < s->nslots - 1 ? p->nrx : s->nslots - 1;
 	qs = calloc(nq ? nq : 1, sizeof(*qs));
 	frames = calloc((size_t)(nq ? nq : 1) * s->ncpus, sizeof(*frames));
+	fh = calloc(nq ? nq : 1, sizeof(*fh));
 	out->v = calloc(nq ? nq : 1, sizeof(*out->v));
-	if (!qs || !frames || !out->v) {
+	if (!qs || !frames || !fh || !out->v) {
 		err = -ENOMEM;
 		goto out;
 	}
 	for (q = 0; q < nq; q++) {
 		ps_placement_window(r, q, frames + (size_t)q * s->ncpus);
-		qs[q] = (struct ps_place_queue){ .queue = q,
-						 .irq = p->rx[q].irq,
-						 .affinity = p->rx[q].affinity,
-						 .effective = p->rx[q].effective,
-						 .rps = p->rx[q].rps,
-						 .frames = frames + (size_t)q * s->ncpus };
+		qs[q] =
+		    (struct ps_place_queue){ .queue = q,
+					     .irq = p->rx[q].irq,
+					     .affinity = p->rx[q].affinity,
+					     .effective = p->rx[q].effective,
+					     .rps = p->rx[q].rps,
+					     .frames = frames + (size_t)q * s->ncpus,
+					     .defer_hard_irqs = p->rx[q].napi_defer_hard_irqs >= 0
+								    ? p->rx[q].napi_defer_hard_irqs
+								    : p->defer_hard_irqs,
+					     .gro_flush_timeout =
+						 p->rx[q].napi_gro_flush_timeout >= 0
+						     ? p->rx[q].napi_gro_flush_timeout
+						     : p->gro_flush_timeout };
+		/* the first hop over the same window as the frames */
+		if (ps_firsthop_window(r, q, &fh[q])) {
+			qs[q].fh = &fh[q];
+			out->firsthop = true;
+		}
 	}
 	in = (struct ps_place_input){ .nq = nq,
 				      .q = qs,
@@ -408,6 +523,7 @@ int ps_place_report(const struct ps_report *r, struct ps_place_report *out)
 out:
 	free(qs);
 	free(frames);
+	free(fh);
 	return err;
 }
 

@@ -93,6 +93,11 @@ void ps_sock_latency(const struct ps_snapshot *s, unsigned int q, __u64 *out);
  * nslots: every slot), into out[ncpus]; for the placement verdict. */
 void ps_placement_window(const struct ps_report *r, unsigned int q, __u64 *out);
 
+/* firsthop.c: slot q's first-hop counts over the report's window (q ==
+ * nslots: every slot), into out; false (out untouched) when feature
+ * firsthop is off. For the placement verdict. */
+bool ps_firsthop_window(const struct ps_report *r, unsigned int q, struct ps_fh_qstats *out);
+
 /* ---- flows (flows.c): per RX queue the distinct flows (HyperLogLog) and
  * the top flows, sampled at XDP; born in flows.bpf.h, stored in
  * ps_flows_qstate and the flow table; read by stats/flows.c (whose API

@@ -47,6 +47,25 @@ static void fh_total(const struct ps_snapshot *s, unsigned int q, struct ps_fh_q
 	ps_per_queue_total(s->fh, sizeof(*out), s->nslots, q, out);
 }
 
+bool ps_firsthop_window(const struct ps_report *r, unsigned int q, struct ps_fh_qstats *out)
+{
+	const struct ps_snapshot *c = r->cur, *p = r->prev;
+	struct ps_fh_qstats b;
+	__u64 *o = (__u64 *)out;
+	const __u64 *base = (const __u64 *)&b;
+
+	if (!firsthop_on(c))
+		return false;
+	fh_total(c, q, out);
+	if (!p || !firsthop_on(p) || p->nslots != c->nslots)
+		return true;
+	fh_total(p, q, &b);
+	/* every member a __u64 count (last_run, state, means nothing summed) */
+	for (size_t i = 0; i < sizeof(*out) / sizeof(__u64); i++)
+		o[i] = o[i] >= base[i] ? o[i] - base[i] : o[i];
+	return true;
+}
+
 /* ---- wire -> XDP (the NIC's RX timestamp) -------------------------------- */
 
 /* Whether wire -> XDP means something here; why not in why. */

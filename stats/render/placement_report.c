@@ -246,11 +246,19 @@ void ps_placement_verdicts_print(FILE *out, const struct ps_report *r)
 		ps_place_report_free(&pr);
 		return;
 	}
-	fprintf(out, "PLACEMENT VERDICT: where each RX queue ran, against its IRQ, RPS and NUMA "
-		     "node\n");
+	fprintf(out,
+		"PLACEMENT VERDICT: where each RX queue ran, against its IRQ, RPS and NUMA "
+		"node%s\n",
+		pr.firsthop ? "; how its polls waited (first hop)" : "");
+	/* without an IRQ: no shared_cpu, off_affinity or thread_starved */
 	if (!pr.irq_per_queue)
-		fprintf(out, "(no IRQ per RX queue, as veth: its queues run where their frames are "
-			     "sent or polled; judged: spread, RPS, NUMA node)\n");
+		wrapped(out, "(no",
+			pr.firsthop
+			    ? "IRQ per RX queue, as veth: its queues run where their frames "
+			      "are sent or polled; judged: spread, RPS, NUMA node, ksoftirqd, "
+			      "deferred)"
+			    : "IRQ per RX queue, as veth: its queues run where their frames "
+			      "are sent or polled; judged: spread, RPS, NUMA node)");
 	for (i = 0; i < pr.nq; i++) {
 		const struct ps_place_verdict *v = &pr.v[i];
 		bool any = false;
@@ -289,6 +297,7 @@ json_object *ps_placement_verdicts_json(const struct ps_report *r)
 	qs = json_object_new_array();
 	json_object_object_add(o, "irq_per_queue", json_object_new_boolean(pr.irq_per_queue));
 	json_object_object_add(o, "min_frames", json_object_new_int(PS_PLACE_MIN_FRAMES));
+	json_object_object_add(o, "firsthop", json_object_new_boolean(pr.firsthop));
 	for (i = 0; i < pr.nq; i++) {
 		const struct ps_place_verdict *v = &pr.v[i];
 

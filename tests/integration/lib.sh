@@ -56,6 +56,14 @@
 #                            ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets
 #   ps_wait_quiet [SECONDS]  wait until the testbed's counters (veth or taps)
 #                            stop moving
+#   ps_verdict_want JSON QUEUE CAUSE [DEFER GRO]   the why of the placement
+#                            verdict's first-hop CAUSE (ksoftirqd, deferred,
+#                            thread_starved) of QUEUE that one `stats --json`
+#                            (JSON) must give, from the queue's firsthop
+#                            counters in it (deferred: and the knobs
+#                            napi_defer_hard_irqs, gro_flush_timeout as set);
+#                            "" when they stay under the cause's thresholds
+#   ps_verdict_why JSON QUEUE CAUSE    the why it gives, "" for none
 #   ps_txq_pin NS DEV QUEUE  make every CPU transmit on tx queue QUEUE of DEV
 #                            (XPS); ps_txq_unpin NS DEV restores hashing
 #   ps_sink_start NS PORT [ARGS...]   start `udpsend --sink PORT ARGS...` in
@@ -221,6 +229,27 @@ ps_check_eq() {
 	else
 		ps_fail "$1" "got '$2', want '$3'"
 	fi
+}
+
+# The verdict's thresholds (stats/analysis/placement_verdict.h) and durations
+# as it writes them (ps_fmt_duration). One stats (no --interval): the
+# verdict's window is since attach, as the JSON's counters.
+ps_verdict_want() {
+	jq -r --argjson q "$2" '.interfaces[0].queues[] | select(.queue == $q) | .firsthop
+		| "\(.polls.ksoftirqd) \(.polls.irq + .polls.ksoftirqd + .polls.timer + .polls.other) \(.waited) \(.softirq_wait_avg_ns) \(.thread_waited) \(.thread_wait_avg_ns) \(.thread_wait_ns.max // 0) \(.polls.timer)"' <<<"$1" |
+		awk -v c="$3" -v dh="${4:-n/a}" -v gt="${5:-n/a}" 'function d(ns) { return ns < 1000 ? sprintf("%dns", ns) : ns < 1e6 ? sprintf("%.1fus", ns / 1e3) : ns < 1e9 ? sprintf("%.1fms", ns / 1e6) : sprintf("%.2fs", ns / 1e9) }
+		c == "ksoftirqd" && $2 >= 100 && $1 * 100 > 25 * $2 {
+			printf "%d of its %d softirq polls (%.1f%%) ran in ksoftirqd", $1, $2, 100 * $1 / $2
+			if ($3) printf "; softirq wait %s on average over %d timed runs\n", d($4), $3
+			else print "; no softirq wait timed" }
+		c == "deferred" && $2 >= 100 && $8 * 100 > 50 * $2 {
+			printf "%d of its %d softirq polls (%.1f%%) were started by NAPI'"'"'s deferral timer; napi_defer_hard_irqs %s, gro_flush_timeout %s\n",
+				$8, $2, 100 * $8 / $2, dh, gt == "n/a" ? gt : gt " ns" }
+		c == "thread_starved" && $5 >= 10 && $6 > 2000000 {
+			printf "its NAPI thread polled %s after its IRQ on average (at most %s) over %d timed polls\n", d($6), d($7), $5 }'
+}
+ps_verdict_why() {
+	jq -r --argjson q "$2" --arg c "$3" '.interfaces[0].placement_verdicts.queues[]? | select(.queue == $q) | .causes[$c].why // ""' <<<"$1"
 }
 
 # ps_check_budget NAME JSON STAGE...: in `stats --json` output JSON (its first

@@ -22,7 +22,9 @@
 #     200 us) and 1000 datagrams 100 us apart, most polls are started by the
 #     deferral timer, and the polls by what started them (ksoftirqd, timer,
 #     other) are exactly ftrace's; so are they under a flood from two CPUs
-#     (20,000 datagrams each), ksoftirqd's among them;
+#     (20,000 datagrams each), ksoftirqd's among them; the placement
+#     verdict names deferred, and ksoftirqd, exactly when the counters pass
+#     their thresholds, with their figures;
 #   - wire -> XDP: where the program can be device-bound (Linux 6.3), the
 #     NIC's RX timestamp is asked for on 1 frame in 16 per CPU and queue, 20:
 #     veth gives
@@ -124,6 +126,9 @@ for mode in tp_btf tracepoint; do
 		"$(awk -v a="$place" -v f="$fend" 'BEGIN { print (a > 0 && a <= f) ? "yes" : "no" }')" yes
 	ps_check_eq "$mode: the table says veth has no IRQ per RX queue" \
 		"$(ps_pathscope_b stats vB | grep -c '^(vB has no IRQ per RX queue, as veth')" 1
+	ps_check_eq "$mode: the placement verdict says so, and judges ksoftirqd and deferred (not thread_starved)" \
+		"$(ps_pathscope_b stats vB | sed -n '/^(no IRQ per RX queue, as veth/,/)$/p' | tr -s ' \n' ' ')" \
+		"(no IRQ per RX queue, as veth: its queues run where their frames are sent or polled; judged: spread, RPS, NUMA node, ksoftirqd, deferred) "
 	ps_check_eq "$mode: the budget has the softirq wait row" \
 		"$(ps_pathscope_b stats vB --latency | grep -c '^RX sirq ')" 1
 	if [ "$mode" = tp_btf ]; then
@@ -133,6 +138,10 @@ for mode in tp_btf tracepoint; do
 			ps_fail "deferral on" "sysfs"
 		case_run "deferral" 1000 100
 		ps_in_b sh -c 'echo 0 >/sys/class/net/vB/napi_defer_hard_irqs; echo 0 >/sys/class/net/vB/gro_flush_timeout'
+		# The verdict (window since attach: the 320 polls before too)
+		# names the deferral exactly when the counters pass its threshold.
+		ps_check_eq "deferral: the verdict of queue 0 names deferred with the figures of its counters and the knobs ('$(ps_verdict_want "$j1" 0 deferred 100 200000)')" \
+			"$(ps_verdict_why "$j1" 0 deferred)" "$(ps_verdict_want "$j1" 0 deferred 100 200000)"
 		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's" \
 			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
 		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
@@ -155,6 +164,13 @@ for mode in tp_btf tracepoint; do
 		ps_check_eq "flood: polls by what started them (ksoftirqd timer other) = ftrace's ($fksirqd $ftimer $fother)" \
 			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
 		ps_check_eq "flood: ftrace's polls = pathscope's ($fpolls)" "$(d '[.polls[]] | add')" "$fpolls"
+		# The placement verdict names ksoftirqd by its thresholds (its
+		# share here varies from run to run): exactly when the queue's
+		# counters of the same stats pass them, with their figures.
+		for q in 0 1; do
+			ps_check_eq "flood: the verdict of queue $q names ksoftirqd exactly when its counters pass the thresholds ('$(ps_verdict_want "$j1" $q ksoftirqd)')" \
+				"$(ps_verdict_why "$j1" $q ksoftirqd)" "$(ps_verdict_want "$j1" $q ksoftirqd)"
+		done
 	fi
 	ps_pathscope_b detach vB || ps_fail "$mode: detach" "exit $?"
 	ps_check_eq "$mode: detach removed the pins" "$(pins | wc -l)" 0

@@ -10,6 +10,7 @@
 #include "tests/lib/check.h"
 #include "tests/lib/golden.h"
 #include "stats/render/render.h"
+#include "stats/families/families.h"
 #include "stats/families/stages.h"
 #include "tests/unit/snapshot_fixture.h"
 
@@ -87,6 +88,22 @@ static void heat_tcp_rtt(FILE *out, const struct ps_report *r, int n)
 	ps_render_heat(out, r, n, ps_stage_find("tcp_rtt"));
 }
 
+/* The first hop over the placement verdict's window: the window's deltas, the
+ * counts since attach without a previous snapshot, nothing where it is off. */
+static void firsthop_window(const struct ps_report *first, const struct ps_report *window)
+{
+	struct ps_fh_qstats w;
+
+	CHECK_TRUE("firsthop window: on for veth0", ps_firsthop_window(&window[0], 0, &w));
+	CHECK_EQ_U64("firsthop window: queue 0's polls by its IRQ, 90 - 30", w.polls[PS_FH_IRQ],
+		     60);
+	CHECK_EQ_U64("firsthop window: queue 0's timed waits of 3 us, 108 - 36",
+		     w.wait_hist[ps_hist_bucket(3000, PS_LAT_BUCKETS)], 72);
+	CHECK_TRUE("firsthop window: since attach", ps_firsthop_window(&first[0], 1, &w));
+	CHECK_EQ_U64("firsthop window: queue 1's thread waits since attach", w.thread_waited, 24);
+	CHECK_TRUE("firsthop window: off for lb\"1", !ps_firsthop_window(&window[1], 0, &w));
+}
+
 /* A change to what pathscope prints shows up here as a diff; a refactor must
  * leave the files alone. Prometheus at serve's two detail levels:
  * metrics.prom is the default detail, metrics-queue.prom --detail queue; the
@@ -126,6 +143,8 @@ int main(void)
 	render_reports("stats-latency.txt", ps_render_latency, window, 2, 120);
 	render_reports("stats-heat-d2s.txt", heat_d2s, window, 2, 120);
 	render_reports("stats-heat-tcp_rtt.txt", heat_tcp_rtt, first, 2, 120);
+
+	firsthop_window(first, window);
 
 	f = open_memstream(&text, &len);
 	ps_render_prom(f, cur, 2, &extra);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The placement verdict (stats/analysis/placement_verdict.c): each cause on an input
- * made for it, with its exact figures, just short of and at its threshold (10% off
- * the affinity, 99 frames, 90% on one CPU); none on a clean input. */
+/* The placement verdict (stats/analysis/placement_verdict.c): each cause with its exact
+ * figures, just short of and at its threshold (10% off the affinity, 99 frames, 90% on a
+ * CPU, 25%/50% of 100 polls, 2 ms on 10 waits); none on a clean input; advice in 118 columns. */
 #include <string.h>
 
 #include "tests/lib/check.h"
+#include "pathscope/hist.h"
 #include "stats/analysis/placement_verdict.h"
 
 #define NCPUS 4
@@ -32,8 +33,8 @@ static void clean(void)
 {
 	static const __u64 f0[NCPUS] = { 1000, 0, 0, 0 }, f1[NCPUS] = { 0, 500, 0, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-3", "0", "", f0 },
-		{ 1, 43, "0-3", "1", "", f1 },
+		{ 0, 41, "0-3", "0", "", f0, NULL, -1, -1 },
+		{ 1, 43, "0-3", "1", "", f1, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 2, q, NCPUS, 0, "0-3" };
 
@@ -49,10 +50,10 @@ static void shared_cpu(void)
 	static const __u64 f0[NCPUS] = { 0, 1200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
 			   f2[NCPUS] = { 0, 0, 700, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-3", "1", "", f0 },
-		{ 1, 43, "1", "1", "", f1 },
-		{ 2, 45, "2", "2", "", f2 },
-		{ 3, 47, "1", "", "", NULL },
+		{ 0, 41, "0-3", "1", "", f0, NULL, -1, -1 },
+		{ 1, 43, "1", "1", "", f1, NULL, -1, -1 },
+		{ 2, 45, "2", "2", "", f2, NULL, -1, -1 },
+		{ 3, 47, "1", "", "", NULL, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
 
@@ -73,9 +74,9 @@ static void off_affinity(void)
 	static const __u64 f0[NCPUS] = { 850, 0, 100, 50 }, f1[NCPUS] = { 900, 0, 100, 0 },
 			   f2[NCPUS] = { 59, 0, 40, 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0-1", "0", "", f0 },
-		{ 1, 43, "0-1", "1", "", f1 },
-		{ 2, 45, "0-1", "2", "", f2 },
+		{ 0, 41, "0-1", "0", "", f0, NULL, -1, -1 },
+		{ 1, 43, "0-1", "1", "", f1, NULL, -1, -1 },
+		{ 2, 45, "0-1", "2", "", f2, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 3, q, NCPUS, -1, "" };
 
@@ -98,10 +99,10 @@ static void veth(void)
 	static const __u64 f0[NCPUS] = { 200, 200, 0, 0 }, f1[NCPUS] = { 0, 300, 0, 0 },
 			   f2[NCPUS] = { 0, 150, 0, 0 }, f3[NCPUS] = { 0 };
 	const struct ps_place_queue q[] = {
-		{ 0, -1, "", "", "", f0 },
-		{ 1, -1, "", "", "0-1", f1 },
-		{ 2, -1, "", "", "1", f2 },
-		{ 3, -1, "", "", "0,2", f3 },
+		{ 0, -1, "", "", "", f0, NULL, -1, -1 },
+		{ 1, -1, "", "", "0-1", f1, NULL, -1, -1 },
+		{ 2, -1, "", "", "1", f2, NULL, -1, -1 },
+		{ 3, -1, "", "", "0,2", f3, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
 
@@ -123,8 +124,8 @@ static void veth(void)
 static void rps(void)
 {
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "1", "1", "0-1", NULL },
-		{ 1, 43, "2", "2", "2", NULL },
+		{ 0, 41, "1", "1", "0-1", NULL, NULL, -1, -1 },
+		{ 1, 43, "2", "2", "2", NULL, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 2, q, NCPUS, -1, "" };
 
@@ -142,9 +143,9 @@ static void remote_numa(void)
 {
 	static const __u64 f0[NCPUS] = { 950, 0, 50, 0 }, f2[NCPUS] = { 0, 0, 0, 400 };
 	const struct ps_place_queue q[] = {
-		{ 0, 41, "0,2", "", "", f0 },
-		{ 1, 43, "1", "1", "", NULL },
-		{ 2, 45, "3", "3", "", f2 },
+		{ 0, 41, "0,2", "", "", f0, NULL, -1, -1 },
+		{ 1, 43, "1", "1", "", NULL, NULL, -1, -1 },
+		{ 2, 45, "3", "3", "", f2, NULL, -1, -1 },
 	};
 	const struct ps_place_input in = { 3, q, NCPUS, 1, "2-3" };
 
@@ -158,6 +159,119 @@ static void remote_numa(void)
 	CHECK_TRUE("numa: queue 2 on the node: nothing", only(&in, 2, 0));
 }
 
+/* Feature firsthop, queues without IRQs of their own, frames on CPU 0 (no
+ * placement cause). ksoftirqd: queue 0 26 of 100 softirq polls (26%), its
+ * waits timed; queue 1 25 of 100 (25%: not over); queue 2 49 of 99 (too
+ * few); queue 3 26 of 86 softirq polls beside 514 in a thread and busy
+ * polls (too few: those are not in softirq runs); queue 4 100 of 100, none
+ * timed. */
+static void ksoftirqd(void)
+{
+	static const __u64 f[NCPUS] = { 1000, 0, 0, 0 };
+	static struct ps_fh_qstats fh[5];
+	const struct ps_place_queue q[] = {
+		{ 0, -1, "", "", "", f, &fh[0], -1, -1 }, { 1, -1, "", "", "", f, &fh[1], -1, -1 },
+		{ 2, -1, "", "", "", f, &fh[2], -1, -1 }, { 3, -1, "", "", "", f, &fh[3], -1, -1 },
+		{ 4, -1, "", "", "", f, &fh[4], -1, -1 },
+	};
+	const struct ps_place_input in = { 5, q, NCPUS, -1, "" };
+
+	fh[0].polls[PS_FH_IRQ] = 70, fh[0].polls[PS_FH_KSOFTIRQD] = 26;
+	fh[0].polls[PS_FH_TIMER] = 2, fh[0].polls[PS_FH_OTHER] = 2;
+	fh[0].waited = 50, fh[0].wait_sum_ns = 75000000;
+	fh[1].polls[PS_FH_IRQ] = 75, fh[1].polls[PS_FH_KSOFTIRQD] = 25;
+	fh[2].polls[PS_FH_IRQ] = 50, fh[2].polls[PS_FH_KSOFTIRQD] = 49;
+	fh[3].polls[PS_FH_IRQ] = 60, fh[3].polls[PS_FH_KSOFTIRQD] = 26;
+	fh[3].polls[PS_FH_THREAD] = 500, fh[3].polls[PS_FH_BUSY] = 14;
+	fh[4].polls[PS_FH_KSOFTIRQD] = 100;
+	CHECK_TRUE("ksoftirqd: queue 0, 26 of 100", only(&in, 0, BIT(PS_PLACE_KSOFTIRQD)));
+	CHECK_STR("ksoftirqd: queue 0's figures", v.why[PS_PLACE_KSOFTIRQD],
+		  "26 of its 100 softirq polls (26.0%) ran in ksoftirqd; softirq wait 1.5ms on "
+		  "average over 50 timed runs");
+	CHECK_TRUE("ksoftirqd: queue 1, 25 of 100: not over 25%", only(&in, 1, 0));
+	CHECK_TRUE("ksoftirqd: queue 2, 49 of 99: too few", only(&in, 2, 0));
+	CHECK_TRUE("ksoftirqd: queue 3, 26 of 86 in softirq runs: too few", only(&in, 3, 0));
+	CHECK_TRUE("ksoftirqd: queue 4, all of 100", only(&in, 4, BIT(PS_PLACE_KSOFTIRQD)));
+	CHECK_STR("ksoftirqd: queue 4's figures, no wait timed", v.why[PS_PLACE_KSOFTIRQD],
+		  "100 of its 100 softirq polls (100.0%) ran in ksoftirqd; no softirq wait timed");
+}
+
+/* Feature firsthop, veth-like queues, frames on CPU 0. deferred: queue 0 51
+ * of 100 softirq polls started by the timer (napi_defer_hard_irqs 100,
+ * gro_flush_timeout 200 us); queue 1 50 of 100 (not over half); queue 2 all
+ * 99 (too few); queue 3 101 of 101, its knobs n/a. */
+static void deferred(void)
+{
+	static const __u64 f[NCPUS] = { 1000, 0, 0, 0 };
+	static struct ps_fh_qstats fh[4];
+	const struct ps_place_queue q[] = {
+		{ 0, -1, "", "", "", f, &fh[0], 100, 200000 },
+		{ 1, -1, "", "", "", f, &fh[1], 100, 200000 },
+		{ 2, -1, "", "", "", f, &fh[2], 100, 200000 },
+		{ 3, -1, "", "", "", f, &fh[3], -1, -1 },
+	};
+	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
+
+	fh[0].polls[PS_FH_TIMER] = 51, fh[0].polls[PS_FH_OTHER] = 49;
+	fh[0].polls[PS_FH_THREAD] = 1000;
+	fh[1].polls[PS_FH_TIMER] = 50, fh[1].polls[PS_FH_IRQ] = 50;
+	fh[2].polls[PS_FH_TIMER] = 99;
+	fh[3].polls[PS_FH_TIMER] = 101;
+	CHECK_TRUE("deferred: queue 0, 51 of 100", only(&in, 0, BIT(PS_PLACE_DEFERRED)));
+	CHECK_STR("deferred: queue 0's figures", v.why[PS_PLACE_DEFERRED],
+		  "51 of its 100 softirq polls (51.0%) were started by NAPI's deferral timer; "
+		  "napi_defer_hard_irqs 100, gro_flush_timeout 200000 ns");
+	CHECK_TRUE("deferred: queue 1, 50 of 100: not over half", only(&in, 1, 0));
+	CHECK_TRUE("deferred: queue 2, 99 of 99: too few", only(&in, 2, 0));
+	CHECK_TRUE("deferred: queue 3, 101 of 101", only(&in, 3, BIT(PS_PLACE_DEFERRED)));
+	CHECK_STR("deferred: queue 3's figures, its knobs n/a", v.why[PS_PLACE_DEFERRED],
+		  "101 of its 101 softirq polls (100.0%) were started by NAPI's deferral timer; "
+		  "napi_defer_hard_irqs n/a, gro_flush_timeout n/a");
+}
+
+/* Feature firsthop, each IRQ on a CPU of its own, no frames. Queue 0: 10
+ * thread waits averaging 2,000,001 ns, the longest of 9 ms;
+ * queue 1: 10 of exactly 2 ms (not over); queue 2: 9 of 10 ms (too few);
+ * queue 3: firsthop off. */
+static void thread_starved(void)
+{
+	static struct ps_fh_qstats fh[3];
+	const struct ps_place_queue q[] = {
+		{ 0, 41, "0", "0", "", NULL, &fh[0], -1, -1 },
+		{ 1, 43, "1", "1", "", NULL, &fh[1], -1, -1 },
+		{ 2, 45, "2", "2", "", NULL, &fh[2], -1, -1 },
+		{ 3, 47, "3", "3", "", NULL, NULL, -1, -1 },
+	};
+	const struct ps_place_input in = { 4, q, NCPUS, -1, "" };
+
+	fh[0].thread_waited = 10, fh[0].thread_wait_sum_ns = 20000010;
+	fh[0].thread_wait_hist[ps_hist_bucket(1000000, PS_LAT_BUCKETS)] = 9;
+	fh[0].thread_wait_hist[ps_hist_bucket(9000000, PS_LAT_BUCKETS)] = 1;
+	fh[1].thread_waited = 10, fh[1].thread_wait_sum_ns = 20000000;
+	fh[2].thread_waited = 9, fh[2].thread_wait_sum_ns = 90000000;
+	CHECK_TRUE("thread: queue 0, 2,000,001 ns on average",
+		   only(&in, 0, BIT(PS_PLACE_THREAD_STARVED)));
+	/* the top of 9 ms's bucket, 8,388,608-9,437,183 ns */
+	CHECK_STR("thread: queue 0's figures", v.why[PS_PLACE_THREAD_STARVED],
+		  "its NAPI thread polled 2.0ms after its IRQ on average (at most 9.4ms) over 10 "
+		  "timed polls");
+	CHECK_TRUE("thread: queue 1, 2 ms on average: not over", only(&in, 1, 0));
+	CHECK_TRUE("thread: queue 2, 9 waits: too few", only(&in, 2, 0));
+	CHECK_TRUE("thread: queue 3, firsthop off", only(&in, 3, 0));
+}
+
+/* Every advice fits the table: printed after an indent of 2, in 120 columns. */
+static void advice_width(void)
+{
+	int c;
+
+	for (c = 0; c < PS_PLACE_NCAUSES; c++) {
+		CHECK_TRUE(ps_place_cause_name((enum ps_place_cause)c),
+			   strlen(ps_place_cause_advice((enum ps_place_cause)c, true)) <= 118 &&
+			       strlen(ps_place_cause_advice((enum ps_place_cause)c, false)) <= 118);
+	}
+}
+
 int main(void)
 {
 	clean();
@@ -166,6 +280,14 @@ int main(void)
 	veth();
 	rps();
 	remote_numa();
+	ksoftirqd();
+	deferred();
+	thread_starved();
+	advice_width();
 	CHECK_STR("cause names", ps_place_cause_name(PS_PLACE_REMOTE_NUMA), "remote_numa");
+	CHECK_STR("cause names: ksoftirqd", ps_place_cause_name(PS_PLACE_KSOFTIRQD), "ksoftirqd");
+	CHECK_STR("cause names: deferred", ps_place_cause_name(PS_PLACE_DEFERRED), "deferred");
+	CHECK_STR("cause names: thread_starved", ps_place_cause_name(PS_PLACE_THREAD_STARVED),
+		  "thread_starved");
 	return check_exit_code();
 }

@@ -21,14 +21,22 @@
 #      IRQ or a softirq, as many as ftrace's napi_poll events, their work
 #      the 100 frames, on the threads' CPU, off the IRQ's (off_affinity);
 #      the IRQs are /proc/interrupts'; fewer polls than frames. pathscope
-#      times no stage in a NAPI thread (no softirq wait, no place), so
-#      starvation shows only as fewer polls and IRQs for the same frames;
+#      times no softirq stage in a NAPI thread (no softirq wait, no place);
+#      its thread wait (IRQ -> the thread's poll) is timed, and the verdict
+#      names thread_starved with exactly the figures of the JSON counters of
+#      the window (at least 10 timed waits, their mean over 2 ms: 11-85
+#      polls, 10-225 ms on average under TCG);
 #   3. a flood (iperf3 -u -R at an unlimited rate, 2 s) pushes NET_RX to
 #      ksoftirqd: the polls by what started them (ksoftirqd, timer, the
 #      rest) and the timed softirq waits (their count exactly, their mean
 #      within 25% + 5 us) are ftrace's (tests/tools/ftrace_firsthop.py);
 #      sparse pings after it: the same, and few by ksoftirqd (not none
-#      under TCG: 0-4 of 40).
+#      under TCG: 0-4 of 40). Each in a window of its own (attached again):
+#      the verdict of queue 1 names ksoftirqd exactly when its counters pass
+#      the thresholds (over 25% of at least 100 softirq polls), with their
+#      figures; the flood does under TCG, the sparse pings do not (40 polls).
+#      The 100-ping windows of 1. have their whole verdict checked: under
+#      the threshold (0-4 of ~100 polls by ksoftirqd), no ksoftirqd.
 . "$(dirname "$0")/../../integration/lib.sh"
 N=vm_placement
 [ "${PS_VM:-}" = 1 ] || { ps_unsupported "$N" "runs in a guest of tests/vm/run.sh only"; ps_done; }
@@ -256,9 +264,14 @@ else
 	# The window since the attach again: 100 + 1 on CPU 1 with the IRQ
 	# there, then 100 in the thread on CPU 1 with the IRQ on CPU 0.
 	s0="CPU 0 alone serves the IRQs of queues 0 (IRQ ${IRQ[0]}: 0 frames), 1 (IRQ ${IRQ[1]}: 201 frames), 2 (IRQ ${IRQ[2]}: 0 frames); 4 queues, 2 CPUs"
-	ps_check_eq "threaded: the verdict of queue 1: polled on CPU 1, off its IRQ's CPU 0" \
+	th=$(ps_verdict_want "$LAST" 1 thread_starved)
+	ps_check_eq "threaded, CPU 1 held: queue 1's thread waits pass thresholds of thread_starved (10 timed, mean over 2 ms)" \
+		"$(if [ -n "$th" ]; then echo yes; else jq -c '.interfaces[0].queues[] | select(.queue == 1) | .firsthop | [.thread_waited, .thread_wait_avg_ns]' <<<"$LAST"; fi)" yes
+	ps_check_eq "threaded: the verdict of queue 1: polled on CPU 1, off its IRQ's CPU 0, its thread starved (the figures of its counters)" \
 		"$(verdict "$LAST" | jq -c '.[1]')" \
-		"$(jq -nc --arg s0 "$s0" --arg off "201 of its 201 frames (100.0%) on CPU 1, outside its IRQ $IQ's affinity 0" '[1,201,{shared_cpu:$s0,off_affinity:$off}]')"
+		"$(jq -nc --arg s0 "$s0" --arg off "201 of its 201 frames (100.0%) on CPU 1, outside its IRQ $IQ's affinity 0" --arg th "$th" \
+			'[1,201,{shared_cpu:$s0,off_affinity:$off} + (if $th == "" then {} else {thread_starved:$th} end)]')"
+	"$PATHSCOPE" stats "$DEV" | sed -n '/^PLACEMENT VERDICT/,/^(no placement/p' | sed 's/^/# /'
 	"$PATHSCOPE" stats "$DEV" | sed -n '/^First hop/,/^all /p' | sed 's/^/# /'
 	taskset -pc 0-1 $$ >/dev/null
 	echo 0 >"$SYS/threaded"
@@ -312,6 +325,10 @@ fh_window() { # NAME FLOOD
 	ps_check_eq "$name: one timed wait per softirq run of the NIC's polls, as ftrace's ($fruns)" \
 		"$(cut -d' ' -f7 <<<"$fh")" "$fruns"
 	KSIRQD=$fksirqd
+	KSIRQD_WANT=$(ps_verdict_want "$j1" 1 ksoftirqd)
+	ps_check_eq "$name: the verdict of queue 1 names ksoftirqd exactly when its counters pass the thresholds, with their figures" \
+		"$(ps_verdict_why "$j1" 1 ksoftirqd)" "$KSIRQD_WANT"
+	"$PATHSCOPE" stats "$DEV" | sed -n '/^PLACEMENT VERDICT/,/^(no placement/p' | sed 's/^/# /'
 	# The window's mean wait: each queue's sum (mean x count, exact to
 	# 1 ns a sample) before and after.
 	local avg
@@ -331,9 +348,18 @@ squeezed() {
 	while read -r -a l; do out+="$((16#${l[2]})) "; done </proc/net/softnet_stat
 	echo "${out% }"
 }
+# A window of its own for each (the verdict's window is since attach).
+reattach() {
+	"$PATHSCOPE" detach "$DEV" || ps_fail "detach" "exit $?"
+	"$PATHSCOPE" attach "$DEV" --features firsthop --softirq-sample 1 || ps_fail "attach again" "exit $?"
+}
+reattach
 fh_window "flood" 2
 if [ "$KSIRQD" -gt 0 ]; then
 	ps_ok "flood: ksoftirqd ran NET_RX for $KSIRQD polls of $fpolls"
+	if [ "${PS_VM_ACCEL:-}" = tcg ]; then
+		ps_check_eq "flood: the verdict names ksoftirqd on queue 1 (49-83% of polls under TCG)" "$([ -n "$KSIRQD_WANT" ] && echo yes)" yes
+	fi
 elif [ "${PS_VM_ACCEL:-}" = tcg ]; then
 	ps_fail "flood: ksoftirqd" "no NET_RX run went to ksoftirqd ($fpolls polls; 49-83% did under TCG)"
 else
@@ -343,7 +369,9 @@ fi
 # sparse pings (0-4 of 40 polls here, each seen by ftrace too, above);
 # likely a softirq run that outlasts a tick (MAX_SOFTIRQ_TIME, 2 ms, is one
 # jiffy at HZ=250), which leaves the rest to ksoftirqd.
+reattach
 fh_window "sparse pings after the flood" 0
+ps_check_eq "sparse pings after the flood: the verdict names no ksoftirqd" "$KSIRQD_WANT" ""
 ps_check_eq "sparse pings after the flood: ksoftirqd started few polls ($KSIRQD of $fpolls: at most a quarter)" \
 	"$((KSIRQD * 4 <= fpolls))" 1
 echo "# t=$SECONDS s"
