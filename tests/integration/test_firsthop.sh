@@ -65,6 +65,7 @@ case_run() {
 	local name=$1 count=$2 gap=$3 every=${4:-1} e
 	ps_wait_quiet 5
 	mkdir "$inst" || ps_fail "$name: an ftrace instance" "mkdir $inst"
+	echo 0 >"$inst/tracing_on" # a new instance traces at once: from j0 on only
 	echo mono >"$inst/trace_clock"
 	echo 8192 >"$inst/buffer_size_kb" # a flood's events, per CPU
 	echo 1 >"$inst/options/raw" # nanoseconds, and each event's id

@@ -46,7 +46,7 @@ ps_check_eq "the loader mapped the 4 queues' IRQs" "$(jq '.interfaces[0].firstho
 ps_check_eq "the table does not say the device lacks IRQs" "$("$PATHSCOPE" stats "$DEV" | grep -c 'has no IRQ per RX queue')" 0
 
 quiet
-mkdir "$inst" && echo mono >"$inst/trace_clock" &&
+mkdir "$inst" && echo 0 >"$inst/tracing_on" && echo mono >"$inst/trace_clock" &&
 	echo "dev_name == \"$DEV\" && work > 0" >"$inst/events/napi/napi_poll/filter" &&
 	echo 1 >"$inst/events/napi/napi_poll/enable" || ps_fail "an ftrace instance" "$inst"
 k0=$(proc_irqs) j0=$(js)

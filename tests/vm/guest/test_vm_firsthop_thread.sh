@@ -68,7 +68,7 @@ echo 0 >"/proc/irq/$irq/smp_affinity_list" || ps_fail "IRQ $irq on CPU 0" "smp_a
 echo 1 >"/sys/class/net/$DEV/threaded" || { ps_fail "$N" "cannot set threaded"; ps_done; }
 
 "$PATHSCOPE" attach "$DEV" --features firsthop || ps_fail "attach $DEV --features firsthop" "exit $?"
-mkdir "$inst" && echo mono >"$inst/trace_clock" && echo 1 >"$inst/options/raw" &&
+mkdir "$inst" && echo 0 >"$inst/tracing_on" && echo mono >"$inst/trace_clock" && echo 1 >"$inst/options/raw" &&
 	echo 4096 >"$inst/buffer_size_kb" || ps_fail "an ftrace instance" "$inst"
 ev_id() { cat "$inst/events/$1/id"; }
 

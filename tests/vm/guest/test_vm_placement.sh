@@ -201,6 +201,7 @@ thr_window() {
 	local name=$1 secs=$2 j0 j1 k0 k1 dk ft i rtt fh
 	quiet
 	mkdir "$inst" || { ps_fail "$name: an ftrace instance" "mkdir $inst"; return 1; }
+	echo 0 >"$inst/tracing_on" # a new instance traces at once: from j0 on only
 	echo mono >"$inst/trace_clock"
 	echo 4096 >"$inst/buffer_size_kb"
 	echo "dev_name == \"$DEV\" && work > 0" >"$inst/events/napi/napi_poll/filter"
@@ -285,6 +286,7 @@ fh_window() { # NAME FLOOD
 	local name=$1 e j0 j1 ov st fp
 	quiet
 	mkdir "$inst" || { ps_fail "$name: an ftrace instance" "mkdir $inst"; return 1; }
+	echo 0 >"$inst/tracing_on" # a new instance traces at once: from j0 on only
 	echo mono >"$inst/trace_clock"
 	echo 16384 >"$inst/buffer_size_kb"
 	echo 1 >"$inst/options/raw"
