@@ -89,10 +89,12 @@ case_run() {
 	ps_wait_quiet 5
 	echo 0 >"$inst/tracing_on"
 	j1=$(ps_pathscope_b stats vB --json)
-	read -r fpolls fruns fwait fend fksirqd ftimer fother flo fhi < <(python3 \
-		"$PS_ROOT/tests/tools/ftrace_firsthop.py" "$inst/trace" "$(ev_id irq/softirq_raise)" \
+	# Its first line (its second, the waits by start, is read whole: no EPIPE).
+	local fp
+	fp=$(python3 "$PS_ROOT/tests/tools/ftrace_firsthop.py" "$inst/trace" "$(ev_id irq/softirq_raise)" \
 		"$(ev_id irq/softirq_entry)" "$(ev_id napi/napi_poll)" \
 		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)" "$every")
+	read -r fpolls fruns fwait fend fksirqd ftimer fother flo fhi <<<"$fp"
 	fnapi=$(grep -c " type: $(ev_id napi/napi_poll)\$" "$inst/trace") # all of them, threads' too
 	rmdir "$inst"
 }
@@ -143,7 +145,8 @@ for mode in tp_btf tracepoint; do
 		# names the deferral exactly when the counters pass its threshold.
 		ps_check_eq "deferral: the verdict of queue 0 names deferred with the figures of its counters and the knobs ('$(ps_verdict_want "$j1" 0 deferred 100 200000)')" \
 			"$(ps_verdict_why "$j1" 0 deferred)" "$(ps_verdict_want "$j1" 0 deferred 100 200000)"
-		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's" \
+		# Where a poll went if not (CI once: timer 449 of ftrace's 450, in 1 of ~10 runs).
+		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's (pathscope's irq, thread, busy_poll: $(d .polls.irq) $(d .polls.thread) $(d .polls.busy_poll))" \
 			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
 		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
 			"$(awk -v t="$ftimer" -v n="$fpolls" 'BEGIN { print (n > 0 && t > 0.9 * n) ? "yes" : "no" }')" yes

@@ -18,8 +18,11 @@
 #     when the RT throttle stops the task (sched_rt_runtime_us, 95% of each
 #     second by default; on 6.12 the fair deadline server's 50 ms of each
 #     second), so its wait's mean rises 10-fold or more, in pathscope's
-#     figure and in ftrace's; pairs again exactly ftrace's;
-#   - undone: the mean falls back under a tenth of the hog's;
+#     figure and in ftrace's; pairs again exactly ftrace's. With a fair
+#     deadline server (6.12) the thread runs sooner and the rise varies with
+#     the host's load: 6- to 30-fold seen, so 2-fold is held there;
+#   - undone: the mean falls back under a tenth of the hog's (with a fair
+#     server: under the hog's);
 #   - the budget (stats --latency) has the RX thrd row, its cells the
 #     family's own figures (ps_check_budget); the table its NAPI thread wait
 #     rows.
@@ -163,14 +166,18 @@ window "hog" hog
 ps_check_eq "hog: timed thread waits of queue $Q = ftrace's pairs" "$pw" "$fpairs"
 ps_check_eq "hog: mean $pm ns between ftrace's IRQ -> switch in ($fwait) and -> poll end ($fend), +-20 us" \
 	"$(between "$pm" "$fwait" "$fend")" yes
-ps_check_eq "hog: the mean rose 10-fold or more ($base -> $pm ns), as ftrace's ($fbase -> $fwait ns)" \
-	"$(awk -v a="$base" -v b="$pm" -v fa="$fbase" -v fb="$fwait" 'BEGIN { print (a > 0 && fa > 0 && b >= 10 * a && fb >= 10 * fa) ? "yes" : "no" }')" yes
+# The fair deadline server (Linux 6.12) runs fair tasks, the NAPI thread
+# among them, within each period even under a real-time task.
+RISE=10 BACK=10
+[ -d /sys/kernel/debug/sched/fair_server ] && RISE=2 BACK=1
+ps_check_eq "hog: the mean rose $RISE-fold or more ($base -> $pm ns), as ftrace's ($fbase -> $fwait ns)" \
+	"$(awk -v a="$base" -v b="$pm" -v fa="$fbase" -v fb="$fwait" -v r="$RISE" 'BEGIN { print (a > 0 && fa > 0 && b >= r * a && fb >= r * fa) ? "yes" : "no" }')" yes
 hogm=$pm
 
 window "undone"
 ps_check_eq "undone: timed thread waits of queue $Q = ftrace's pairs" "$pw" "$fpairs"
-ps_check_eq "undone: the mean fell back under a tenth of the hog's ($hogm -> $pm ns; ftrace $fwait ns)" \
-	"$(awk -v h="$hogm" -v a="$pm" 'BEGIN { print (a > 0 && 10 * a < h) ? "yes" : "no" }')" yes
+ps_check_eq "undone: the mean fell back under 1/$BACK of the hog's ($hogm -> $pm ns; ftrace $fwait ns)" \
+	"$(awk -v h="$hogm" -v a="$pm" -v k="$BACK" 'BEGIN { print (a > 0 && k * a < h) ? "yes" : "no" }')" yes
 
 echo 0 >"/sys/class/net/$DEV/threaded"
 "$PATHSCOPE" detach "$DEV" || ps_fail "detach" "exit $?"
