@@ -21,9 +21,12 @@ ps_check_eq "demo: the sink received all 2500 CE-marked datagrams" \
 	"$(sed -n 's/.*udp sink received \([0-9]*\) datagrams.*/\1/p' "$out")" 2500
 ps_check_eq "demo: check of the receiver over 1 s of ping: every layer agrees (exit 0)" \
 	"$(sed -n 's/^   check: exit \([0-9]*\)$/\1/p' "$out")" 0
-ps_check_eq "demo: a mid-run stats --interval 1 sample, its rates over 1 to 3 s (not since attach)" \
+# Its window is the time between its two snapshots: 1 s and what reading
+# them takes (3.01 s once in CI, three guests beside ASan), not since attach.
+ps_check_eq "demo: a mid-run stats --interval 1 sample, its rates over 1 s or more, at most half the time since attach" \
 	"$(sed -n '/^== pathscope stats vA --interval 1/{n;p}' "$out" |
-		awk '{ for (i = 1; i < NF; i++) if ($i == "over") r = $(i + 1) + 0 } END { print (r >= 1 && r < 3) ? "yes" : "no: " r }')" yes
+		awk '{ for (i = 1; i < NF; i++) { if ($i == "over") r = $(i + 1) + 0; if ($i == "attached") a = $(i + 1) + 0 } }
+			END { print (r >= 1 && r <= a / 2) ? "yes" : "no: over " r " s, attached " a " s" }')" yes
 # The report of one end: from its "== pathscope stats vX" header on.
 report() { sed -n "/^== pathscope stats $1 /,/^== /p" "$out"; }
 ps_check_eq "demo: the receiver's tc ingress counted the 2500 CE marks (all queues, CE column)" \
