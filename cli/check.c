@@ -103,14 +103,14 @@ int ps_cmd_check(int argc, char **argv)
 		ps_kernel_probes_fds(kp, &fds);
 	}
 	ps_stop_on_signals();
-	err = ps_check_read(dir, &fds, &before);
+	err = ps_check_read_settled(dir, &fds, &before);
 	if (!err) {
 		/* On stderr, so stdout stays the report (or JSON). */
 		fprintf(stderr, "pathscope: counting %s for %.1f s\n", ifname, secs);
 		t0 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
 		ps_sleep_s(secs);
 		t1 = (double)ps_now_ns(CLOCK_MONOTONIC) / 1e9;
-		err = ps_check_read(dir, &fds, &after);
+		err = ps_check_read_settled(dir, &fds, &after);
 		if (err)
 			ps_check_free(&before);
 	}

@@ -25,6 +25,15 @@ struct ps_check_layers {
 int ps_check_read(const char *dir, const struct ps_kern_fds *fds, struct ps_check_layers *l);
 void ps_check_free(struct ps_check_layers *l);
 
+/* The layers are read one after the other: a packet crossing them meanwhile
+ * is counted by some and not others. Read until two reads in a row counted
+ * nothing between them (at most PS_CHECK_READS reads; under steady traffic
+ * the last), so an interval's edge falls between packets. 0, or -1 after
+ * one line on stderr. */
+#define PS_CHECK_READS 5
+int ps_check_read_settled(const char *dir, const struct ps_kern_fds *fds,
+			  struct ps_check_layers *l);
+
 /* Print the pairs of layers over the interval between two reads (a table,
  * or one JSON object) on stdout; true when some pair differs. */
 bool ps_check_report(const struct ps_check_layers *before, const struct ps_check_layers *after,

@@ -8,6 +8,9 @@
 #     tc egress and net_dev_xmit never see but the driver counts, are exactly
 #     the difference reported (exit 3); the table on an idle link agrees;
 #     check's own probes are gone after it;
+#   - datagrams 2 ms apart across both edges of five checks of 0.2 s: all
+#     five agree (exit 0), each end read until nothing moved between two
+#     reads;
 #   - a bad --duration and an unattached interface are refused in one line.
 # Exact counts only, no clock: it may run beside other tests, and under the
 # sanitizers (test_kernel_path holds the probes' own counts).
@@ -73,6 +76,34 @@ q300=$(ps_pathscope_b stats vB --json | jq -r '[.interfaces[0].queues[] | select
 ps_check_eq "check: one latency line, for the queue whose XDP counted the 300" \
 	"$(jq -c '[.latency[] | [.queue, (.sock_p50_ns >= .d2s_p50_ns and .d2s_p50_ns > 0), .ok]]' <<<"$out")" \
 	"[[${q300:-none},true,true]]"
+
+# Traffic across both edges of the interval: datagrams 2 ms apart from
+# before check's first read until after its last, five checks of 0.2 s. The
+# layers are read one after the other, so a datagram crossing them during a
+# read counts in some and not in others: read once per edge, 5 of 10 such
+# checks differed by one; each edge read until two reads in a row saw
+# nothing between them, none. (Sanitizers: the gap times PS_SLOW.)
+gap=$((2000 * ${PS_SLOW:-1}))
+ps_in_a "$UDPSEND" -r -n 1500 -i "$gap" "$PS_IP4_B" 9001 &
+edge_sender=$!
+ps_at_exit "kill $edge_sender 2>/dev/null"
+rx0=$(ps_in_b cat /sys/class/net/vB/statistics/rx_packets)
+for _ in $(seq 100); do # until the datagrams flow
+	[ "$(ps_in_b cat /sys/class/net/vB/statistics/rx_packets)" -gt "$((rx0 + 1))" ] && break
+	sleep 0.02
+done
+edge_ok=0 edge_seen=
+for i in 1 2 3 4 5; do
+	out=$(ps_pathscope_b check vB --duration 0.2 --json 2>/dev/null)
+	rc=$?
+	edge_seen+=" $(jq -r '.pairs[0].count' <<<"$out")"
+	[ "$rc" = 0 ] && [ "$(jq '[.pairs[] | select(.agree != null) | .agree] | all' <<<"$out")" = true ] &&
+		edge_ok=$((edge_ok + 1))
+done
+ps_check_eq "check: the sender was still sending after the fifth check" "$(kill -0 "$edge_sender" 2>/dev/null && echo yes)" yes
+wait "$edge_sender"
+ps_check_eq "check: with datagrams 2 ms apart across its edges, 5 of 5 checks agree, exit 0 (XDP counted$edge_seen)" \
+	"$edge_ok $(awk '{ for (i = 1; i <= NF; i++) if ($i < 50) { print "few"; exit } print "ok" }' <<<"$edge_seen")" "5 ok"
 
 # check with traffic one layer misses: vA without kernel probes (check starts
 # them for the interval); 50 frames bypass the qdisc, 100 datagrams do not.
