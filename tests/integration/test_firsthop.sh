@@ -37,6 +37,12 @@
 #     thread wait is timed: veth has no IRQ;
 #   - veth is said to have no IRQ per queue; irqs stay 0; detach removes the
 #     eight links. tp_btf and classic tracepoints.
+# The polls of NET_RX runs on top of a thread of PID 1 (on this project's VMs
+# the VM's agent) reach ftrace but not the tracepoints' BPF programs, tp_btf
+# or classic alike, and no recursion miss is counted (2026-11-28: the 10
+# polls of one run of 449 that pathscope did not count were those 10; in
+# another, 1 and 1). So "exactly ftrace's" above is: ftrace's, less at most
+# its polls on top of PID 1, which each check names.
 . "$(dirname "$0")/lib.sh"
 N=firsthop
 ps_require_root "$N"
@@ -95,10 +101,24 @@ case_run() {
 		"$(ev_id irq/softirq_entry)" "$(ev_id napi/napi_poll)" \
 		"$(ev_id timer/hrtimer_expire_entry)" "$(ev_id timer/hrtimer_expire_exit)" "$every")
 	read -r fpolls fruns fwait fend fksirqd ftimer fother flo fhi <<<"$fp"
+	read -r _ _ ik _ it _ io <<<"$(sed -n 3p <<<"$fp")"
+	finit=$((ik + it + io))
 	fnapi=$(grep -c " type: $(ev_id napi/napi_poll)\$" "$inst/trace") # all of them, threads' too
 	rmdir "$inst"
 }
 d() { echo $(($(q0 "$j1" "$1") - $(q0 "$j0" "$1"))); }
+# The polls by what started them (ksoftirqd timer other): ftrace's, less at
+# most its polls of the runs on top of PID 1's threads (ik it io), which the
+# tracepoints' BPF programs do not see here (tests/tools/ftrace_firsthop.py).
+starts_agree() {
+	local k t o
+	read -r k t o <<<"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)"
+	[ "$k" -le "$fksirqd" ] && [ "$k" -ge $((fksirqd - ik)) ] &&
+		[ "$t" -le "$ftimer" ] && [ "$t" -ge $((ftimer - it)) ] &&
+		[ "$o" -le "$fother" ] && [ "$o" -ge $((fother - io)) ] && echo "yes" || echo "no: $k $t $o"
+}
+# N, or less by at most the polls on top of PID 1: "yes".
+upto_init() { [ "$1" -le "$2" ] && [ "$1" -ge $(($2 - finit)) ] && echo yes || echo "no: $1"; }
 
 for mode in tp_btf tracepoint; do
 	ps_pathscope_b attach vB --features firsthop --probe-mode "$mode" --softirq-sample 1 ||
@@ -106,11 +126,13 @@ for mode in tp_btf tracepoint; do
 	ps_check_eq "$mode: eight probe links pinned" "$(pins | grep -c '^fh_[a-z_]*\(entry\|exit\|raise\|poll\)$')" 8
 	case_run "$mode" 320 1000
 	ps_check_eq "$mode: ftrace saw 320 polls of vB with work" "$fpolls" 320
-	ps_check_eq "$mode: pathscope counted the same polls, all started by the sender (other)" \
-		"$(d '[.polls[]] | add') $(d .polls.other)" "320 320"
-	ps_check_eq "$mode: one timed wait per softirq run, as ftrace's runs" "$(d .waited)" "$fruns"
+	ps_check_eq "$mode: pathscope counted the same polls ($finit on top of PID 1 aside), all started by the sender (other)" \
+		"$(upto_init "$(d '[.polls[]] | add')" 320) $(upto_init "$(d .polls.other)" 320)" "yes yes"
+	ps_check_eq "$mode: one timed wait per softirq run, as ftrace's runs ($fruns; $finit on top of PID 1 aside)" \
+		"$(upto_init "$(d .waited)" "$fruns")" yes
 	ps_check_eq "$mode: JSON says 1 run in 1 timed" "$(q0 "$j1" .softirq_sample_every)" 1
-	ps_check_eq "$mode: 1 in 16 frames placed: exactly 20" "$(d .sampled)" 20
+	ps_check_eq "$mode: 1 in 16 frames placed: exactly 20 (less 1 in 16 of the $finit on top of PID 1)" \
+		"$(p=$(d .sampled); [ "$p" -le 20 ] && [ "$p" -ge $(((320 - finit) / 16)) ] && echo yes || echo "no: $p")" yes
 	ps_check_eq "$mode: the IRQ count stays 0 (veth has none)" "$(q0 "$j1" .irqs)" 0
 	if [ "$bound" = true ]; then
 		ps_check_eq "$mode: wire: 1 frame in 16 (20) asked for veth's RX timestamp, none had one" \
@@ -146,8 +168,8 @@ for mode in tp_btf tracepoint; do
 		ps_check_eq "deferral: the verdict of queue 0 names deferred with the figures of its counters and the knobs ('$(ps_verdict_want "$j1" 0 deferred 100 200000)')" \
 			"$(ps_verdict_why "$j1" 0 deferred)" "$(ps_verdict_want "$j1" 0 deferred 100 200000)"
 		# Where a poll went if not (CI once: timer 449 of ftrace's 450, in 1 of ~10 runs).
-		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's (pathscope's irq, thread, busy_poll: $(d .polls.irq) $(d .polls.thread) $(d .polls.busy_poll))" \
-			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
+		ps_check_eq "deferral: polls by what started them (ksoftirqd timer other) = ftrace's ($fksirqd $ftimer $fother; on top of PID 1: $ik $it $io; pathscope's irq, thread, busy_poll: $(d .polls.irq) $(d .polls.thread) $(d .polls.busy_poll))" \
+			"$(starts_agree)" yes
 		ps_check_eq "deferral: most polls started by the deferral timer ($ftimer of $fpolls)" \
 			"$(awk -v t="$ftimer" -v n="$fpolls" 'BEGIN { print (n > 0 && t > 0.9 * n) ? "yes" : "no" }')" yes
 		# Threaded NAPI on veth: the polls move to its NAPI thread; veth
@@ -165,9 +187,10 @@ for mode in tp_btf tracepoint; do
 		# A flood from two CPUs: NET_RX runs out of its budget and
 		# ksoftirqd takes over some runs.
 		case_run "flood" 20000 0
-		ps_check_eq "flood: polls by what started them (ksoftirqd timer other) = ftrace's ($fksirqd $ftimer $fother)" \
-			"$(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" "$fksirqd $ftimer $fother"
-		ps_check_eq "flood: ftrace's polls = pathscope's ($fpolls)" "$(d '[.polls[]] | add')" "$fpolls"
+		ps_check_eq "flood: polls by what started them (ksoftirqd timer other) = ftrace's ($fksirqd $ftimer $fother; on top of PID 1: $ik $it $io)" \
+			"$(starts_agree)" yes
+		ps_check_eq "flood: ftrace's polls = pathscope's ($fpolls; $finit on top of PID 1 aside)" \
+			"$(upto_init "$(d '[.polls[]] | add')" "$fpolls")" yes
 		# The placement verdict names ksoftirqd by its thresholds (its
 		# share here varies from run to run): exactly when the queue's
 		# counters of the same stats pass them, with their figures.
@@ -184,12 +207,11 @@ done
 ps_pathscope_b attach vB --features firsthop || ps_fail "default: attach" "exit $?"
 case_run "default" 320 1000 8
 ps_check_eq "default: ftrace saw 320 polls of vB with work" "$fpolls" 320
-ps_check_eq "default: polls by what started them (all ksoftirqd timer other) = ftrace's" \
-	"$(d '[.polls[]] | add') $(d .polls.ksoftirqd) $(d .polls.timer) $(d .polls.other)" \
-	"$fpolls $fksirqd $ftimer $fother"
+ps_check_eq "default: polls by what started them (all ksoftirqd timer other) = ftrace's ($fpolls $fksirqd $ftimer $fother; on top of PID 1: $ik $it $io)" \
+	"$(upto_init "$(d '[.polls[]] | add')" "$fpolls") $(starts_agree)" "yes yes"
 w=$(d .waited)
-ps_check_eq "default: timed waits ($w) within the per-CPU counters' bounds [$flo, $fhi] of ftrace's $fruns runs" \
-	"$([ "$w" -ge "$flo" ] && [ "$w" -le "$fhi" ] && [ "$fhi" -gt 0 ] && echo yes)" yes
+ps_check_eq "default: timed waits ($w) within the per-CPU counters' bounds [$flo, $fhi] of ftrace's $fruns runs ($finit on top of PID 1 aside)" \
+	"$([ "$w" -ge $((flo - finit)) ] && [ "$w" -le "$fhi" ] && [ "$fhi" -gt 0 ] && echo yes)" yes
 ps_check_eq "default: placed ($(d .sampled)): 1 in 2 frames of the $w timed runs" \
 	"$(awk -v p="$(d .sampled)" -v w="$w" 'BEGIN { print (p == int(w / 2) || p == int((w + 1) / 2)) ? "yes" : "no" }')" yes
 ps_check_eq "default: JSON and table say 1 run in 8 timed" \
