@@ -6,13 +6,16 @@
 # One ping flow lands on one RX queue Q; its IRQ is served on CPU 0 and its
 # NAPI thread pinned to CPU 1 (taskset). Held by ftrace's own events of the
 # same interval (trace_clock mono, pathscope's clock), paired by
-# tests/tools/ftrace_thread_wait.py: Q's irq_handler_entry -> sched_switch
-# to the thread (-> its napi_poll with work as the poll ends).
-#   - without a hog: the timed thread waits of Q = ftrace's pairs, exactly;
+# tests/tools/ftrace_thread_wait.py as pathscope defines the wait: Q's first
+# irq_handler_entry since the thread's last poll took one -> the first frame
+# of the thread's next poll (its napi_gro_receive_entry, just after XDP).
+# (Pairing the IRQ with the thread's next sched_switch in instead missed the
+# IRQs that come while the thread still runs: CI once, 50 waits against 49
+# such pairs on 6.1, the mean 2.40 ms against 2.97 ms.)
+#   - without a hog: the timed thread waits of Q = ftrace's waits, exactly;
 #     the polls in a thread = ftrace's napi_poll events with work, exactly;
-#     pathscope's mean lies between ftrace's IRQ -> switch in and IRQ -> poll
-#     end means (XDP sees the first frame between the two), 20 us of slack
-#     for the two probes of one tracepoint;
+#     pathscope's mean within ftrace's -50 us (XDP sees the frame before
+#     GRO) and +20 us (the two probes of one tracepoint);
 #   - a CPU-bound SCHED_FIFO task on CPU 1 (chrt -f, started once the trace
 #     is on, killed by PID as ping ends, 10 s at most): the thread runs only
 #     when the RT throttle stops the task (sched_rt_runtime_us, 95% of each
@@ -101,7 +104,8 @@ ps_check_eq "the NAPI thread that RX queue $Q's IRQ wakes (pid $tpid)" \
 taskset -pc 1 "$tpid" >/dev/null || ps_fail "the thread $tpid on CPU 1" "taskset"
 echo "next_pid == $tpid" >"$inst/events/sched/sched_switch/filter"
 echo "dev_name == \"$DEV\" && work > 0 && common_pid == $tpid" >"$inst/events/napi/napi_poll/filter"
-for e in sched/sched_switch napi/napi_poll; do echo 1 >"$inst/events/$e/enable"; done
+echo "name == \"$DEV\" && common_pid == $tpid" >"$inst/events/net/napi_gro_receive_entry/filter"
+for e in sched/sched_switch napi/napi_poll net/napi_gro_receive_entry; do echo 1 >"$inst/events/$e/enable"; done
 
 js() { "$PATHSCOPE" stats "$DEV" --json; }
 qf() { jq ".interfaces[0].queues[] | select(.queue == $Q) | .firsthop | $2" <<<"$1"; }
@@ -119,7 +123,8 @@ start_hog() {
 }
 # window NAME [hog]: 50 pings 20 ms apart under the trace; sets pw (pathscope's
 # timed waits), pm (their mean), pp (polls in a thread) and the
-# reference: fpairs fwait fended fend fpolls.
+# reference: fpairs fwait (their mean), fswitch fswitched (IRQ -> switch in,
+# shown), fpolls.
 window() {
 	local a b n s
 	quiet
@@ -141,18 +146,23 @@ window() {
 	s=$(($(qf "$b" '.thread_wait_avg_ns * .thread_waited') - $(qf "$a" '.thread_wait_avg_ns * .thread_waited')))
 	pw=$n pp=$(($(qf "$b" .polls.thread) - $(qf "$a" .polls.thread)))
 	pm=$((n > 0 ? s / n : 0))
-	read -r fpairs fwait fended fend fpolls < <(python3 "$PS_ROOT/tests/tools/ftrace_thread_wait.py" \
-		"$inst/trace" "$(ev_id irq/irq_handler_entry)" "$(ev_id sched/sched_switch)" "$(ev_id napi/napi_poll)")
-	echo "# $1: pathscope $pw waits, mean $pm ns, $pp thread polls; ftrace $fpairs pairs, IRQ -> switch $fwait ns, IRQ -> poll end $fend ns ($fended), $fpolls polls" >&2
+	read -r fpairs fwait fswitch fswitched fpolls < <(python3 "$PS_ROOT/tests/tools/ftrace_thread_wait.py" \
+		"$inst/trace" "$(ev_id irq/irq_handler_entry)" "$(ev_id sched/sched_switch)" \
+		"$(ev_id napi/napi_poll)" "$(ev_id net/napi_gro_receive_entry)")
+	echo "# $1: pathscope $pw waits, mean $pm ns, $pp thread polls; ftrace $fpairs waits, IRQ -> first frame at GRO $fwait ns (IRQ -> switch in $fswitch ns in $fswitched), $fpolls polls" >&2
 }
-between() { awk -v a="$1" -v lo="$2" -v hi="$3" 'BEGIN { print (a > 0 && a >= lo - 20000 && a <= hi + 20000) ? "yes" : "no" }'; }
+# XDP sees a poll's first frame before GRO does: pathscope's mean is at most
+# ftrace's (+ 20 us: the two probes of irq_handler_entry, one after the
+# other), at least ftrace's less 50 us + 5% (XDP -> GRO under TCG: 4-8 us
+# less on 6.12, 16-19 us on 6.1, the guests alone).
+near() { awk -v a="$1" -v f="$2" 'BEGIN { print (a > 0 && a >= 0.95 * f - 50000 && a <= f + 20000) ? "yes" : "no" }'; }
 
 window "no hog"
-ps_check_eq "no hog: timed thread waits of queue $Q = ftrace's IRQ -> switch pairs" "$pw" "$fpairs"
+ps_check_eq "no hog: timed thread waits of queue $Q = ftrace's IRQ -> first frame waits" "$pw" "$fpairs"
 ps_check_eq "no hog: polls in a thread = ftrace's napi_poll events with work by the thread" "$pp" "$fpolls"
 ps_check_eq "no hog: ping's 50 replies came in polls ($pp)" "$([ "$pp" -ge 1 ] && echo yes)" yes
-ps_check_eq "no hog: mean $pm ns between ftrace's IRQ -> switch in ($fwait) and -> poll end ($fend), +-20 us" \
-	"$(between "$pm" "$fwait" "$fend")" yes
+ps_check_eq "no hog: mean $pm ns within ftrace's IRQ -> first frame at GRO ($fwait ns) -50 us -5%, +20 us" \
+	"$(near "$pm" "$fwait")" yes
 base=$pm fbase=$fwait
 
 ps_check_budget "budget" "$(js)" thread_wait
@@ -163,9 +173,9 @@ ps_check_eq "the table has the NAPI thread wait rows" \
 
 echo "# sched_rt_runtime_us $(cat /proc/sys/kernel/sched_rt_runtime_us) of $(cat /proc/sys/kernel/sched_rt_period_us)" >&2
 window "hog" hog
-ps_check_eq "hog: timed thread waits of queue $Q = ftrace's pairs" "$pw" "$fpairs"
-ps_check_eq "hog: mean $pm ns between ftrace's IRQ -> switch in ($fwait) and -> poll end ($fend), +-20 us" \
-	"$(between "$pm" "$fwait" "$fend")" yes
+ps_check_eq "hog: timed thread waits of queue $Q = ftrace's waits" "$pw" "$fpairs"
+ps_check_eq "hog: mean $pm ns within ftrace's IRQ -> first frame at GRO ($fwait ns) -50 us -5%, +20 us" \
+	"$(near "$pm" "$fwait")" yes
 # The fair deadline server (Linux 6.12) runs fair tasks, the NAPI thread
 # among them, within each period even under a real-time task.
 RISE=10 BACK=10
@@ -175,7 +185,7 @@ ps_check_eq "hog: the mean rose $RISE-fold or more ($base -> $pm ns), as ftrace'
 hogm=$pm
 
 window "undone"
-ps_check_eq "undone: timed thread waits of queue $Q = ftrace's pairs" "$pw" "$fpairs"
+ps_check_eq "undone: timed thread waits of queue $Q = ftrace's waits" "$pw" "$fpairs"
 ps_check_eq "undone: the mean fell back under 1/$BACK of the hog's ($hogm -> $pm ns; ftrace $fwait ns)" \
 	"$(awk -v h="$hogm" -v a="$pm" -v k="$BACK" 'BEGIN { print (a > 0 && k * a < h) ? "yes" : "no" }')" yes
 
