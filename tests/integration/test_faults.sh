@@ -125,7 +125,7 @@ ps_check_eq "SIGKILL: libxdp's lock directory as before ('$xdp_dir0')" "$(ls -d 
 # the loader SIGKILL itself at a named point (lib/util.h), also right after
 # it created the clsact qdisc and before it attached a filter to it.
 killat() { # MODE POINT...: each attach killed at POINT, then checked and detached
-	local mode=$1 point rc st bad=
+	local mode=$1 point rc st out bad=
 	shift
 	for point in "$@"; do
 		rc=0
@@ -138,8 +138,10 @@ killat() { # MODE POINT...: each attach killed at POINT, then checked and detach
 		*) bad="$bad $point:rc=$rc,state='$st'" ;;
 		esac
 		[ "$rc" = 137 ] || bad="$bad $point:rc=$rc"
-		ps_pathscope_b detach vB >/dev/null 2>&1 || bad="$bad $point:detach"
-		[ "$(ps_census_is "$base")" = "$base" ] || bad="$bad $point:left($(ps_census))"
+		# (What detach said goes with a leftover: CI's ASan stage once left
+		# the tc-ingress-added and tc-egress-added attachments whole.)
+		out=$(ps_pathscope_b detach vB 2>&1) || bad="$bad $point:detach"
+		[ "$(ps_census_is "$base")" = "$base" ] || bad="$bad $point:left($(ps_census); detach: ${out//$'\n'/ })"
 	done
 	ps_check_eq "killed at each of $# points of a $mode attach: traffic passed, status said, detach left nothing" \
 		"${bad:-none}" none
