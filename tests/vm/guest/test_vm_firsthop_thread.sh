@@ -14,8 +14,8 @@
 # such pairs on 6.1, the mean 2.40 ms against 2.97 ms.)
 #   - without a hog: the timed thread waits of Q = ftrace's waits, exactly;
 #     the polls in a thread = ftrace's napi_poll events with work, exactly;
-#     pathscope's mean within ftrace's -50 us (XDP sees the frame before
-#     GRO) and +20 us (the two probes of one tracepoint);
+#     pathscope's mean within 5% + 50 us of ftrace's (XDP sees the frame
+#     before GRO; a loaded host stops a vCPU between two probes);
 #   - a CPU-bound SCHED_FIFO task on CPU 1 (chrt -f, started once the trace
 #     is on, killed by PID as ping ends, 10 s at most): the thread runs only
 #     when the RT throttle stops the task (sched_rt_runtime_us, 95% of each
@@ -151,17 +151,19 @@ window() {
 		"$(ev_id napi/napi_poll)" "$(ev_id net/napi_gro_receive_entry)")
 	echo "# $1: pathscope $pw waits, mean $pm ns, $pp thread polls; ftrace $fpairs waits, IRQ -> first frame at GRO $fwait ns (IRQ -> switch in $fswitch ns in $fswitched), $fpolls polls" >&2
 }
-# XDP sees a poll's first frame before GRO does: pathscope's mean is at most
-# ftrace's (+ 20 us: the two probes of irq_handler_entry, one after the
-# other), at least ftrace's less 50 us + 5% (XDP -> GRO under TCG: 4-8 us
-# less on 6.12, 16-19 us on 6.1, the guests alone).
-near() { awk -v a="$1" -v f="$2" 'BEGIN { print (a > 0 && a >= 0.95 * f - 50000 && a <= f + 20000) ? "yes" : "no" }'; }
+# XDP sees a poll's first frame before GRO does, and pathscope stamps the IRQ
+# before ftrace's event of it: alone, pathscope's mean was 4-8 us under
+# ftrace's on 6.12 and 16-19 us under on 6.1. Under CI's load (three guests
+# on two host CPUs) a vCPU the host stops between two probes of one
+# tracepoint moves a wait by up to milliseconds either way (6.1: 63 us over
+# of 1.29 ms, 1.1 ms over of 302 ms): within 5% + 50 us either way.
+near() { awk -v a="$1" -v f="$2" 'BEGIN { d = a - f; if (d < 0) d = -d; print (a > 0 && d <= 0.05 * f + 50000) ? "yes" : "no" }'; }
 
 window "no hog"
 ps_check_eq "no hog: timed thread waits of queue $Q = ftrace's IRQ -> first frame waits" "$pw" "$fpairs"
 ps_check_eq "no hog: polls in a thread = ftrace's napi_poll events with work by the thread" "$pp" "$fpolls"
 ps_check_eq "no hog: ping's 50 replies came in polls ($pp)" "$([ "$pp" -ge 1 ] && echo yes)" yes
-ps_check_eq "no hog: mean $pm ns within ftrace's IRQ -> first frame at GRO ($fwait ns) -50 us -5%, +20 us" \
+ps_check_eq "no hog: mean $pm ns within 5% + 50 us of ftrace's IRQ -> first frame at GRO ($fwait ns)" \
 	"$(near "$pm" "$fwait")" yes
 base=$pm fbase=$fwait
 
@@ -174,7 +176,7 @@ ps_check_eq "the table has the NAPI thread wait rows" \
 echo "# sched_rt_runtime_us $(cat /proc/sys/kernel/sched_rt_runtime_us) of $(cat /proc/sys/kernel/sched_rt_period_us)" >&2
 window "hog" hog
 ps_check_eq "hog: timed thread waits of queue $Q = ftrace's waits" "$pw" "$fpairs"
-ps_check_eq "hog: mean $pm ns within ftrace's IRQ -> first frame at GRO ($fwait ns) -50 us -5%, +20 us" \
+ps_check_eq "hog: mean $pm ns within 5% + 50 us of ftrace's IRQ -> first frame at GRO ($fwait ns)" \
 	"$(near "$pm" "$fwait")" yes
 # The fair deadline server (Linux 6.12) runs fair tasks, the NAPI thread
 # among them, within each period even under a real-time task.
