@@ -54,6 +54,8 @@
 #                            numbers `ip -s link` shows)
 #   ps_ethtool_stat NS DEV NAME   one `ethtool -S` value, e.g.
 #                            ps_ethtool_stat "$NS_B" vB rx_queue_2_xdp_packets
+#   ps_wait_for SECONDS CMD...  run CMD until it succeeds, at most SECONDS;
+#                            1 if it never did
 #   ps_wait_quiet [SECONDS]  wait until the testbed's counters (veth or taps)
 #                            stop moving
 #   ps_verdict_want JSON QUEUE CAUSE [DEFER GRO]   the why of the placement
@@ -416,6 +418,17 @@ _ps_link_packets() {
 # Silent: the same count at two reads 0.5 s apart (counters only grow). The
 # count is read every 0.1 s and the 0.5 s run from the read that saw it move
 # last, so traffic that ends just after the call costs 0.5 s more, not 1 s.
+# ps_wait_for SECONDS CMD...: run CMD until it succeeds, at most SECONDS by
+# the clock; 1 if it never did. The tests' waits on a state poll here.
+ps_wait_for() {
+	local end=$((${EPOCHREALTIME//[!0-9]/} + $1 * 1000000))
+	shift
+	until "$@"; do
+		[ "${EPOCHREALTIME//[!0-9]/}" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
 ps_wait_quiet() {
 	local now since count last end
 	now=${EPOCHREALTIME//[!0-9]/}

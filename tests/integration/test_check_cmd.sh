@@ -88,10 +88,8 @@ ps_in_a "$UDPSEND" -r -n 1500 -i "$gap" "$PS_IP4_B" 9001 &
 edge_sender=$!
 ps_at_exit "kill $edge_sender 2>/dev/null"
 rx0=$(ps_in_b cat /sys/class/net/vB/statistics/rx_packets)
-for _ in $(seq 100); do # until the datagrams flow
-	[ "$(ps_in_b cat /sys/class/net/vB/statistics/rx_packets)" -gt "$((rx0 + 1))" ] && break
-	sleep 0.02
-done
+flowing() { [ "$(ps_in_b cat /sys/class/net/vB/statistics/rx_packets)" -gt "$((rx0 + 1))" ]; }
+ps_wait_for 5 flowing || ps_fail "check: the datagrams across the edges flow" "vB's rx_packets still $rx0"
 edge_ok=0 edge_seen=
 for i in 1 2 3 4 5; do
 	out=$(ps_pathscope_b check vB --duration 0.2 --json 2>/dev/null)

@@ -344,15 +344,12 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$SERVE_PID"/status; }
 # N scrapes; prints how many answered 200
 scrapes() { in_b curl -s -H 'Connection: close' -o /dev/null -w '%{http_code}\n' "$URL/metrics?[1-$1]" | grep -c '^200$'; }
 scrapes 100 >/dev/null
-# The count once the last of them has closed: the same in 3 reads 0.1 s apart
-# (at most 5 s; CI's ASan stage once counted one still open: 10, then 9).
-f0=$(fds) same=0
-for _ in $(seq 50); do
-	sleep 0.1
-	f=$(fds)
-	if [ "$f" = "$f0" ]; then same=$((same + 1)); else same=0 f0=$f; fi
-	[ "$same" -ge 3 ] && break
-done
+# The count once serve has closed the last of them: no connection of its
+# port established or waiting for serve's close (at most 5 s; CI's ASan
+# stage once counted one still open: 10, then 9).
+serve_idle() { [ "$(in_b ss -Htn state established state close-wait "( sport = :$PORT )" | wc -l)" = 0 ]; }
+ps_wait_for 5 serve_idle || ps_fail "serve closed the 100 scrapes' connections" "$(in_b ss -Htn "( sport = :$PORT )" | wc -l) left"
+f0=$(fds)
 r0=$(rss_kib) ok200=0
 for _ in 1 2 3 4 5; do
 	ok200=$((ok200 + $(scrapes 200)))

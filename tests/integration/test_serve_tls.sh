@@ -366,12 +366,12 @@ ps_check_eq "prometheus, wrong password: nothing of pathscope" "$(ps_promq 'coun
 # the scrape timed out (CI: "context deadline exceeded"). So this job
 # scrapes every 2 s with 2 s to answer, and the check waits for a scrape
 # that got its answer (at most 20 s).
-for _ in $(seq 100); do
+answered_401() {
 	err=$(ps_in_b curl -s --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/targets" |
 		jq -r '.data.activeTargets[] | select(.labels.job == "wrongpw") | .lastError')
-	grep -q '401' <<<"$err" && break
-	sleep 0.2
-done
+	grep -q '401' <<<"$err"
+}
+ps_wait_for 20 answered_401
 ps_check_eq "prometheus, wrong password: lastError says 401 ($err)" "$(grep -c '401' <<<"$err")" 1
 kill "$PROM_PID"
 _ps_reap "$PROM_PID"
